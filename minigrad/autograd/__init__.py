@@ -1,0 +1,11 @@
+"""minigrad.autograd: the same names as torch.autograd."""
+from . import function, graph
+from .anomaly import detect_anomaly, set_detect_anomaly
+from .api import backward, grad
+from .function import Function
+from .grad_mode import enable_grad, is_grad_enabled, no_grad, set_grad_enabled
+from .gradcheck import GradcheckError, gradcheck, gradgradcheck
+
+__all__ = ["Function", "backward", "grad", "gradcheck", "gradgradcheck", "GradcheckError",
+           "detect_anomaly", "set_detect_anomaly", "no_grad", "enable_grad",
+           "set_grad_enabled", "is_grad_enabled", "function", "graph"]

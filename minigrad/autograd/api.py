@@ -1,0 +1,109 @@
+"""`backward()` and `grad()`: check the arguments, then run the engine."""
+from .engine import run_backward
+
+
+def _as_tuple(values):
+    if values is None:
+        return None
+    if isinstance(values, (tuple, list)):
+        return tuple(values)
+    return (values,)
+
+
+def _roots(outputs, grad_outputs):
+    """Pair each output's graph edge with its starting gradient (ones for a scalar)."""
+    from ..creation import ones_like
+    grad_outputs = grad_outputs or (None,) * len(outputs)
+    if len(grad_outputs) != len(outputs):
+        raise RuntimeError(f"grad requires one grad_output per output: got {len(grad_outputs)} "
+                           f"grad_outputs and {len(outputs)} outputs")
+    roots = []
+    for index, (output, grad) in enumerate(zip(outputs, grad_outputs)):
+        if not output.requires_grad:
+            raise RuntimeError(
+                f"element {index} of tensors does not require grad and does not have a grad_fn")
+        if grad is None:
+            if output.numel() != 1:
+                raise RuntimeError(
+                    "grad can be implicitly created only for scalar outputs. minigrad hint: "
+                    "call .sum() first, or pass the gradient of the output, e.g. "
+                    "y.backward(torch.ones_like(y)).")
+            grad = ones_like(output)
+        elif not getattr(grad, "_is_minigrad_tensor", False):
+            raise TypeError(f"gradient must be a Tensor or None, got {type(grad).__name__}")
+        elif grad.shape != output.shape:
+            raise RuntimeError(
+                f"Mismatch in shape: grad_output[{index}] has a shape of {grad.shape!r} and "
+                f"output[{index}] has a shape of {output.shape!r}.")
+        roots.append((output._gradient_edge(), grad))
+    return roots
+
+
+def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, inputs=None):
+    """Accumulate into `.grad` of the leaves the gradients of `tensors`.
+
+    Example::
+
+        >>> import minigrad as torch
+        >>> x = torch.tensor([1.0, 2.0], requires_grad=True)
+        >>> torch.autograd.backward([(x * x).sum()])
+        >>> x.grad
+        tensor([2., 4.])
+    """
+    tensors = _as_tuple(tensors)
+    roots = _roots(tensors, _as_tuple(grad_tensors))
+    if retain_graph is None:
+        retain_graph = create_graph
+    if inputs is None:
+        run_backward(roots, retain_graph, create_graph)
+        return
+    inputs = _as_tuple(inputs)
+    capture = {t._gradient_edge(): i for i, t in enumerate(inputs)}
+    captured = run_backward(roots, retain_graph, create_graph, capture=capture, accumulate=False)
+    for tensor in inputs:
+        grad = captured.get(tensor._gradient_edge())
+        if grad is None:
+            continue
+        if tensor.grad is None:
+            tensor._grad = grad if create_graph else grad.detach()._new(grad._data.copy())
+        else:
+            tensor._grad = tensor._grad + grad
+
+
+def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=False,
+         allow_unused=None, materialize_grads=False):
+    """Return the gradients of `outputs` w.r.t. `inputs` (without touching `.grad`).
+
+    Example::
+
+        >>> import minigrad as torch
+        >>> x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
+        >>> (g,) = torch.autograd.grad((x ** 3).sum(), x, create_graph=True)
+        >>> g
+        tensor([ 3., 12., 27.], grad_fn=<MulBackward0>)
+    """
+    outputs, inputs = _as_tuple(outputs), _as_tuple(inputs)
+    if allow_unused is None:
+        allow_unused = materialize_grads
+    for tensor in inputs:
+        if not tensor.requires_grad:
+            raise RuntimeError("One of the differentiated Tensors does not require grad")
+    roots = _roots(outputs, _as_tuple(grad_outputs))
+    if retain_graph is None:
+        retain_graph = create_graph
+    edges = [t._gradient_edge() for t in inputs]
+    captured = run_backward(roots, retain_graph, create_graph,
+                            capture=set(edges), accumulate=False)
+    results = []
+    for index, (tensor, edge) in enumerate(zip(inputs, edges)):
+        grad_value = captured.get(edge)
+        if grad_value is None:
+            if not allow_unused:
+                raise RuntimeError(
+                    f"The differentiated Tensor at index {index} appears to not have been used "
+                    "in the graph. Set allow_unused=True if this is the desired behavior.")
+            if materialize_grads:
+                from ..creation import zeros_like
+                grad_value = zeros_like(tensor)
+        results.append(grad_value)
+    return tuple(results)

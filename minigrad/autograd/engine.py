@@ -1,0 +1,163 @@
+"""The backward engine: run the graph's nodes in dependency order, without recursion.
+
+1. Count, for every node reachable from the roots, how many edges point at it.
+2. Start with the roots' gradients in their input buffers.
+3. Repeatedly take the ready node (all its gradients have arrived) created
+   most recently, run it, and add what it returns into the buffers of the
+   nodes it points to; a node whose count falls to zero becomes ready.
+
+AccumulateGrad nodes have the highest priority, so a leaf's `.grad` is
+filled as soon as its gradient is complete.
+"""
+import heapq
+import itertools
+
+from . import anomaly
+from .graph import AccumulateGrad
+from .grad_mode import set_grad_enabled
+
+
+def run_backward(roots, retain_graph, create_graph, capture=None, accumulate=True):
+    """Backpropagate `roots`, a list of ((node, output_nr), gradient).
+
+    `capture` maps (node, output_nr) edges to the gradient slots that
+    `autograd.grad` returns; with it, only nodes that lead to a captured edge
+    run, and with `accumulate=False` no `.grad` is written.
+    Returns the captured gradients (a dict edge -> gradient).
+    """
+    dependencies = _count_dependencies(node for (node, _), _ in roots)
+    needed = _nodes_leading_to(capture, dependencies, roots) if capture is not None else None
+    buffers, captured, ready, tiebreak = {}, {}, [], itertools.count()
+
+    def add_gradient(node, output_nr, grad):
+        slots = buffers.setdefault(node, [None] * _num_outputs(node))
+        slots[output_nr] = grad if slots[output_nr] is None else slots[output_nr] + grad
+
+    def make_ready(node):
+        heapq.heappush(ready, (-node._sequence_nr, next(tiebreak), node))
+
+    with set_grad_enabled(create_graph):
+        for (node, output_nr), grad in roots:
+            add_gradient(node, output_nr, grad)
+        for node in {node for (node, _), _ in roots}:
+            if dependencies.get(node, 0) == 0:
+                make_ready(node)
+        while ready:
+            node = heapq.heappop(ready)[2]
+            grads = buffers.pop(node, None) or [None] * _num_outputs(node)
+            grads = _call_pre_hooks(node, grads, create_graph)
+            for output_nr, grad in enumerate(grads):
+                if capture is not None and (node, output_nr) in capture:
+                    captured[(node, output_nr)] = grad
+            if needed is not None and node not in needed:
+                continue
+            grad_inputs = _run_node(node, grads, create_graph, accumulate)
+            if not retain_graph:
+                node.release_saved_tensors()
+            for (next_node, input_nr), grad in zip(node.next_functions, grad_inputs):
+                if next_node is None:
+                    continue
+                if grad is not None:
+                    add_gradient(next_node, input_nr, grad)
+                dependencies[next_node] -= 1
+                if dependencies[next_node] == 0:
+                    make_ready(next_node)
+    return captured
+
+
+def _count_dependencies(root_nodes):
+    """How many edges point at each node reachable from the roots (iteratively)."""
+    dependencies, stack, seen = {}, list(root_nodes), set()
+    seen.update(stack)
+    while stack:
+        for next_node, _ in stack.pop().next_functions:
+            if next_node is None:
+                continue
+            dependencies[next_node] = dependencies.get(next_node, 0) + 1
+            if next_node not in seen:
+                seen.add(next_node)
+                stack.append(next_node)
+    return dependencies
+
+
+def _nodes_leading_to(capture, dependencies, roots):
+    """Nodes that must run for autograd.grad: those with a captured edge below them."""
+    remaining = dict(dependencies)
+    order = [node for node in {node for (node, _), _ in roots} if remaining.get(node, 0) == 0]
+    for node in order:                       # Kahn's algorithm: order grows as we go
+        for next_node, _ in node.next_functions:
+            if next_node is not None:
+                remaining[next_node] -= 1
+                if remaining[next_node] == 0:
+                    order.append(next_node)
+    targets = {node for node, _ in capture}
+    needed = set()
+    for node in reversed(order):
+        if any(n in needed or n in targets for n, _ in node.next_functions if n is not None):
+            needed.add(node)
+    return needed
+
+
+def _num_outputs(node):
+    metadata = getattr(node, "_output_metadata", None)
+    return 1 if metadata is None else len(metadata)
+
+
+def _call_pre_hooks(node, grads, create_graph):
+    """Tensor hooks, then retain_grad, then the node's own pre-hooks (PyTorch's order)."""
+    for output_nr, grad in enumerate(grads):
+        if grad is None:
+            continue
+        for hook in tuple(node.tensor_pre_hooks(output_nr)):
+            result = hook(grad)
+            if result is not None:
+                grad = _check_hook_result(hook, grad, result)
+        grads[output_nr] = grad
+        retained = node._retained_grads.get(output_nr)
+        tensor = retained() if retained is not None else None
+        if tensor is not None:
+            kept = grad if create_graph else grad.detach().clone()
+            tensor._grad = kept if tensor._grad is None else tensor._grad + kept
+    grads = tuple(grads)
+    for hook in tuple(node._pre_hooks.values()):
+        result = hook(grads)
+        if result is not None:
+            grads = tuple(result)
+    return grads
+
+
+def _run_node(node, grads, create_graph, accumulate):
+    """Run one node: its backward, anomaly checks, then its post-hooks."""
+    try:
+        if isinstance(node, AccumulateGrad):
+            grad_inputs = node.apply(grads, create_graph) if accumulate else ()
+        else:
+            grad_inputs = node.apply(grads)
+        if anomaly.is_enabled():
+            anomaly.check_nan(node, grad_inputs)
+    except Exception as exc:
+        if anomaly.is_enabled():
+            anomaly.annotate(exc, node)
+        raise
+    for hook in tuple(node._post_hooks.values()):
+        result = hook(grad_inputs, grads)
+        if result is not None:
+            grad_inputs = tuple(result)
+    return grad_inputs
+
+
+def _check_hook_result(hook, original, result):
+    name = getattr(hook, "__name__", type(hook).__name__)
+    if not getattr(result, "_is_minigrad_tensor", False):
+        raise TypeError(
+            f"expected Variable, but hook returned '{type(result).__name__}'. A tensor "
+            "hook must return a tensor (the new gradient) or None.")
+    if result.shape != original.shape:
+        raise RuntimeError(
+            f"hook '{name}' has changed the size of value: the gradient had shape "
+            f"{list(original.shape)} and the hook returned shape {list(result.shape)}.")
+    if result.dtype is not original.dtype:
+        raise RuntimeError(
+            f"hook '{name}' has changed the type of value (was {original.dtype} got "
+            f"{result.dtype})")
+    return result

@@ -1,0 +1,264 @@
+"""Function: an op with a hand-written backward, the unit the engine runs.
+
+Every built-in op of minigrad (ops/) is a `Function` subclass written with the
+same public API a student uses: static `forward(ctx, ...)` and
+`backward(ctx, *grads)`, `ctx.save_for_backward`, `ctx.saved_tensors`.
+`Function.apply` runs forward with grad mode off and, when some input
+requires grad, records a `BackwardNode` - which is also the `ctx`.
+"""
+import traceback
+
+from . import anomaly
+from .grad_mode import is_grad_enabled, no_grad
+from .graph import Node, SavedTensor
+
+
+def _is_tensor(value):
+    return getattr(value, "_is_minigrad_tensor", False)
+
+
+class FunctionCtx:
+    """What forward can leave for backward.  Any other attribute (`ctx.constant = 3`)
+    is free for non-tensor values."""
+
+    def save_for_backward(self, *tensors):
+        """Save tensors (or None) for backward; read them back with `ctx.saved_tensors`.
+
+        Saved tensors are version-checked: if one is modified in place before
+        backward, unpacking it raises an error instead of a wrong gradient.
+        """
+        if not getattr(self, "_in_forward", False):
+            raise RuntimeError(
+                "save_for_backward can only be called from forward: backward reads "
+                "what forward saved through ctx.saved_tensors.")
+        for position, tensor in enumerate(tensors):
+            if tensor is not None and not _is_tensor(tensor):
+                raise TypeError(
+                    "save_for_backward can only save variables, but argument "
+                    f"{position} is of type {type(tensor).__name__}. Keep non-tensor "
+                    f"values as attributes instead, e.g. ctx.value = value.")
+        self.to_save = tensors
+
+    @property
+    def saved_tensors(self):
+        """The tensors given to `save_for_backward`, unpacked and version-checked."""
+        saved = getattr(self, "_saved", None)
+        if saved is None:
+            return tuple(getattr(self, "to_save", ()))
+        return tuple(s.unpack(self) if s is not None else None for s in saved)
+
+    def mark_dirty(self, *tensors):
+        """Declare inputs that forward modified in place (and returns as outputs)."""
+        self._dirty = tuple(tensors)
+
+    def mark_non_differentiable(self, *tensors):
+        """Declare outputs that have no gradient (indices, masks...)."""
+        self._non_differentiable = tuple(tensors)
+
+    def set_materialize_grads(self, value):
+        """With False, backward receives None (not zeros) for outputs that got no gradient."""
+        self.materialize_grads = bool(value)
+
+
+class BackwardNode(FunctionCtx, Node):
+    """The node a `Function` call records; it is the `ctx` that forward filled in."""
+
+    materialize_grads = True
+
+    def __init__(self, function_cls):
+        Node.__init__(self)
+        self._function_cls = function_cls
+        self._saved = None
+        self._dirty = ()
+        self._non_differentiable = ()
+
+    def name(self):
+        cls = self._function_cls
+        return cls.__dict__.get("node_name") or cls.__name__ + "Backward"
+
+    def release_saved_tensors(self):
+        for saved in self._saved or ():
+            if saved is not None:
+                saved.release()
+
+    def apply(self, grad_outputs):
+        if self.materialize_grads:
+            grad_outputs = tuple(
+                g if g is not None or meta is None else meta.zeros()
+                for g, meta in zip(grad_outputs, self._output_metadata))
+        grad_inputs = self._function_cls.backward(self, *grad_outputs)
+        return self._validate(grad_inputs)
+
+    def _validate(self, grad_inputs):
+        """Check what backward returned: one gradient per forward input, of its shape."""
+        if not isinstance(grad_inputs, tuple):
+            grad_inputs = (grad_inputs,)
+        expected = len(self._input_metadata)
+        if len(grad_inputs) != expected:
+            extra = grad_inputs[expected:]
+            if len(grad_inputs) < expected or any(g is not None for g in extra):
+                raise RuntimeError(
+                    f"function {self.name()} returned an incorrect number of gradients "
+                    f"(expected {expected}, got {len(grad_inputs)}). backward must return "
+                    "one gradient per input of forward, None for inputs that are not "
+                    "tensors or need no gradient.")
+            grad_inputs = grad_inputs[:expected]
+        checked = []
+        for position, (grad, meta) in enumerate(zip(grad_inputs, self._input_metadata)):
+            if grad is not None and meta is None:
+                raise RuntimeError(
+                    f"function {self.name()} returned a gradient different than None at "
+                    f"position {position + 1}, but the corresponding forward input was not "
+                    "a Variable. Return None for non-tensor inputs of forward.")
+            if grad is not None and not _is_tensor(grad):
+                raise TypeError(
+                    f"function {self.name()} returned a gradient of type "
+                    f"{type(grad).__name__} at position {position + 1}; expected a Tensor or "
+                    "None. Wrap numpy results with torch.tensor(...), or compute the "
+                    "gradient with tensor operations.")
+            if meta is not None:     # one gradient per tensor input, as next_functions
+                checked.append(None if grad is None else meta.conform(grad, self.name(), position))
+        return tuple(checked)
+
+
+class InputMetadata:
+    """Shape, dtype and device of a tensor at an edge of the graph."""
+
+    __slots__ = ("shape", "dtype", "device")
+
+    def __init__(self, tensor):
+        self.shape = tensor.shape
+        self.dtype = tensor.dtype
+        self.device = tensor.device
+
+    def zeros(self):
+        from ..creation import zeros
+        return zeros(self.shape, dtype=self.dtype, device=self.device)
+
+    def conform(self, grad, node_name, position):
+        """Reduce a broadcast gradient to this shape, cast it to this dtype; or explain."""
+        if grad.shape != self.shape:
+            if not _expandable(self.shape, grad.shape):
+                raise RuntimeError(
+                    f"Function {node_name} returned an invalid gradient at index {position} - "
+                    f"got {list(grad.shape)} but expected shape compatible with "
+                    f"{list(self.shape)}. The gradient of an input must have that input's "
+                    "shape.")
+            grad = grad.sum_to_size(self.shape)
+        if grad.dtype is not self.dtype:
+            grad = grad.to(self.dtype)
+        return grad
+
+
+def _expandable(shape, target):
+    """True if `shape` broadcasts to `target`."""
+    if len(shape) > len(target):
+        return False
+    for small, large in zip(reversed(shape), reversed(target)):
+        if small != large and small != 1:
+            return False
+    return True
+
+
+class Function:
+    """Base class for ops with a custom backward.
+
+    Subclass it with two static methods, then call `YourFunction.apply(...)`
+    (not `forward`): apply records the node that backward will run.
+
+    Example::
+
+        >>> import minigrad as torch
+        >>> class Exp(torch.autograd.Function):
+        ...     @staticmethod
+        ...     def forward(ctx, i):
+        ...         result = i.exp()
+        ...         ctx.save_for_backward(result)
+        ...         return result
+        ...     @staticmethod
+        ...     def backward(ctx, grad_output):
+        ...         result, = ctx.saved_tensors
+        ...         return grad_output * result
+        >>> x = torch.tensor([0.0, 1.0], requires_grad=True)
+        >>> Exp.apply(x).sum().backward()
+        >>> x.grad
+        tensor([1.0000, 2.7183])
+    """
+
+    def __init__(self, *args, **kwargs):
+        raise RuntimeError(
+            f"{type(self).__name__} is an autograd Function: do not create instances. "
+            f"Call {type(self).__name__}.apply(...) instead.")
+
+    @staticmethod
+    def forward(ctx, *args):
+        raise NotImplementedError(
+            "You must implement the forward function for custom autograd.Function.")
+
+    @staticmethod
+    def backward(ctx, *grad_outputs):
+        raise NotImplementedError(
+            "You must implement either the backward or vjp method for your custom "
+            "autograd.Function to use it with backward mode AD.")
+
+    @classmethod
+    def apply(cls, *args, **kwargs):
+        if kwargs:
+            raise TypeError(
+                f"{cls.__name__}.apply() takes no keyword arguments: pass them by position.")
+        ctx = BackwardNode(cls)
+        needs = tuple(_is_tensor(a) and a.requires_grad for a in args)
+        record = is_grad_enabled() and any(needs)
+        ctx.needs_input_grad = needs
+        if record:
+            ctx.next_functions = tuple(a._gradient_edge() for a in args if _is_tensor(a))
+            ctx._input_metadata = tuple(
+                InputMetadata(a) if _is_tensor(a) else None for a in args)
+            if anomaly.is_enabled():
+                ctx.metadata["traceback_"] = traceback.format_stack()[:-1]
+        ctx._in_forward = True
+        try:
+            with no_grad():
+                outputs = cls.forward(ctx, *args)
+        finally:
+            ctx._in_forward = False
+        if not record:
+            return outputs
+        return _record_outputs(ctx, args, outputs)
+
+
+def _record_outputs(ctx, args, outputs):
+    """Attach the node to the outputs of forward, then save what it asked to save."""
+    is_tuple = isinstance(outputs, tuple)
+    outputs = outputs if is_tuple else (outputs,)
+    dirty = {id(t) for t in ctx._dirty}
+    non_differentiable = {id(t) for t in ctx._non_differentiable}
+    inputs = {id(a) for a in args if _is_tensor(a)}
+    results, metadata = [], []
+    for output_nr, output in enumerate(outputs):
+        if not _is_tensor(output):
+            results.append(output)
+            metadata.append(None)
+            continue
+        if id(output) in dirty:
+            output._check_inplace_allowed()
+        elif id(output) in inputs:
+            output = output._alias()       # returning an input unchanged: a view of it
+        if id(outputs[output_nr]) in non_differentiable or not output.dtype.is_floating_point:
+            if id(output) not in dirty:
+                output._requires_grad = False
+        else:
+            output._set_history(ctx, output_nr)
+        results.append(output)
+        metadata.append(InputMetadata(output))
+    ctx._output_metadata = tuple(metadata)
+    to_save = getattr(ctx, "to_save", ())
+    ctx._saved = tuple(
+        SavedTensor(t, ctx, is_output=t.grad_fn is ctx) if t is not None else None
+        for t in to_save)
+    ctx.to_save = ()
+    return tuple(results) if is_tuple else results[0]
+
+
+# PyTorch's public name for the ctx class.
+FunctionCtx.__module__ = __name__

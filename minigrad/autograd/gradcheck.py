@@ -1,0 +1,129 @@
+"""gradcheck: compare backward with finite differences.
+
+For a function f of tensors, the numerical Jacobian comes from central
+differences, (f(x + eps) - f(x - eps)) / 2eps, one input element at a time;
+the analytical Jacobian from autograd.grad, one output element at a time.
+Use float64 inputs: float32 is too coarse for eps = 1e-6.
+"""
+import numpy as np
+
+from .grad_mode import no_grad
+from . import api
+
+
+class GradcheckError(RuntimeError):
+    """A Jacobian mismatch (a RuntimeError, as in PyTorch)."""
+
+
+def _is_tensor(x):
+    return getattr(x, "_is_minigrad_tensor", False)
+
+
+def _outputs(func, inputs):
+    out = func(*inputs)
+    return out if isinstance(out, (tuple, list)) else (out,)
+
+
+def _numerical_jacobians(func, inputs, eps):
+    """J[i][o] has shape (numel of input i, numel of output o)."""
+    with no_grad():
+        outputs = [o for o in _outputs(func, inputs) if _is_tensor(o)]
+        jacobians = []
+        for x in inputs:
+            if not (_is_tensor(x) and x.requires_grad):
+                jacobians.append(None)
+                continue
+            columns = [np.zeros((x.numel(), o.numel())) for o in outputs]
+            flat = x._data.reshape(-1)        # a view: writing it changes x
+            for k in range(x.numel()):
+                original = flat[k].item()
+                flat[k] = original + eps
+                plus = [o._data.astype(np.float64).reshape(-1).copy()
+                        for o in _outputs(func, inputs) if _is_tensor(o)]
+                flat[k] = original - eps
+                minus = [o._data.astype(np.float64).reshape(-1).copy()
+                         for o in _outputs(func, inputs) if _is_tensor(o)]
+                flat[k] = original
+                for column, p, m in zip(columns, plus, minus):
+                    column[k] = (p - m) / (2 * eps)
+            jacobians.append(columns)
+    return jacobians
+
+
+def _analytical_jacobians(func, inputs):
+    from ..creation import zeros_like
+    outputs = [o for o in _outputs(func, inputs) if _is_tensor(o)]
+    diff_inputs = [x for x in inputs if _is_tensor(x) and x.requires_grad]
+    result = [[np.zeros((x.numel(), o.numel())) for o in outputs] for x in diff_inputs]
+    for o_index, output in enumerate(outputs):
+        if not output.requires_grad:
+            continue
+        for k in range(output.numel()):
+            seed = zeros_like(output)
+            seed._data.reshape(-1)[k] = 1
+            grads = api.grad(output, diff_inputs, seed, retain_graph=True, allow_unused=True)
+            for i_index, g in enumerate(grads):
+                if g is not None:
+                    result[i_index][o_index][:, k] = g._data.reshape(-1)
+    return result
+
+
+def gradcheck(func, inputs, *, eps=1e-6, atol=1e-5, rtol=1e-3, raise_exception=True,
+              **_ignored):
+    """True if backward agrees with finite differences for every input and output.
+
+    Example::
+
+        >>> import minigrad as torch
+        >>> x = torch.tensor([0.1, 0.5], dtype=torch.float64, requires_grad=True)
+        >>> torch.autograd.gradcheck(torch.tanh, (x,))
+        True
+    """
+    inputs = tuple(inputs) if isinstance(inputs, (tuple, list)) else (inputs,)
+    numerical = [j for j in _numerical_jacobians(func, inputs, eps) if j is not None]
+    analytical = _analytical_jacobians(func, inputs)
+    diff_positions = [i for i, x in enumerate(inputs) if _is_tensor(x) and x.requires_grad]
+    for i, (num_cols, ana_cols) in enumerate(zip(numerical, analytical)):
+        for o, (num, ana) in enumerate(zip(num_cols, ana_cols)):
+            if not np.allclose(ana, num, rtol=rtol, atol=atol, equal_nan=True):
+                if not raise_exception:
+                    return False
+                raise GradcheckError(_mismatch_message(o, diff_positions[i], num, ana))
+    return True
+
+
+def _mismatch_message(output_index, input_index, numerical, analytical):
+    from ..creation import tensor
+    bad = np.argwhere(~np.isclose(analytical, numerical, rtol=1e-3, atol=1e-5))
+    row, column = bad[0]
+    return (
+        f"Jacobian mismatch for output {output_index} with respect to input {input_index},\n"
+        f"numerical:{tensor(numerical)!r}\nanalytical:{tensor(analytical)!r}\n\n"
+        f"The first mismatch is at row {row} (input element) and column {column} (output "
+        f"element): numerical {numerical[row, column]:.6g}, analytical "
+        f"{analytical[row, column]:.6g}. Check the formula in backward for this input.")
+
+
+def gradgradcheck(func, inputs, grad_outputs=None, *, eps=1e-6, atol=1e-5, rtol=1e-3,
+                  raise_exception=True, **_ignored):
+    """gradcheck of the gradient itself: checks backward of backward (create_graph=True)."""
+    from ..creation import randn
+    inputs = tuple(inputs) if isinstance(inputs, (tuple, list)) else (inputs,)
+    outputs = [o for o in _outputs(func, inputs) if _is_tensor(o) and o.requires_grad]
+    if grad_outputs is None:
+        grad_outputs = tuple(randn(*o.shape, dtype=o.dtype, requires_grad=True) for o in outputs)
+    grad_outputs = tuple(grad_outputs)
+    diff_inputs = [x for x in inputs if _is_tensor(x) and x.requires_grad]
+    n = len(inputs)
+
+    def first_derivatives(*args):
+        xs, gs = args[:n], args[n:]
+        outs = [o for o in _outputs(func, xs) if _is_tensor(o) and o.requires_grad]
+        wanted = [x for x in xs if _is_tensor(x) and x.requires_grad]
+        grads = api.grad(outs, wanted, gs, create_graph=True, allow_unused=True,
+                         materialize_grads=True)
+        return grads
+
+    del diff_inputs
+    return gradcheck(first_derivatives, inputs + grad_outputs, eps=eps, atol=atol, rtol=rtol,
+                     raise_exception=raise_exception)

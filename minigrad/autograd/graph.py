@@ -1,0 +1,235 @@
+"""The backward graph: nodes, the leaves' AccumulateGrad, saved tensors.
+
+Every tensor made by a recorded op points at a `Node` (its `grad_fn`); every
+node points at the nodes of its inputs (`next_functions`).  Leaves that
+require grad end in an `AccumulateGrad` node, which adds into `.grad`.
+"""
+import contextlib
+import itertools
+import weakref
+
+from ..utils.hooks import HookDict, add_hook
+
+_sequence = itertools.count()
+LEAF_PRIORITY = float("inf")    # AccumulateGrad runs as soon as it is ready
+
+
+class Node:
+    """A step of backward: turns gradients of its outputs into gradients of its inputs.
+
+    Example::
+
+        >>> import minigrad as torch
+        >>> x = torch.tensor([1.0, 2.0], requires_grad=True)
+        >>> y = (x.exp() * 3).sum()
+        >>> y.grad_fn.name(), y.grad_fn.next_functions[0][0].name()
+        ('SumBackward0', 'MulBackward0')
+    """
+
+    def __init__(self):
+        self._sequence_nr = next(_sequence)
+        self.next_functions = ()
+        self.metadata = {}
+        self._pre_hooks = HookDict()
+        self._post_hooks = HookDict()
+        self._tensor_pre_hooks = {}      # output number -> HookDict of tensor hooks
+        self._retained_grads = {}        # output number -> weakref to a tensor
+
+    def name(self):
+        raise NotImplementedError
+
+    def register_prehook(self, hook):
+        """`hook(grad_outputs)` runs before this node; it may return new grad_outputs."""
+        return add_hook(self._pre_hooks, hook)
+
+    def register_hook(self, hook):
+        """`hook(grad_inputs, grad_outputs)` runs after this node; it may return new grad_inputs."""
+        return add_hook(self._post_hooks, hook)
+
+    def tensor_pre_hooks(self, output_nr):
+        return self._tensor_pre_hooks.get(output_nr, {}).values()
+
+    def release_saved_tensors(self):
+        """Free what was saved for backward (called after a backward without retain_graph)."""
+
+    def __call__(self, *grad_outputs):
+        return self.apply(grad_outputs)
+
+    def __repr__(self):
+        return f"<{self.name()} object at {hex(id(self))}>"
+
+
+class AccumulateGrad(Node):
+    """The node of a leaf tensor: adds the incoming gradient into `leaf.grad`."""
+
+    def __init__(self, variable):
+        super().__init__()
+        self._sequence_nr = LEAF_PRIORITY
+        self.variable = variable
+
+    def name(self):
+        return "AccumulateGrad"
+
+    def tensor_pre_hooks(self, output_nr):
+        hooks = self.variable._leaf_hooks
+        return hooks.values() if hooks else ()
+
+    def apply(self, grad_outputs, create_graph=False):
+        (grad,) = grad_outputs
+        leaf = self.variable
+        if grad is None:
+            return ()
+        if leaf.grad is None:
+            leaf.grad = grad if create_graph else grad._new(grad._data.copy())
+        elif create_graph:
+            leaf.grad = leaf.grad + grad
+        else:
+            leaf.grad._accumulate_in_place(grad)
+        for hook in tuple((leaf._post_accumulate_hooks or {}).values()):
+            hook(leaf)
+        return ()
+
+
+# NOTE [saved tensors and version counters]
+# A SavedTensor remembers the version of the tensor it saved.  In-place ops
+# bump a tensor's version (views and detach() share the counter), so if the
+# version moved before backward unpacks it, the value backward would use is
+# not the one forward saw: unpacking raises PyTorch's "modified by an inplace
+# operation" error.  After a backward without retain_graph the node releases
+# its SavedTensors and a later unpack raises the "second time" error.
+
+_saved_tensors_hooks_stack = []
+
+
+class SavedTensor:
+    """One tensor saved by `ctx.save_for_backward`, packed if hooks are active."""
+
+    def __init__(self, tensor, node, is_output):
+        self.version = tensor._version
+        self.version_counter = tensor._version_counter
+        self.is_output = is_output
+        self.output_nr = tensor._output_nr
+        self.description = tensor._type_description()
+        self.freed = False
+        if _saved_tensors_hooks_stack:
+            pack_hook, self.unpack_hook = _saved_tensors_hooks_stack[-1]
+            self.packed = pack_hook(tensor)
+        else:
+            self.unpack_hook = None
+            # An output keeps no grad_fn here: that would be a reference cycle
+            # (node -> saved output -> node).  unpack() puts it back.
+            self.packed = tensor.detach() if is_output else tensor
+        self._trace_saved_by = node.name()
+
+    def unpack(self, node):
+        if self.freed:
+            raise RuntimeError(ERR_BACKWARD_TWICE)
+        if self.unpack_hook is None and self.version_counter.value != self.version:
+            raise RuntimeError(self._version_error(node))   # (with hooks PyTorch skips this)
+        tensor = self.unpack_hook(self.packed) if self.unpack_hook else self.packed
+        if self.unpack_hook is not None and not hasattr(tensor, "_data"):
+            raise TypeError(
+                "Output of saved tensor unpack_hook expected to be a Tensor but got "
+                f"result of type {type(tensor).__name__}")
+        if self.is_output:
+            tensor = tensor._output_alias(node, self.output_nr)
+        return tensor
+
+    def release(self):
+        self.freed = True
+        self.packed = None
+        self.unpack_hook = None
+
+    def _version_error(self, node):
+        where = f", which is output 0 of {node.name()}," if self.is_output else ""
+        return (
+            "one of the variables needed for gradient computation has been modified by "
+            f"an inplace operation: [{self.description}]{where} is at version "
+            f"{self.version_counter.value}; expected version {self.version} instead. Hint: "
+            "enable anomaly detection to find the operation that failed to compute its "
+            "gradient, with torch.autograd.set_detect_anomaly(True).\n"
+            f"minigrad hint: {node.name()} saved this tensor for backward and it was "
+            "changed in place afterwards, so backward would use the wrong value. Use an "
+            "out-of-place op instead (y = y + 1, not y.add_(1)), or clone() the tensor "
+            "before modifying it.")
+
+
+ERR_BACKWARD_TWICE = (
+    "Trying to backward through the graph a second time (or directly access saved "
+    "tensors after they have already been freed). Saved intermediate values of the "
+    "graph are freed when you call .backward() or autograd.grad(). Specify "
+    "retain_graph=True if you need to backward through the graph a second time or if "
+    "you need to access saved tensors after calling backward.")
+
+
+class saved_tensors_hooks:
+    """Pack every tensor saved for backward with `pack_hook`; unpack with `unpack_hook`.
+
+    `pack_hook(tensor)` runs when an op saves a tensor and may return anything;
+    `unpack_hook(packed)` runs when backward needs it and must return a tensor
+    equal to the one saved.  Nested blocks: the innermost pair wins.
+
+    Example::
+
+        >>> import minigrad as torch
+        >>> log = []
+        >>> def pack(t): log.append("pack"); return t
+        >>> def unpack(t): log.append("unpack"); return t
+        >>> a = torch.ones(3, requires_grad=True)
+        >>> with torch.autograd.graph.saved_tensors_hooks(pack, unpack):
+        ...     y = a.exp()
+        >>> y.sum().backward()
+        >>> log
+        ['pack', 'unpack']
+    """
+
+    def __init__(self, pack_hook, unpack_hook):
+        self.pack_hook = pack_hook
+        self.unpack_hook = unpack_hook
+
+    def __enter__(self):
+        _saved_tensors_hooks_stack.append((self.pack_hook, self.unpack_hook))
+        return self
+
+    def __exit__(self, *exc_info):
+        _saved_tensors_hooks_stack.pop()
+        return False
+
+
+class save_on_cpu(saved_tensors_hooks):
+    """Keep saved tensors in host (CPU) memory; copy them back for backward.
+
+    On a GPU this trades device memory for host-to-device copies.  On the CPU
+    `.cpu()` is the tensor itself, so nothing moves (as in PyTorch).
+    """
+
+    def __init__(self, pin_memory=False):
+        def pack_to_cpu(tensor):
+            return (tensor.device, tensor.cpu())
+
+        def unpack_from_cpu(packed):
+            device, cpu_tensor = packed
+            return cpu_tensor.to(device)
+
+        super().__init__(pack_to_cpu, unpack_from_cpu)
+
+
+@contextlib.contextmanager
+def disable_saved_tensors_hooks(error_message="saved tensors hooks are disabled"):
+    """Within this block, saving a tensor while hooks are disabled is an error."""
+    def refuse(_tensor):
+        raise RuntimeError(error_message)
+    _saved_tensors_hooks_stack.append((refuse, None))
+    try:
+        yield
+    finally:
+        _saved_tensors_hooks_stack.pop()
+
+
+def register_leaf_accumulator(tensor):
+    """The AccumulateGrad of a leaf, made once and shared while the graph holds it."""
+    node = tensor._accumulator_ref() if tensor._accumulator_ref else None
+    if node is None:
+        node = AccumulateGrad(tensor)
+        tensor._accumulator_ref = weakref.ref(node)
+    return node

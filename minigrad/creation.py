@@ -1,0 +1,175 @@
+"""Ways to make tensors: tensor(), zeros, ones, full, arange, rand, randn, *_like."""
+import numpy as np
+
+from . import backend, dtypes
+from .tensor import Tensor
+
+_rng = {"generator": np.random.default_rng()}
+
+
+def manual_seed(seed):
+    """Seed minigrad's random numbers (rand, randn).  The numbers differ from PyTorch's."""
+    _rng["generator"] = np.random.default_rng(seed)
+    return _rng["generator"]
+
+
+def _infer_dtype(data):
+    """PyTorch's inference: any float -> default float dtype, ints -> int64, bools -> bool."""
+    if isinstance(data, np.ndarray):
+        return dtypes.from_numpy_dtype(data.dtype)
+    array = np.asarray(data)
+    if array.dtype.kind == "f":
+        return dtypes.get_default_dtype()
+    if array.dtype.kind in "iu":
+        return dtypes.int64
+    if array.dtype.kind == "b":
+        return dtypes.bool
+    raise TypeError(f"Could not infer dtype of {type(data).__name__}")
+
+
+def _finish(array, dtype, device, requires_grad):
+    """Put the array on its device, then make the tensor (checking requires_grad)."""
+    if device is not None:
+        array = backend.move(array, device)
+    if requires_grad and not dtype.is_floating_point:
+        raise RuntimeError(
+            "Only Tensors of floating point and complex dtype can require gradients. "
+            f"minigrad hint: this tensor is {dtype}; write 1.0 rather than 1, or pass "
+            "dtype=torch.float32.")
+    return Tensor._make(array, requires_grad=requires_grad)
+
+
+def tensor(data, dtype=None, device=None, requires_grad=False):
+    """A new tensor holding a copy of `data` (numbers, nested lists, arrays, tensors).
+
+    Example::
+
+        >>> import minigrad as torch
+        >>> torch.tensor([1.0, 2.0], requires_grad=True)
+        tensor([1., 2.], requires_grad=True)
+        >>> torch.tensor([1, 2]).dtype
+        minigrad.int64
+    """
+    if isinstance(data, Tensor):
+        data = backend.move(data._data, "cpu")
+    elif isinstance(data, (list, tuple)) and any(isinstance(x, Tensor) for x in _flat(data)):
+        data = _nested_items(data)
+    dtype = _infer_dtype(data) if dtype is None else dtypes.to_dtype(dtype)
+    array = np.array(data, dtype=dtype.numpy)
+    return _finish(array, dtype, device, requires_grad)
+
+
+def _flat(data):
+    for item in data:
+        if isinstance(item, (list, tuple)):
+            yield from _flat(item)
+        else:
+            yield item
+
+
+def _nested_items(data):
+    if isinstance(data, (list, tuple)):
+        return [_nested_items(x) for x in data]
+    return data.item() if isinstance(data, Tensor) else data
+
+
+def as_tensor(data, dtype=None, device=None):
+    if isinstance(data, Tensor) and dtype is None and device is None:
+        return data
+    return tensor(data, dtype=dtype, device=device)
+
+
+def from_numpy(array):
+    """A tensor sharing memory with a numpy array."""
+    return Tensor._make(array)
+
+
+def _size(size):
+    if len(size) == 1 and isinstance(size[0], (tuple, list)):
+        return tuple(size[0])
+    return tuple(size)
+
+
+def _filled(fill, size, dtype, device, requires_grad):
+    dtype = dtypes.get_default_dtype() if dtype is None else dtypes.to_dtype(dtype)
+    return _finish(fill(_size(size), dtype.numpy), dtype, device, requires_grad)
+
+
+def zeros(*size, dtype=None, device=None, requires_grad=False):
+    return _filled(np.zeros, size, dtype, device, requires_grad)
+
+
+def ones(*size, dtype=None, device=None, requires_grad=False):
+    return _filled(np.ones, size, dtype, device, requires_grad)
+
+
+def empty(*size, dtype=None, device=None, requires_grad=False):
+    return _filled(np.zeros, size, dtype, device, requires_grad)
+
+
+def full(size, fill_value, dtype=None, device=None, requires_grad=False):
+    if dtype is None:
+        dtype = dtypes.scalar_dtype(fill_value)
+    return _filled(lambda s, d: np.full(s, fill_value, d), (size,), dtype, device, requires_grad)
+
+
+def _like(maker, other, dtype, device, requires_grad, *extra):
+    return maker(other.shape, *extra, dtype=dtype or other.dtype,
+                 device=device or other.device, requires_grad=requires_grad)
+
+
+def zeros_like(other, dtype=None, device=None, requires_grad=False):
+    return _like(zeros, other, dtype, device, requires_grad)
+
+
+def ones_like(other, dtype=None, device=None, requires_grad=False):
+    return _like(ones, other, dtype, device, requires_grad)
+
+
+def empty_like(other, dtype=None, device=None, requires_grad=False):
+    return _like(zeros, other, dtype, device, requires_grad)
+
+
+def full_like(other, fill_value, dtype=None, device=None, requires_grad=False):
+    return _like(full, other, dtype, device, requires_grad, fill_value)
+
+
+def arange(start, end=None, step=1, dtype=None, device=None, requires_grad=False):
+    if end is None:
+        start, end = 0, start
+    if dtype is None:
+        numbers = (start, end, step)
+        dtype = (dtypes.get_default_dtype()
+                 if any(isinstance(n, float) for n in numbers) else dtypes.int64)
+    dtype = dtypes.to_dtype(dtype)
+    return _finish(np.arange(start, end, step, dtype=dtype.numpy), dtype, device, requires_grad)
+
+
+def linspace(start, end, steps, dtype=None, device=None, requires_grad=False):
+    dtype = dtypes.get_default_dtype() if dtype is None else dtypes.to_dtype(dtype)
+    return _finish(np.linspace(start, end, steps, dtype=dtype.numpy), dtype, device, requires_grad)
+
+
+def eye(n, m=None, dtype=None, device=None, requires_grad=False):
+    dtype = dtypes.get_default_dtype() if dtype is None else dtypes.to_dtype(dtype)
+    return _finish(np.eye(n, m, dtype=dtype.numpy), dtype, device, requires_grad)
+
+
+def rand(*size, dtype=None, device=None, requires_grad=False):
+    """Uniform random numbers in [0, 1)."""
+    return _filled(lambda s, d: _rng["generator"].random(s).astype(d), size, dtype, device,
+                   requires_grad)
+
+
+def randn(*size, dtype=None, device=None, requires_grad=False):
+    """Standard normal random numbers."""
+    return _filled(lambda s, d: _rng["generator"].standard_normal(s).astype(d), size, dtype,
+                   device, requires_grad)
+
+
+def randint(low, high=None, size=(), dtype=None, device=None):
+    if high is None:
+        low, high = 0, low
+    dtype = dtypes.int64 if dtype is None else dtypes.to_dtype(dtype)
+    array = _rng["generator"].integers(low, high, size=size).astype(dtype.numpy)
+    return _finish(array, dtype, device, False)

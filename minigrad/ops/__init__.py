@@ -1,0 +1,7 @@
+"""Built-in ops: each a Function subclass, grouped by family.
+
+    arithmetic   + - * / ** and negation        unary     exp log sin ... clamp
+    linalg       @ (mm, mv, dot, batched)        reduce    sum mean max min
+    shape        view reshape transpose ...     index     x[...] (views and copies)
+    combine      where cat stack softmax ...    inplace   add_ mul_ ... x[...] = v
+"""

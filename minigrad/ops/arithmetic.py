@@ -1,0 +1,222 @@
+"""Arithmetic: + - * / ** @ and negation.
+
+Each op is a Function.  Gradients of broadcast operands are summed back to
+the operand's shape (`sum_to_size`); a Python number operand gets None.
+Ops save only what their backward will use (`ctx.needs_input_grad`), as
+PyTorch does: `a * b` saves `b` only if `a` needs a gradient.
+"""
+import math
+
+from ..autograd.function import Function
+from ._helpers import binary_arrays, is_tensor
+
+
+def _reduce(grad, operand):
+    """The gradient of a broadcast operand, summed to its shape (None for numbers)."""
+    return grad.sum_to_size(operand.shape) if is_tensor(operand) else None
+
+
+def _remember_shapes(ctx, a, b):
+    ctx.a_shape, ctx.b_shape = a.shape, getattr(b, "shape", None)
+
+
+class Add(Function):
+    """out = a + alpha * b;  da = g,  db = alpha * g."""
+
+    node_name = "AddBackward0"
+
+    @staticmethod
+    def forward(ctx, a, b, alpha=1):
+        ctx.a_shape, ctx.b_shape, ctx.alpha = a.shape, getattr(b, "shape", None), alpha
+        x, y = binary_arrays(a, b)
+        return a._new(x + y if alpha == 1 else x + alpha * y)
+
+    @staticmethod
+    def backward(ctx, grad):
+        grad_b = None
+        if ctx.needs_input_grad[1]:
+            grad_b = (grad if ctx.alpha == 1 else grad * ctx.alpha).sum_to_size(ctx.b_shape)
+        return grad.sum_to_size(ctx.a_shape), grad_b, None
+
+
+class Sub(Function):
+    """out = a - alpha * b;  da = g,  db = -alpha * g."""
+
+    node_name = "SubBackward0"
+
+    @staticmethod
+    def forward(ctx, a, b, alpha=1):
+        ctx.a_shape, ctx.b_shape, ctx.alpha = a.shape, getattr(b, "shape", None), alpha
+        x, y = binary_arrays(a, b)
+        return a._new(x - y if alpha == 1 else x - alpha * y)
+
+    @staticmethod
+    def backward(ctx, grad):
+        grad_b = None
+        if ctx.needs_input_grad[1]:
+            grad_b = (-grad * ctx.alpha).sum_to_size(ctx.b_shape)
+        return grad.sum_to_size(ctx.a_shape), grad_b, None
+
+
+class RSub(Function):
+    """out = number - a;  da = -g."""
+
+    node_name = "RsubBackward1"
+
+    @staticmethod
+    def forward(ctx, a, number):
+        x, y = binary_arrays(a, number)
+        return a._new(y - x)
+
+    @staticmethod
+    def backward(ctx, grad):
+        return -grad, None
+
+
+class Mul(Function):
+    """out = a * b;  da = g * b,  db = g * a."""
+
+    node_name = "MulBackward0"
+
+    @staticmethod
+    def forward(ctx, a, b):
+        x, y = binary_arrays(a, b)
+        _remember_shapes(ctx, a, b)
+        if is_tensor(b):
+            ctx.save_for_backward(b if ctx.needs_input_grad[0] else None,
+                                  a if ctx.needs_input_grad[1] else None)
+        else:
+            ctx.number = b
+        return a._new(x * y)
+
+    @staticmethod
+    def backward(ctx, grad):
+        if not hasattr(ctx, "number"):
+            b, a = ctx.saved_tensors
+            grad_a = (grad * b).sum_to_size(ctx.a_shape) if b is not None else None
+            grad_b = (grad * a).sum_to_size(ctx.b_shape) if a is not None else None
+            return grad_a, grad_b
+        return grad * ctx.number, None
+
+
+class Div(Function):
+    """out = a / b;  da = g / b,  db = -g * a / b²."""
+
+    node_name = "DivBackward0"
+
+    @staticmethod
+    def forward(ctx, a, b):
+        x, y = binary_arrays(a, b, floating=True)
+        _remember_shapes(ctx, a, b)
+        if is_tensor(b):
+            ctx.save_for_backward(a if ctx.needs_input_grad[1] else None, b)
+        else:
+            ctx.number = b
+        return a._new(x / y)
+
+    @staticmethod
+    def backward(ctx, grad):
+        if not hasattr(ctx, "number"):
+            a, b = ctx.saved_tensors
+            grad_a = (grad / b).sum_to_size(ctx.a_shape) if ctx.needs_input_grad[0] else None
+            grad_b = (-grad * a / (b * b)).sum_to_size(ctx.b_shape) if a is not None else None
+            return grad_a, grad_b
+        return grad / ctx.number, None
+
+
+class Reciprocal(Function):
+    """out = 1 / a;  da = -g * out²."""
+
+    node_name = "ReciprocalBackward0"
+
+    @staticmethod
+    def forward(ctx, a):
+        x, one = binary_arrays(a, 1.0, floating=True)
+        result = a._new(one / x)
+        ctx.save_for_backward(result)
+        return result
+
+    @staticmethod
+    def backward(ctx, grad):
+        (result,) = ctx.saved_tensors
+        return -grad * result * result
+
+
+class Neg(Function):
+    """out = -a;  da = -g."""
+
+    node_name = "NegBackward0"
+
+    @staticmethod
+    def forward(ctx, a):
+        return a._new(-a._data)
+
+    @staticmethod
+    def backward(ctx, grad):
+        return -grad
+
+
+class Pow(Function):
+    """out = a ** n for a number n;  da = g * n * a ** (n - 1)."""
+
+    node_name = "PowBackward0"
+
+    @staticmethod
+    def forward(ctx, a, exponent):
+        x, n = binary_arrays(a, exponent)
+        ctx.exponent = exponent
+        ctx.save_for_backward(a)
+        return a._new(x ** n)
+
+    @staticmethod
+    def backward(ctx, grad):
+        (a,) = ctx.saved_tensors
+        n = ctx.exponent
+        if n == 0:
+            return grad * 0, None
+        return grad * n * a ** (n - 1), None
+
+
+class PowTensor(Function):
+    """out = a ** b for tensors;  da = g * b * a ** (b - 1),  db = g * out * log(a)."""
+
+    node_name = "PowBackward1"
+
+    @staticmethod
+    def forward(ctx, a, b):
+        x, y = binary_arrays(a, b)
+        result = a._new(x ** y)
+        ctx.save_for_backward(a, b, result)
+        return result
+
+    @staticmethod
+    def backward(ctx, grad):
+        a, b, result = ctx.saved_tensors
+        grad_a = grad_b = None
+        if ctx.needs_input_grad[0]:
+            grad_a = _reduce(grad * b * a ** (b - 1), a)
+        if ctx.needs_input_grad[1]:
+            log_a = a.log().masked_fill((a == 0) & (b >= 0), 0.0)
+            grad_b = _reduce(grad * result * log_a, b)
+        return grad_a, grad_b
+
+
+class RPow(Function):
+    """out = number ** b;  db = g * out * log(number)."""
+
+    node_name = "PowBackward2"
+
+    @staticmethod
+    def forward(ctx, b, number):
+        y, x = binary_arrays(b, number)
+        result = b._new(x ** y)
+        ctx.number = number
+        ctx.save_for_backward(result)
+        return result
+
+    @staticmethod
+    def backward(ctx, grad):
+        (result,) = ctx.saved_tensors
+        log_number = math.log(ctx.number) if ctx.number > 0 else (
+            0.0 if ctx.number == 0 else float("nan"))
+        return grad * result * log_number, None

@@ -1,0 +1,155 @@
+"""Ops that choose or combine elements: where, maximum/minimum, masked_fill,
+cat, stack; and softmax / log_softmax (for the lessons' small networks)."""
+from ..autograd.function import Function
+from ._helpers import binary_arrays, is_tensor, normalize_dim
+
+
+def _mask_array(mask):
+    return mask._data if is_tensor(mask) else mask
+
+
+class Where(Function):
+    """out = a where cond else b;  da = g where cond,  db = g elsewhere."""
+
+    node_name = "WhereBackward0"
+
+    @staticmethod
+    def forward(ctx, condition, a, b):
+        x, y = binary_arrays(a, b)
+        ctx.condition = condition
+        ctx.a_shape, ctx.b_shape = getattr(a, "shape", None), getattr(b, "shape", None)
+        like = a if is_tensor(a) else b
+        return like._new(like._xp.where(condition._data, x, y))
+
+    @staticmethod
+    def backward(ctx, grad):
+        zero = grad * 0
+        grad_a = where(ctx.condition, grad, zero).sum_to_size(ctx.a_shape) if ctx.needs_input_grad[1] else None
+        grad_b = where(ctx.condition, zero, grad).sum_to_size(ctx.b_shape) if ctx.needs_input_grad[2] else None
+        return None, grad_a, grad_b
+
+
+def where(condition, a, b):
+    return Where.apply(condition, a, b)
+
+
+class Maximum(Function):
+    """out = max(a, b) elementwise;  the gradient goes to the larger (half each on ties)."""
+
+    node_name = "MaximumBackward0"
+    pick = "maximum"
+
+    @staticmethod
+    def forward(ctx, a, b):
+        x, y = binary_arrays(a, b)
+        ctx.save_for_backward(a, b)
+        return a._new(getattr(a._xp, ctx._function_cls.pick)(x, y))
+
+    @staticmethod
+    def backward(ctx, grad):
+        a, b = ctx.saved_tensors
+        a_wins = (a > b) if ctx._function_cls.pick == "maximum" else (a < b)
+        share_a = a_wins + (a == b) * 0.5
+        return (grad * share_a).sum_to_size(a.shape), (grad * (1 - share_a)).sum_to_size(b.shape)
+
+
+class Minimum(Maximum):
+    """out = min(a, b) elementwise;  the gradient goes to the smaller (half each on ties)."""
+
+    node_name = "MinimumBackward0"
+    pick = "minimum"
+
+
+class MaskedFill(Function):
+    """out = x with `value` where mask is True;  dx = g where mask is False."""
+
+    node_name = "MaskedFillBackward0"
+
+    @staticmethod
+    def forward(ctx, x, mask, value):
+        ctx.mask = mask
+        out = x._data.copy()
+        out[...] = x._xp.where(_mask_array(mask), value, out)
+        return x._new(out)
+
+    @staticmethod
+    def backward(ctx, grad):
+        return grad.masked_fill(ctx.mask, 0.0), None, None
+
+
+class Cat(Function):
+    """out = the tensors joined along `dim`;  each input gets its slice of g."""
+
+    node_name = "CatBackward0"
+
+    @staticmethod
+    def forward(ctx, dim, *tensors):
+        first = tensors[0]
+        ctx.dim = normalize_dim(dim, first.ndim)
+        ctx.sizes = [t.shape[ctx.dim] for t in tensors]
+        return first._new(first._xp.concatenate([t._data for t in tensors], axis=ctx.dim))
+
+    @staticmethod
+    def backward(ctx, grad):
+        grads, start = [], 0
+        for size in ctx.sizes:
+            grads.append(grad[(slice(None),) * ctx.dim + (slice(start, start + size),)])
+            start += size
+        return (None, *grads)
+
+
+class Stack(Function):
+    """out = the tensors stacked along a new dim;  each input gets g selected there."""
+
+    node_name = "StackBackward0"
+
+    @staticmethod
+    def forward(ctx, dim, *tensors):
+        first = tensors[0]
+        ctx.dim = normalize_dim(dim, first.ndim + 1)
+        return first._new(first._xp.stack([t._data for t in tensors], axis=ctx.dim))
+
+    @staticmethod
+    def backward(ctx, grad):
+        count = grad.shape[ctx.dim]
+        return (None, *(grad[(slice(None),) * ctx.dim + (i,)] for i in range(count)))
+
+
+class Softmax(Function):
+    """out = eˣ / Σ eˣ along dim;  dx = out * (g - Σ g·out)."""
+
+    node_name = "SoftmaxBackward0"
+
+    @staticmethod
+    def forward(ctx, x, dim):
+        ctx.dim = normalize_dim(dim, x.ndim)
+        shifted = x._data - x._data.max(axis=ctx.dim, keepdims=True)
+        e = x._xp.exp(shifted)
+        result = x._new(e / e.sum(axis=ctx.dim, keepdims=True))
+        ctx.save_for_backward(result)
+        return result
+
+    @staticmethod
+    def backward(ctx, grad):
+        (out,) = ctx.saved_tensors
+        return out * (grad - (grad * out).sum(ctx.dim, keepdim=True)), None
+
+
+class LogSoftmax(Function):
+    """out = x - log Σ eˣ along dim;  dx = g - softmax(x) * Σ g."""
+
+    node_name = "LogSoftmaxBackward0"
+
+    @staticmethod
+    def forward(ctx, x, dim):
+        ctx.dim = normalize_dim(dim, x.ndim)
+        shifted = x._data - x._data.max(axis=ctx.dim, keepdims=True)
+        log_sum = x._xp.log(x._xp.exp(shifted).sum(axis=ctx.dim, keepdims=True))
+        result = x._new(shifted - log_sum)
+        ctx.save_for_backward(result)
+        return result
+
+    @staticmethod
+    def backward(ctx, grad):
+        (out,) = ctx.saved_tensors
+        return grad - out.exp() * grad.sum(ctx.dim, keepdim=True), None

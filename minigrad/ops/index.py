@@ -1,0 +1,139 @@
+"""Indexing.  Basic indexing (ints, slices, None, ...) gives views that share
+data and version counter; it is decomposed into Select / Slice / Unsqueeze
+nodes as in PyTorch.  Integer-array or mask indexing copies (IndexBackward0)
+and its backward scatter-adds, so repeated indices accumulate.
+"""
+import numpy as np
+
+from ..autograd.function import Function
+from ._helpers import is_tensor
+from .shape import Unsqueeze
+
+
+class Slice(Function):
+    """out = x[key] for a basic key (a view);  dx = g placed into zeros at key."""
+
+    node_name = "SliceBackward0"
+
+    @staticmethod
+    def forward(ctx, x, key):
+        ctx.shape, ctx.key = x.shape, key
+        return x._view(x._data[key + (Ellipsis,)])      # "..." keeps 0-d results arrays
+
+    @staticmethod
+    def backward(ctx, grad):
+        return EmbedInZeros.apply(grad, ctx.shape, ctx.key), None
+
+
+class Select(Slice):
+    """x[i] along one dim: the dim disappears."""
+
+    node_name = "SelectBackward0"
+
+
+class Alias(Slice):
+    """x[...]: the same elements, a new view."""
+
+    node_name = "AliasBackward0"
+
+
+class EmbedInZeros(Function):
+    """out = zeros(shape) with g at key (the backward of Slice);  dg = gg[key]."""
+
+    node_name = "SliceBackwardBackward0"
+
+    @staticmethod
+    def forward(ctx, grad, shape, key):
+        ctx.key = key
+        out = grad._xp.zeros(shape, dtype=grad._data.dtype)
+        out[key] = grad._data
+        return grad._new(out)
+
+    @staticmethod
+    def backward(ctx, grad):
+        return Slice.apply(grad, ctx.key), None, None
+
+
+class Index(Function):
+    """out = x[arrays] (a copy);  dx = g scatter-added at the indices."""
+
+    node_name = "IndexBackward0"
+
+    @staticmethod
+    def forward(ctx, x, key):
+        ctx.shape, ctx.key = x.shape, key
+        try:
+            return x._new(x._data[key])
+        except IndexError as exc:
+            raise IndexError(str(exc).replace("axis", "dimension")) from None
+
+    @staticmethod
+    def backward(ctx, grad):
+        return IndexPutAccumulate.apply(grad, ctx.shape, ctx.key), None
+
+
+class IndexPutAccumulate(Function):
+    """out = zeros(shape) with g added at the indices (the backward of Index);  dg = gg[key]."""
+
+    node_name = "IndexPutBackward0"
+
+    @staticmethod
+    def forward(ctx, grad, shape, key):
+        ctx.key = key
+        out = grad._xp.zeros(shape, dtype=grad._data.dtype)
+        grad._xp.add.at(out, key, grad._data)
+        return grad._new(out)
+
+    @staticmethod
+    def backward(ctx, grad):
+        return Index.apply(grad, ctx.key), None, None
+
+
+def is_advanced(component):
+    if is_tensor(component):
+        return component.ndim > 0 or component.dtype.name == "bool"
+    return isinstance(component, (list, np.ndarray)) or (
+        hasattr(component, "__array__") and not isinstance(component, (int, np.integer)))
+
+
+def to_key(index):
+    """An index as a tuple numpy understands (tensors become arrays)."""
+    if not isinstance(index, tuple):
+        index = (index,)
+    return tuple(c._data if is_tensor(c) and c.ndim > 0 else
+                 (c.item() if is_tensor(c) else c) for c in index)
+
+
+def getitem(x, index):
+    """x[index], decomposed like PyTorch's indexing."""
+    key = to_key(index)
+    if any(is_advanced(c) for c in (index if isinstance(index, tuple) else (index,))):
+        return Index.apply(x, key)
+    consuming = sum(1 for c in key if c is not None and c is not Ellipsis)
+    if consuming > x.ndim:
+        raise IndexError(f"too many indices for tensor of dimension {x.ndim}")
+    lone_slice = len(key) == 1 and isinstance(key[0], slice)
+    result, dim = x, 0
+    for component in key:
+        if component is None:
+            result = Unsqueeze.apply(result, dim)
+            dim += 1
+        elif component is Ellipsis:
+            dim += x.ndim - consuming
+        elif isinstance(component, slice):
+            if component.step is not None and component.step <= 0:
+                raise ValueError("step must be greater than zero")
+            if component != slice(None) or lone_slice:
+                result = Slice.apply(result, (slice(None),) * dim + (component,))
+            dim += 1
+        elif isinstance(component, (bool, np.bool_)):
+            raise IndexError("minigrad does not support indexing with a Python bool")
+        else:
+            size = result.shape[dim]
+            if not -size <= component < size:
+                raise IndexError(
+                    f"index {component} is out of bounds for dimension {dim} with size {size}")
+            result = Select.apply(result, (slice(None),) * dim + (int(component) % size,))
+    if result is x:
+        result = Alias.apply(x, ())
+    return result

@@ -1,0 +1,198 @@
+"""In-place ops, written exactly as a student writes one: forward changes its
+input, calls `ctx.mark_dirty(x)` and returns it.  `Function.apply` then makes
+the node the tensor's new `grad_fn`.  The low-level write (`x._write`) bumps
+the tensor's version counter, which is what catches a saved tensor that was
+modified before backward.
+"""
+from .. import dtypes
+from ..autograd.function import Function
+from ._helpers import array_of, is_tensor
+from .index import getitem, is_advanced, to_key
+
+
+def _write_result(ctx, x, result_dtype, array):
+    x._write(array, result_dtype)
+    ctx.mark_dirty(x)
+    return x
+
+
+class AddInplace(Function):
+    """x.add_(other, alpha=1): x ← x + alpha·other;  dx = g,  dother = alpha·g."""
+
+    node_name = "AddBackward0"
+
+    @staticmethod
+    def forward(ctx, x, other, alpha=1):
+        ctx.other_shape, ctx.alpha = getattr(other, "shape", None), alpha
+        rt = dtypes.result_type(x, other)
+        a, b = array_of(x, rt, x), array_of(other, rt, x)
+        return _write_result(ctx, x, rt, a + alpha * b)
+
+    @staticmethod
+    def backward(ctx, grad):
+        grad_other = (grad * ctx.alpha).sum_to_size(ctx.other_shape) if ctx.needs_input_grad[1] else None
+        return grad, grad_other, None
+
+
+class SubInplace(AddInplace):
+    """x.sub_(other, alpha=1) is x.add_(other, alpha=-alpha)."""
+
+    node_name = "SubBackward0"
+
+    @staticmethod
+    def forward(ctx, x, other, alpha=1):
+        return AddInplace.forward(ctx, x, other, -alpha)
+
+
+class MulInplace(Function):
+    """x.mul_(other): x ← x·other;  dx = g·other,  dother = g·(x before)."""
+
+    node_name = "MulBackward0"
+
+    @staticmethod
+    def forward(ctx, x, other):
+        rt = dtypes.result_type(x, other)
+        if is_tensor(other):
+            before = x.clone() if ctx.needs_input_grad[1] else None
+            ctx.save_for_backward(before, other if ctx.needs_input_grad[0] else None)
+        else:
+            ctx.number = other
+        return _write_result(ctx, x, rt, array_of(x, rt, x) * array_of(other, rt, x))
+
+    @staticmethod
+    def backward(ctx, grad):
+        if hasattr(ctx, "number"):
+            return grad * ctx.number, None
+        before, other = ctx.saved_tensors
+        grad_x = grad * other if other is not None else None
+        grad_other = (grad * before).sum_to_size(other.shape) if before is not None else None
+        return grad_x, grad_other
+
+
+class DivInplace(Function):
+    """x.div_(other): x ← x / other;  dx = g / other,  dother = -g·x_new / other."""
+
+    node_name = "DivBackward0"
+
+    @staticmethod
+    def forward(ctx, x, other):
+        rt = dtypes.result_type(x, other)
+        if not rt.is_floating_point:
+            rt = dtypes.get_default_dtype()
+        result = _write_result(ctx, x, rt, array_of(x, rt, x) / array_of(other, rt, x))
+        if is_tensor(other):
+            ctx.save_for_backward(result if ctx.needs_input_grad[1] else None, other)
+        else:
+            ctx.number = other
+        return result
+
+    @staticmethod
+    def backward(ctx, grad):
+        if hasattr(ctx, "number"):
+            return grad / ctx.number, None
+        result, other = ctx.saved_tensors
+        grad_other = (-grad * result / other).sum_to_size(other.shape) if result is not None else None
+        return grad / other, grad_other
+
+
+class ZeroInplace(Function):
+    """x.zero_(): x ← 0;  dx = 0."""
+
+    node_name = "ZeroBackward0"
+
+    @staticmethod
+    def forward(ctx, x):
+        return _write_result(ctx, x, x.dtype, x._xp.zeros_like(x._data))
+
+    @staticmethod
+    def backward(ctx, grad):
+        return grad * 0
+
+
+class FillInplace(Function):
+    """x.fill_(value): x ← value everywhere;  dx = 0."""
+
+    node_name = "FillBackward2"
+
+    @staticmethod
+    def forward(ctx, x, value):
+        value = value.item() if is_tensor(value) else value
+        full = x._xp.full(x.shape, value, dtype=x._data.dtype)
+        return _write_result(ctx, x, x.dtype, full)
+
+    @staticmethod
+    def backward(ctx, grad):
+        return grad * 0, None
+
+
+class CopyInplace(Function):
+    """x.copy_(src): x ← src (broadcast, cast);  dx = 0,  dsrc = g summed to src's shape."""
+
+    node_name = "torch::autograd::CopyBackwards"
+
+    @staticmethod
+    def forward(ctx, x, src):
+        ctx.src_shape, ctx.src_dtype = src.shape, src.dtype
+        data = src._data if src.device == x.device else src.to(x.device)._data
+        return _write_result(ctx, x, x.dtype, data.astype(x._data.dtype))
+
+    @staticmethod
+    def backward(ctx, grad):
+        grad_src = grad.sum_to_size(ctx.src_shape).to(ctx.src_dtype) if ctx.needs_input_grad[1] else None
+        return grad * 0, grad_src
+
+
+class ClampInplace(Function):
+    """x.clamp_(min, max);  dx = g where min ≤ x_before ≤ max, else 0."""
+
+    node_name = "ClampBackward1"
+
+    @staticmethod
+    def forward(ctx, x, low=None, high=None):
+        if low is None and high is None:
+            raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
+        data = x._data
+        clamped = data.clip(low, high).astype(data.dtype)
+        ctx.inside = data == clamped
+        return _write_result(ctx, x, x.dtype, clamped)
+
+    @staticmethod
+    def backward(ctx, grad):
+        return grad * grad._new(ctx.inside), None, None
+
+
+class SetItem(Function):
+    """x[key] = value;  dx = g with zeros at key,  dvalue = g[key] summed to value's shape."""
+
+    node_name = "torch::autograd::CopySlices"
+
+    @staticmethod
+    def forward(ctx, x, index, value):
+        key = to_key(index)
+        ctx.index, ctx.value_shape = index, getattr(value, "shape", None)
+        rt = value.dtype if is_tensor(value) else dtypes.result_type(x, value)
+        x._write(array_of(value, rt, x), rt, key)
+        ctx.mark_dirty(x)
+        ctx.kept = x._xp.ones(x.shape, dtype=bool)
+        ctx.kept[key] = False
+        return x
+
+    @staticmethod
+    def backward(ctx, grad):
+        grad_value = None
+        if ctx.needs_input_grad[2]:
+            grad_value = getitem(grad, ctx.index).sum_to_size(ctx.value_shape)
+        return grad * grad._new(ctx.kept), None, grad_value
+
+
+class IndexPut(SetItem):
+    """x[arrays] = value (integer-array or mask index)."""
+
+    node_name = "IndexPutBackward0"
+
+
+def setitem(x, index, value):
+    """x[index] = value, recorded as PyTorch does (CopySlices or IndexPutBackward0)."""
+    components = index if isinstance(index, tuple) else (index,)
+    op = IndexPut if any(is_advanced(c) for c in components) else SetItem
+    return op.apply(x, index, value)

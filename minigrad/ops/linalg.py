@@ -1,0 +1,128 @@
+"""Matrix products.  `a @ b` picks one by the operands' dimensions, as PyTorch does."""
+from ..autograd.function import Function
+from ._helpers import binary_arrays
+
+
+def _check_same_dtype(a, b):
+    if a.dtype is not b.dtype:
+        raise RuntimeError(
+            f"expected m1 and m2 to have the same dtype, but got: {a.dtype} != {b.dtype}")
+
+
+class Mm(Function):
+    """out = A @ B (matrices);  dA = g @ Bᵀ,  dB = Aᵀ @ g."""
+
+    node_name = "MmBackward0"
+
+    @staticmethod
+    def forward(ctx, a, b):
+        _check_same_dtype(a, b)
+        if a.shape[1] != b.shape[0]:
+            raise RuntimeError(
+                f"mat1 and mat2 shapes cannot be multiplied ({a.shape[0]}x{a.shape[1]} "
+                f"and {b.shape[0]}x{b.shape[1]})")
+        ctx.save_for_backward(a if ctx.needs_input_grad[1] else None,
+                              b if ctx.needs_input_grad[0] else None)
+        return a._new(a._data @ b._data)
+
+    @staticmethod
+    def backward(ctx, grad):
+        a, b = ctx.saved_tensors
+        grad_a = grad @ b.t() if b is not None else None
+        grad_b = a.t() @ grad if a is not None else None
+        return grad_a, grad_b
+
+
+class Mv(Function):
+    """out = A @ v (matrix, vector);  dA = g vᵀ (outer product),  dv = Aᵀ @ g."""
+
+    node_name = "MvBackward0"
+
+    @staticmethod
+    def forward(ctx, a, v):
+        _check_same_dtype(a, v)
+        if a.shape[1] != v.shape[0]:
+            raise RuntimeError(
+                f"size mismatch, got input ({a.shape[0]}), mat ({a.shape[0]}x{a.shape[1]}), "
+                f"vec ({v.shape[0]})")
+        ctx.save_for_backward(a if ctx.needs_input_grad[1] else None,
+                              v if ctx.needs_input_grad[0] else None)
+        return a._new(a._data @ v._data)
+
+    @staticmethod
+    def backward(ctx, grad):
+        a, v = ctx.saved_tensors
+        grad_a = grad.unsqueeze(1) * v.unsqueeze(0) if v is not None else None
+        grad_v = a.t() @ grad if a is not None else None
+        return grad_a, grad_v
+
+
+class Dot(Function):
+    """out = a · b (vectors);  da = g * b,  db = g * a."""
+
+    node_name = "DotBackward0"
+
+    @staticmethod
+    def forward(ctx, a, b):
+        _check_same_dtype(a, b)
+        if a.shape != b.shape:
+            raise RuntimeError(
+                "inconsistent tensor size, expected tensor [{}] and src [{}] to have the "
+                "same number of elements, but got {} and {} elements respectively".format(
+                    a.shape[0], b.shape[0], a.shape[0], b.shape[0]))
+        ctx.save_for_backward(b if ctx.needs_input_grad[0] else None,
+                              a if ctx.needs_input_grad[1] else None)
+        return a._new(a._data @ b._data)
+
+    @staticmethod
+    def backward(ctx, grad):
+        b, a = ctx.saved_tensors
+        return (grad * b if b is not None else None,
+                grad * a if a is not None else None)
+
+
+class Bmm(Function):
+    """out = A @ B over broadcast batch dims;  dA = g @ Bᵀ,  dB = Aᵀ @ g (summed to shape)."""
+
+    node_name = "BmmBackward0"
+
+    @staticmethod
+    def forward(ctx, a, b):
+        _check_same_dtype(a, b)
+        if a.shape[-1] != b.shape[-2]:
+            raise RuntimeError(
+                f"Expected size for first two dimensions of batch2 tensor to be: "
+                f"[{b.shape[0]}, {a.shape[-1]}] but got: [{b.shape[0]}, {b.shape[-2]}].")
+        x, y = binary_arrays(a, b)
+        ctx.save_for_backward(a if ctx.needs_input_grad[1] else None,
+                              b if ctx.needs_input_grad[0] else None)
+        ctx.a_shape, ctx.b_shape = a.shape, b.shape
+        return a._new(x @ y)
+
+    @staticmethod
+    def backward(ctx, grad):
+        a, b = ctx.saved_tensors
+        grad_a = (grad @ b.transpose(-1, -2)).sum_to_size(ctx.a_shape) if b is not None else None
+        grad_b = (a.transpose(-1, -2) @ grad).sum_to_size(ctx.b_shape) if a is not None else None
+        return grad_a, grad_b
+
+
+def matmul(a, b):
+    """Dispatch like torch.matmul: dot, mv, mm, or batched (1-d operands unsqueezed)."""
+    if a.ndim == 0 or b.ndim == 0:
+        raise RuntimeError(
+            f"both arguments to matmul need to be at least 1D, but they are {a.ndim}D "
+            f"and {b.ndim}D")
+    if a.ndim == 1 and b.ndim == 1:
+        return Dot.apply(a, b)
+    if a.ndim == 2 and b.ndim == 1:
+        return Mv.apply(a, b)
+    if a.ndim == 1 and b.ndim == 2:
+        return Mm.apply(a.unsqueeze(0), b).squeeze(0)
+    if a.ndim == 2 and b.ndim == 2:
+        return Mm.apply(a, b)
+    if b.ndim == 1:
+        return Bmm.apply(a, b.unsqueeze(-1)).squeeze(-1)
+    if a.ndim == 1:
+        return Bmm.apply(a.unsqueeze(0), b).squeeze(-2)
+    return Bmm.apply(a, b)

@@ -1,0 +1,145 @@
+"""Reductions: sum, mean, max, min (over all elements or along dims).
+
+The backward of a reduction puts the gradient back in the reduced dims
+(`_unreduce`: unsqueeze, then expand to the input's shape).
+"""
+import collections
+
+from .. import dtypes
+from ..autograd.function import Function
+from ._helpers import normalize_dim, normalize_dims
+
+
+def _unreduce(grad, shape, dims, keepdim):
+    """Broadcast the gradient of a reduction back to the input's shape."""
+    if not keepdim:
+        for d in dims:
+            grad = grad.unsqueeze(d)
+    return grad.expand(shape)
+
+
+class Sum(Function):
+    """out = Σ x over `dim` (all elements when dim is None);  dx = g, broadcast back."""
+
+    node_name = "SumBackward0"
+
+    @staticmethod
+    def forward(ctx, x, dim=None, keepdim=False):
+        ctx.shape, ctx.dims, ctx.keepdim = x.shape, normalize_dims(dim, x.ndim), keepdim
+        data = x._data
+        if not x.dtype.is_floating_point and x.dtype is not dtypes.int64:
+            data = data.astype(dtypes.int64.numpy)      # sums of ints and bools are int64
+        return x._new(data.sum(axis=ctx.dims, keepdims=keepdim))
+
+    @staticmethod
+    def backward(ctx, grad):
+        return _unreduce(grad, ctx.shape, ctx.dims, ctx.keepdim), None, None
+
+
+class SumDim(Sum):
+    """Sum along given dims (PyTorch names this node SumBackward1)."""
+
+    node_name = "SumBackward1"
+
+
+class Mean(Function):
+    """out = mean of x over `dim`;  dx = g / n, broadcast back."""
+
+    node_name = "MeanBackward0"
+
+    @staticmethod
+    def forward(ctx, x, dim=None, keepdim=False):
+        if not x.dtype.is_floating_point:
+            raise RuntimeError(
+                "mean(): could not infer output dtype. Input dtype must be either a floating "
+                f"point or complex dtype. Got: {_type_name(x.dtype)}")
+        ctx.shape, ctx.dims, ctx.keepdim = x.shape, normalize_dims(dim, x.ndim), keepdim
+        ctx.count = 1
+        for d in ctx.dims:
+            ctx.count *= x.shape[d]
+        return x._new(x._data.mean(axis=ctx.dims, keepdims=keepdim).astype(x._data.dtype))
+
+    @staticmethod
+    def backward(ctx, grad):
+        return _unreduce(grad, ctx.shape, ctx.dims, ctx.keepdim) / ctx.count, None, None
+
+
+class MeanDim(Mean):
+    """Mean along given dims (PyTorch names this node MeanBackward1)."""
+
+    node_name = "MeanBackward1"
+
+
+def _type_name(d):
+    return {"float32": "Float", "float64": "Double", "int64": "Long", "int32": "Int",
+            "bool": "Bool", "float16": "Half"}.get(d.name, d.name)
+
+
+class Max(Function):
+    """out = max of all elements;  dx = g shared evenly among the maxima."""
+
+    node_name = "MaxBackward1"
+    pick = "max"
+
+    @staticmethod
+    def forward(ctx, x):
+        if x.numel() == 0:
+            raise RuntimeError(
+                "max(): Expected reduction dim to be specified for input.numel() == 0. "
+                "Specify the reduction dim with the 'dim' argument.")
+        result = x._new(getattr(x._data, ctx._function_cls.pick)())
+        ctx.save_for_backward(x, result)
+        return result
+
+    @staticmethod
+    def backward(ctx, grad):
+        x, result = ctx.saved_tensors
+        is_extreme = x == result
+        return grad * is_extreme / is_extreme.sum()
+
+
+class Min(Max):
+    """out = min of all elements;  dx = g shared evenly among the minima."""
+
+    node_name = "MinBackward1"
+    pick = "min"
+
+
+values_indices = collections.namedtuple("values_indices", ["values", "indices"])
+
+
+class MaxDim(Function):
+    """(values, indices) = max along `dim`;  dx = g at the chosen index, 0 elsewhere."""
+
+    node_name = "MaxBackward0"
+    pick = "argmax"
+
+    @staticmethod
+    def forward(ctx, x, dim, keepdim=False):
+        dim = normalize_dim(dim, x.ndim)
+        xp = x._xp
+        indices = xp.expand_dims(getattr(x._data, ctx._function_cls.pick)(axis=dim), dim)
+        values = xp.take_along_axis(x._data, indices, axis=dim)
+        if not keepdim:
+            indices, values = indices.squeeze(dim), values.squeeze(dim)
+        indices = x._new(indices.astype(dtypes.int64.numpy))
+        ctx.mark_non_differentiable(indices)
+        ctx.save_for_backward(indices)
+        ctx.shape, ctx.dim, ctx.keepdim = x.shape, dim, keepdim
+        return x._new(values), indices
+
+    @staticmethod
+    def backward(ctx, grad, grad_indices):
+        (indices,) = ctx.saved_tensors
+        xp = indices._xp
+        index = indices._data if ctx.keepdim else xp.expand_dims(indices._data, ctx.dim)
+        chosen = xp.zeros(ctx.shape, dtype=bool)
+        xp.put_along_axis(chosen, index, True, axis=ctx.dim)
+        return _unreduce(grad, ctx.shape, (ctx.dim,), ctx.keepdim) * indices._new(chosen), None, None
+
+
+class MinDim(MaxDim):
+    """(values, indices) = min along `dim`;  dx = g at the chosen index, 0 elsewhere."""
+
+    node_name = "MinBackward0"
+    pick = "argmin"

@@ -1,0 +1,214 @@
+"""Ops that rearrange elements: view/reshape, transpose, permute, squeeze,
+unsqueeze, expand; and copies: clone, to(dtype/device), contiguous.
+
+Views share their base's data *and version counter* (`x._view(array)`), so
+an in-place change through a view is seen by the saved-tensor checks of the base.
+"""
+import math
+
+from .. import backend
+from ..autograd.function import Function
+from ._helpers import normalize_dim
+
+
+def infer_shape(shape, numel):
+    """Resolve one -1 in `shape`; PyTorch's error when the sizes do not fit."""
+    shape = tuple(int(s) for s in shape)
+    if shape.count(-1) > 1:
+        raise RuntimeError("only one dimension can be inferred")
+    known = math.prod(s for s in shape if s != -1)
+    if -1 in shape:
+        if known == 0 or numel % known:
+            raise RuntimeError(f"shape '{list(shape)}' is invalid for input of size {numel}")
+        shape = tuple(numel // known if s == -1 else s for s in shape)
+    if math.prod(shape) != numel:
+        raise RuntimeError(f"shape '{list(shape)}' is invalid for input of size {numel}")
+    return shape
+
+
+class View(Function):
+    """out = x seen with another shape (shares data);  dx = g reshaped back."""
+
+    node_name = "ViewBackward0"
+
+    @staticmethod
+    def forward(ctx, x, shape, must_be_view=True):
+        shape = infer_shape(shape, x.numel())
+        ctx.shape = x.shape
+        data = x._data.reshape(shape)
+        if x._xp.may_share_memory(data, x._data) or data.size == 0:
+            return x._view(data)
+        if must_be_view:
+            raise RuntimeError(
+                "view size is not compatible with input tensor's size and stride (at least "
+                "one dimension spans across two contiguous subspaces). Use .reshape(...) "
+                "instead.")
+        ctx.copied = True
+        return x._new(data)
+
+    @staticmethod
+    def backward(ctx, grad):
+        return grad.reshape(ctx.shape), None, None
+
+
+class ReshapeCopy(View):
+    """reshape() of a non-contiguous tensor: a copy, not a view."""
+
+    node_name = "UnsafeViewBackward0"
+
+
+class Transpose(Function):
+    """out = x with dims d0 and d1 swapped (a view);  dx = g with them swapped back."""
+
+    node_name = "TransposeBackward0"
+
+    @staticmethod
+    def forward(ctx, x, dim0, dim1):
+        ctx.dims = (normalize_dim(dim0, x.ndim), normalize_dim(dim1, x.ndim))
+        return x._view(x._data.swapaxes(*ctx.dims))
+
+    @staticmethod
+    def backward(ctx, grad):
+        return grad.transpose(*ctx.dims), None, None
+
+
+class T(Function):
+    """out = xᵀ for x of at most 2 dims (x.t());  dx = gᵀ."""
+
+    node_name = "TBackward0"
+
+    @staticmethod
+    def forward(ctx, x):
+        if x.ndim > 2:
+            raise RuntimeError(f"t() expects a tensor with <= 2 dimensions, but self is {x.ndim}D")
+        return x._view(x._data.T)
+
+    @staticmethod
+    def backward(ctx, grad):
+        return grad.t()
+
+
+class Permute(Function):
+    """out = x with its dims reordered (a view);  dx = g with the inverse order."""
+
+    node_name = "PermuteBackward0"
+
+    @staticmethod
+    def forward(ctx, x, dims):
+        dims = tuple(normalize_dim(d, x.ndim) for d in dims)
+        if sorted(dims) != list(range(x.ndim)):
+            raise RuntimeError(
+                "permute(sparse_coo): number of dimensions in the tensor input does not match "
+                "the length of the desired ordering of dimensions i.e. input.dim() = "
+                f"{x.ndim} is not equal to len(dims) = {len(dims)}")
+        ctx.inverse = tuple(dims.index(d) for d in range(len(dims)))
+        return x._view(x._data.transpose(dims))
+
+    @staticmethod
+    def backward(ctx, grad):
+        return grad.permute(*ctx.inverse), None
+
+
+class Squeeze(Function):
+    """out = x without its size-1 dims (a view);  dx = g reshaped back."""
+
+    node_name = "SqueezeBackward0"
+
+    @staticmethod
+    def forward(ctx, x, dim=None):
+        ctx.shape = x.shape
+        if dim is None:
+            return x._view(x._data.reshape([s for s in x.shape if s != 1]))
+        dim = normalize_dim(dim, x.ndim)
+        if x.ndim == 0 or x.shape[dim] != 1:
+            return x._view(x._data)
+        return x._view(x._data.squeeze(dim))
+
+    @staticmethod
+    def backward(ctx, grad):
+        return grad.reshape(ctx.shape), None
+
+
+class SqueezeDim(Squeeze):
+    """squeeze(dim) (PyTorch names this node SqueezeBackward1)."""
+
+    node_name = "SqueezeBackward1"
+
+
+class Unsqueeze(Function):
+    """out = x with a new size-1 dim at `dim` (a view);  dx = g squeezed there."""
+
+    node_name = "UnsqueezeBackward0"
+
+    @staticmethod
+    def forward(ctx, x, dim):
+        ctx.dim = normalize_dim(dim, x.ndim + 1)
+        return x._view(x._xp.expand_dims(x._data, ctx.dim))
+
+    @staticmethod
+    def backward(ctx, grad):
+        return grad.squeeze(ctx.dim), None
+
+
+class Expand(Function):
+    """out = x broadcast to `shape` (a view, no copy);  dx = g summed back to x's shape."""
+
+    node_name = "ExpandBackward0"
+
+    @staticmethod
+    def forward(ctx, x, shape):
+        shape = tuple(int(s) for s in shape)
+        if len(shape) < x.ndim:
+            raise RuntimeError(
+                f"expand({_type_str(x)}{{{list(x.shape)}}}, size={list(shape)}): the number "
+                "of sizes provided ({}) must be greater or equal to the number of dimensions "
+                "in the tensor ({})".format(len(shape), x.ndim))
+        lead = len(shape) - x.ndim
+        target = tuple(x.shape[i - lead] if s == -1 and i >= lead else s
+                       for i, s in enumerate(shape))
+        for i, size in enumerate(x.shape):
+            if size != 1 and size != target[lead + i]:
+                raise RuntimeError(
+                    f"The expanded size of the tensor ({target[lead + i]}) must match the "
+                    f"existing size ({size}) at non-singleton dimension {lead + i}.  Target "
+                    f"sizes: {list(shape)}.  Tensor sizes: {list(x.shape)}")
+        ctx.shape = x.shape
+        return x._view(x._xp.broadcast_to(x._data, target))
+
+    @staticmethod
+    def backward(ctx, grad):
+        return grad.sum_to_size(ctx.shape), None
+
+
+def _type_str(x):
+    return "torch." + {"float32": "Float", "float64": "Double"}.get(x.dtype.name, "") + "Tensor"
+
+
+class Clone(Function):
+    """out = a copy of x with its own storage;  dx = g."""
+
+    node_name = "CloneBackward0"
+
+    @staticmethod
+    def forward(ctx, x):
+        return x._new(x._xp.array(x._data, copy=True, order="C"))
+
+    @staticmethod
+    def backward(ctx, grad):
+        return grad
+
+
+class ToCopy(Function):
+    """out = x converted to another dtype and/or device;  dx = g converted back."""
+
+    node_name = "ToCopyBackward0"
+
+    @staticmethod
+    def forward(ctx, x, dtype, device):
+        ctx.dtype, ctx.device = x.dtype, x.device
+        data = backend.move(x._data, device) if device != x.device else x._data
+        return x._new(data.astype(dtype.numpy, copy=data is x._data))
+
+    @staticmethod
+    def backward(ctx, grad):
+        return grad.to(dtype=ctx.dtype, device=ctx.device), None, None

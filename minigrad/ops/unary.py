@@ -1,0 +1,211 @@
+"""Elementwise functions of one tensor.
+
+Ops whose derivative is easiest in terms of their result (exp, tanh,
+sigmoid, relu, sqrt) save the result; the others save their input.
+"""
+from .. import dtypes
+from ..autograd.function import Function
+
+
+def _float_data(a):
+    """Integer tensors are computed in the default float dtype, as in PyTorch."""
+    if a.dtype.is_floating_point:
+        return a._data
+    return a._data.astype(dtypes.get_default_dtype().numpy)
+
+
+class Exp(Function):
+    """out = eˣ;  dx = g * out."""
+
+    node_name = "ExpBackward0"
+
+    @staticmethod
+    def forward(ctx, x):
+        result = x._new(x._xp.exp(_float_data(x)))
+        ctx.save_for_backward(result)
+        return result
+
+    @staticmethod
+    def backward(ctx, grad):
+        (result,) = ctx.saved_tensors
+        return grad * result
+
+
+class Log(Function):
+    """out = ln x;  dx = g / x."""
+
+    node_name = "LogBackward0"
+
+    @staticmethod
+    def forward(ctx, x):
+        ctx.save_for_backward(x)
+        with x._xp.errstate(divide="ignore", invalid="ignore"):
+            return x._new(x._xp.log(_float_data(x)))
+
+    @staticmethod
+    def backward(ctx, grad):
+        (x,) = ctx.saved_tensors
+        return grad / x
+
+
+class Sin(Function):
+    """out = sin x;  dx = g * cos x."""
+
+    node_name = "SinBackward0"
+
+    @staticmethod
+    def forward(ctx, x):
+        ctx.save_for_backward(x)
+        return x._new(x._xp.sin(_float_data(x)))
+
+    @staticmethod
+    def backward(ctx, grad):
+        (x,) = ctx.saved_tensors
+        return grad * x.cos()
+
+
+class Cos(Function):
+    """out = cos x;  dx = -g * sin x."""
+
+    node_name = "CosBackward0"
+
+    @staticmethod
+    def forward(ctx, x):
+        ctx.save_for_backward(x)
+        return x._new(x._xp.cos(_float_data(x)))
+
+    @staticmethod
+    def backward(ctx, grad):
+        (x,) = ctx.saved_tensors
+        return -grad * x.sin()
+
+
+class Tanh(Function):
+    """out = tanh x;  dx = g * (1 - out²)."""
+
+    node_name = "TanhBackward0"
+
+    @staticmethod
+    def forward(ctx, x):
+        result = x._new(x._xp.tanh(_float_data(x)))
+        ctx.save_for_backward(result)
+        return result
+
+    @staticmethod
+    def backward(ctx, grad):
+        (result,) = ctx.saved_tensors
+        return grad * (1 - result * result)
+
+
+class Sigmoid(Function):
+    """out = 1 / (1 + e⁻ˣ);  dx = g * out * (1 - out)."""
+
+    node_name = "SigmoidBackward0"
+
+    @staticmethod
+    def forward(ctx, x):
+        data = _float_data(x)
+        xp = x._xp
+        with xp.errstate(over="ignore"):
+            result = x._new((1 / (1 + xp.exp(-data))).astype(data.dtype))
+        ctx.save_for_backward(result)
+        return result
+
+    @staticmethod
+    def backward(ctx, grad):
+        (result,) = ctx.saved_tensors
+        return grad * result * (1 - result)
+
+
+class Relu(Function):
+    """out = max(x, 0);  dx = g where out > 0, else 0."""
+
+    node_name = "ReluBackward0"
+
+    @staticmethod
+    def forward(ctx, x):
+        result = x._new(x._xp.maximum(x._data, 0).astype(x._data.dtype))
+        ctx.save_for_backward(result)
+        return result
+
+    @staticmethod
+    def backward(ctx, grad):
+        (result,) = ctx.saved_tensors
+        return grad * (result > 0)
+
+
+class Sqrt(Function):
+    """out = √x;  dx = g / (2 out)."""
+
+    node_name = "SqrtBackward0"
+
+    @staticmethod
+    def forward(ctx, x):
+        with x._xp.errstate(invalid="ignore"):
+            result = x._new(x._xp.sqrt(_float_data(x)))
+        ctx.save_for_backward(result)
+        return result
+
+    @staticmethod
+    def backward(ctx, grad):
+        (result,) = ctx.saved_tensors
+        return grad / (2 * result)
+
+
+class Abs(Function):
+    """out = |x|;  dx = g * sign(x)."""
+
+    node_name = "AbsBackward0"
+
+    @staticmethod
+    def forward(ctx, x):
+        ctx.save_for_backward(x)
+        return x._new(abs(x._data))
+
+    @staticmethod
+    def backward(ctx, grad):
+        (x,) = ctx.saved_tensors
+        return grad * x.sign()
+
+
+class Sign(Function):
+    """out = sign(x) (-1, 0 or 1);  dx = 0."""
+
+    node_name = "SignBackward0"
+
+    @staticmethod
+    def forward(ctx, x):
+        return x._new(x._xp.sign(x._data))
+
+    @staticmethod
+    def backward(ctx, grad):
+        return grad * 0
+
+
+class Clamp(Function):
+    """out = min(max(x, low), high);  dx = g where low ≤ x ≤ high, else 0."""
+
+    node_name = "ClampBackward1"
+
+    @staticmethod
+    def forward(ctx, x, low=None, high=None):
+        if low is None and high is None:
+            raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
+        ctx.low, ctx.high = low, high
+        ctx.save_for_backward(x)
+        data = x._data
+        if low is not None:
+            data = x._xp.maximum(data, low)
+        if high is not None:
+            data = x._xp.minimum(data, high)
+        return x._new(data.astype(x._data.dtype))
+
+    @staticmethod
+    def backward(ctx, grad):
+        (x,) = ctx.saved_tensors
+        inside = x == x                       # all True, then narrowed
+        if ctx.low is not None:
+            inside = inside & (x >= ctx.low)
+        if ctx.high is not None:
+            inside = inside & (x <= ctx.high)
+        return grad * inside, None, None

@@ -1,0 +1,406 @@
+"""Tensor: an array (numpy, or CuPy on a GPU) plus what autograd needs.
+
+    _data              the array; views share it with their base
+    _version_counter   bumped by every in-place write; shared by views and detach()
+    grad_fn            the node that made this tensor (None for leaves)
+    _output_nr         which output of grad_fn this tensor is
+    grad               gradients accumulated by backward (leaves, or retain_grad())
+
+The math methods (+, exp, sum, view, [] ...) live in tensor_math.py; each
+calls one op of minigrad/ops/.
+"""
+import warnings
+import weakref
+
+import numpy as np
+
+from . import backend, dtypes
+from ._formatting import tensor_repr
+from .autograd import api as autograd_api
+from .autograd.grad_mode import is_grad_enabled
+from .autograd.graph import register_leaf_accumulator
+from .tensor_math import TensorMath
+from .utils.hooks import HookDict, add_hook
+
+
+class VersionCounter:
+    """How many in-place writes a tensor's storage has had (shared by its views)."""
+
+    __slots__ = ("value",)
+
+    def __init__(self):
+        self.value = 0
+
+
+class Size(tuple):
+    """A tensor's shape: a tuple that prints like PyTorch's."""
+
+    def __repr__(self):
+        return f"minigrad.Size({list(self)})"
+
+    def numel(self):
+        n = 1
+        for s in self:
+            n *= s
+        return n
+
+
+class Tensor(TensorMath):
+    """A multi-dimensional array that can record the operations made with it.
+
+    Make tensors with `minigrad.tensor(...)`, `ones`, `zeros`, `randn` ...
+
+    Example::
+
+        >>> import minigrad as torch
+        >>> x = torch.tensor([1.0, 2.0], requires_grad=True)
+        >>> y = x * x
+        >>> y
+        tensor([1., 4.], grad_fn=<MulBackward0>)
+        >>> y.sum().backward()
+        >>> x.grad
+        tensor([2., 4.])
+    """
+
+    __slots__ = ("_data", "_requires_grad", "_grad", "grad_fn", "_output_nr",
+                 "_version_counter", "_base", "_leaf_hooks", "_post_accumulate_hooks",
+                 "_accumulator_ref", "_retains_grad", "__weakref__", "__dict__")
+    _is_minigrad_tensor = True
+    __array_ufunc__ = None          # numpy defers to Tensor's reflected operators
+    __hash__ = object.__hash__      # == is elementwise, so hash by identity
+
+    def __init__(self, data=(), dtype=None, device=None, requires_grad=False):
+        from .creation import tensor
+        made = tensor(data, dtype=dtype or dtypes.get_default_dtype(), device=device,
+                      requires_grad=requires_grad)
+        self._init_from(made._data, requires_grad)
+
+    def _init_from(self, data, requires_grad=False):
+        self._data = data
+        self._requires_grad = requires_grad
+        self._grad = None
+        self.grad_fn = None
+        self._output_nr = 0
+        self._version_counter = VersionCounter()
+        self._base = None
+        self._leaf_hooks = None
+        self._post_accumulate_hooks = None
+        self._accumulator_ref = None
+        self._retains_grad = False
+
+    @staticmethod
+    def _make(data, requires_grad=False):
+        """Wrap an array (no copy)."""
+        tensor = object.__new__(Tensor)
+        tensor._init_from(data, requires_grad)
+        return tensor
+
+    def _new(self, data):
+        """A new tensor with this array; numpy scalars become 0-d arrays."""
+        if not hasattr(data, "shape") or isinstance(data, np.generic):
+            data = np.asarray(data)
+        return Tensor._make(data)
+
+    def _view(self, data):
+        """A tensor on the same storage that shares this tensor's version counter."""
+        view = Tensor._make(data)
+        view._version_counter = self._version_counter
+        view._base = self._base if self._base is not None else self
+        return view
+
+    def _alias(self):
+        return self._view(self._data)
+
+    def _output_alias(self, node, output_nr):
+        """A saved output, unpacked: the same data with its grad_fn put back."""
+        alias = Tensor._make(self._data, requires_grad=True)
+        alias._version_counter = self._version_counter
+        alias.grad_fn, alias._output_nr = node, output_nr
+        return alias
+
+    @property
+    def _xp(self):
+        return backend.array_module(self._data)
+
+    # --- autograd state -----------------------------------------------------
+
+    @property
+    def requires_grad(self):
+        return self._requires_grad
+
+    @requires_grad.setter
+    def requires_grad(self, value):
+        value = bool(value)
+        if self.grad_fn is not None and not value:
+            raise RuntimeError(
+                "you can only change requires_grad flags of leaf variables. If you want to "
+                "use a computed variable in a subgraph that doesn't require differentiation "
+                "use var_no_grad = var.detach().")
+        if value and not self.dtype.is_floating_point:
+            raise RuntimeError("only Tensors of floating point dtype can require gradients")
+        self._requires_grad = value
+
+    def requires_grad_(self, requires_grad=True):
+        self.requires_grad = requires_grad
+        return self
+
+    @property
+    def is_leaf(self):
+        """True for tensors made by the user (not by a recorded op)."""
+        return self.grad_fn is None
+
+    @property
+    def grad(self):
+        if self._grad is None and not self.is_leaf and not self._retains_grad:
+            warnings.warn(
+                "The .grad attribute of a Tensor that is not a leaf Tensor is being accessed. "
+                "Its .grad attribute won't be populated during autograd.backward(). If you "
+                "indeed want the .grad field to be populated for a non-leaf Tensor, use "
+                ".retain_grad() on the non-leaf Tensor.", UserWarning, stacklevel=2)
+        return self._grad
+
+    @grad.setter
+    def grad(self, value):
+        if value is not None:
+            if not getattr(value, "_is_minigrad_tensor", False):
+                raise TypeError(f"assigned grad expected to be a Tensor or None but got "
+                                f"grad of type {type(value).__name__}")
+            if value.shape != self.shape:
+                raise RuntimeError(
+                    f"attempting to assign a gradient of size '{list(value.shape)}' to a tensor "
+                    f"of size '{list(self.shape)}'. Please ensure that the gradient and the "
+                    "tensor are the same size")
+            if value.dtype is not self.dtype:
+                raise RuntimeError("attempting to assign a gradient with dtype "
+                                   f"'{value.dtype}' to a tensor with dtype '{self.dtype}'.")
+        self._grad = value
+
+    @property
+    def retains_grad(self):
+        return self._retains_grad
+
+    @property
+    def _version(self):
+        return self._version_counter.value
+
+    @property
+    def data(self):
+        """The same storage, detached, with a *separate* version counter (not tracked)."""
+        return Tensor._make(self._data)
+
+    @data.setter
+    def data(self, value):
+        self._data = value._data
+
+    def detach(self):
+        """The same data, cut from the graph; shares the version counter."""
+        detached = Tensor._make(self._data)
+        detached._version_counter = self._version_counter
+        return detached
+
+    def detach_(self):
+        self.grad_fn, self._requires_grad = None, False
+        return self
+
+    def _set_history(self, node, output_nr):
+        self.grad_fn, self._output_nr, self._requires_grad = node, output_nr, True
+
+    def _gradient_edge(self):
+        """Where this tensor's gradient enters the graph: (node, input slot)."""
+        if self.grad_fn is not None:
+            return (self.grad_fn, self._output_nr)
+        if self._requires_grad:
+            return (register_leaf_accumulator(self), 0)
+        return (None, 0)
+
+    def retain_grad(self):
+        """Keep `.grad` for this non-leaf tensor during backward."""
+        if not self._requires_grad:
+            raise RuntimeError("can't retain_grad on Tensor that has requires_grad=False")
+        if self.is_leaf or self._retains_grad:
+            return
+        self.grad_fn._retained_grads[self._output_nr] = weakref.ref(self)
+        self._retains_grad = True
+
+    def register_hook(self, hook):
+        """`hook(grad)` runs when this tensor's gradient is computed; it may return a new one.
+
+        Example::
+
+            >>> import minigrad as torch
+            >>> x = torch.tensor([1.0, 2.0], requires_grad=True)
+            >>> h = x.register_hook(lambda g: g * 10)
+            >>> (x * 3).sum().backward()
+            >>> x.grad
+            tensor([30., 30.])
+        """
+        if not self._requires_grad:
+            raise RuntimeError("cannot register a hook on a tensor that doesn't require gradient")
+        if self.grad_fn is not None:
+            hooks = self.grad_fn._tensor_pre_hooks.setdefault(self._output_nr, HookDict())
+        else:
+            if self._leaf_hooks is None:
+                self._leaf_hooks = HookDict()
+            hooks = self._leaf_hooks
+        return add_hook(hooks, hook)
+
+    def register_post_accumulate_grad_hook(self, hook):
+        """`hook(tensor)` runs after backward has accumulated into this leaf's `.grad`."""
+        if not self._requires_grad:
+            raise RuntimeError("cannot register a hook on a tensor that doesn't require gradient")
+        if not self.is_leaf:
+            raise RuntimeError("post accumulate grad hooks cannot be registered on non-leaf tensors")
+        if self._post_accumulate_hooks is None:
+            self._post_accumulate_hooks = HookDict()
+        return add_hook(self._post_accumulate_hooks, hook)
+
+    def backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None):
+        """Compute the gradient of this tensor w.r.t. the graph leaves (into their `.grad`)."""
+        autograd_api.backward(self, gradient, retain_graph, create_graph, inputs=inputs)
+
+    # --- in-place writes ------------------------------------------------------
+
+    def _check_inplace_allowed(self):
+        """PyTorch's refusals: an in-place change to a leaf that requires grad loses history."""
+        if not is_grad_enabled():
+            return
+        if self.is_leaf and self._requires_grad:
+            raise RuntimeError(
+                "a leaf Variable that requires grad is being used in an in-place operation. "
+                "minigrad hint: update parameters inside `with torch.no_grad():`.")
+        base = self._base
+        if base is not None and base.is_leaf and base._requires_grad:
+            raise RuntimeError(
+                "a view of a leaf Variable that requires grad is being used in an in-place "
+                "operation.")
+
+    def _write(self, array, result_dtype, key=Ellipsis):
+        """Write into this tensor's storage and bump its version (every in-place op ends here)."""
+        if not dtypes.can_cast(result_dtype, self.dtype):
+            raise RuntimeError(f"result type {_type_name(result_dtype)} can't be cast to the "
+                               f"desired output type {_type_name(self.dtype)}")
+        if key is Ellipsis and tuple(array.shape) != self.shape:
+            broadcast = np.broadcast_shapes(tuple(array.shape), self.shape)
+            if broadcast != self.shape:
+                raise RuntimeError(f"output with shape {list(self.shape)} doesn't match the "
+                                   f"broadcast shape {list(broadcast)}")
+        if not self._data.flags.writeable:
+            raise RuntimeError(
+                "unsupported operation: more than one element of the written-to tensor refers "
+                "to a single memory location. Please clone() the tensor before performing the "
+                "operation.")
+        self._data[key] = array
+        self._version_counter.value += 1
+
+    def _accumulate_in_place(self, grad):
+        self._write(self._data + grad._data.astype(self._data.dtype), self.dtype)
+
+    def _has_nan(self):
+        return self.dtype.is_floating_point and bool(self._xp.isnan(self._data).any())
+
+    # --- conversions and metadata ---------------------------------------------
+
+    @property
+    def shape(self):
+        return Size(self._data.shape)
+
+    def size(self, dim=None):
+        return self.shape if dim is None else self._data.shape[dim]
+
+    @property
+    def dtype(self):
+        return dtypes.from_numpy_dtype(self._data.dtype)
+
+    @property
+    def device(self):
+        return backend.device_of(self._data)
+
+    @property
+    def is_cuda(self):
+        return self.device.type == "cuda"
+
+    @property
+    def ndim(self):
+        return self._data.ndim
+
+    def dim(self):
+        return self._data.ndim
+
+    def numel(self):
+        return int(self._data.size)
+
+    nelement = numel
+
+    def element_size(self):
+        return self._data.itemsize
+
+    def is_floating_point(self):
+        return self.dtype.is_floating_point
+
+    def is_contiguous(self):
+        return bool(self._data.flags.c_contiguous)
+
+    def numpy(self):
+        """The data as a numpy array (shared, not copied)."""
+        if self._requires_grad:
+            raise RuntimeError("Can't call numpy() on Tensor that requires grad. Use "
+                               "tensor.detach().numpy() instead.")
+        if self.device.type != "cpu":
+            raise TypeError(f"can't convert {self.device} device type tensor to numpy. Use "
+                            "Tensor.cpu() to copy the tensor to host memory first.")
+        return self._data
+
+    def __array__(self, dtype=None, copy=None):
+        array = self.numpy()
+        return array if dtype is None else array.astype(dtype)
+
+    def item(self):
+        if self.numel() != 1:
+            raise RuntimeError(f"a Tensor with {self.numel()} elements cannot be converted to Scalar")
+        return self._data.reshape(()).item()
+
+    def tolist(self):
+        return backend.move(self._data, "cpu").tolist()
+
+    def __float__(self):
+        return float(self.item())
+
+    def __int__(self):
+        return int(self.item())
+
+    def __index__(self):
+        if self.dtype.is_floating_point:
+            raise TypeError("only integer tensors of a single element can be converted to an index")
+        return int(self.item())
+
+    def __bool__(self):
+        if self.numel() != 1:
+            raise RuntimeError("Boolean value of Tensor with more than one value is ambiguous")
+        return bool(self.item())
+
+    def __len__(self):
+        if self.ndim == 0:
+            raise TypeError("len() of a 0-d tensor")
+        return self._data.shape[0]
+
+    def __iter__(self):
+        if self.ndim == 0:
+            raise TypeError("iteration over a 0-d tensor")
+        return (self[i] for i in range(self._data.shape[0]))
+
+    def __repr__(self):
+        return tensor_repr(self)
+
+    def __reduce_ex__(self, protocol):
+        from .creation import tensor
+        return (tensor, (backend.move(self._data, "cpu"), None, None, self._requires_grad))
+
+    def _type_description(self):
+        """PyTorch's name for a tensor in error messages: 'torch.FloatTensor [2]'."""
+        return f"torch.{_type_name(self.dtype)}Tensor [{', '.join(map(str, self.shape))}]"
+
+
+def _type_name(d):
+    return {"float32": "Float", "float64": "Double", "float16": "Half", "int64": "Long",
+            "int32": "Int", "int16": "Short", "int8": "Char", "uint8": "Byte",
+            "bool": "Bool"}[d.name]
