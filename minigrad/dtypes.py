@@ -67,7 +67,9 @@ def set_default_dtype(d):
 
 def from_numpy_dtype(numpy_dtype):
     """The minigrad dtype of a numpy dtype (float64 stays float64)."""
-    found = _FROM_NUMPY.get(np.dtype(numpy_dtype))
+    found = _FROM_NUMPY.get(numpy_dtype)              # fast path: already a numpy dtype
+    if found is None:
+        found = _FROM_NUMPY.get(np.dtype(numpy_dtype))
     if found is None:
         raise TypeError(f"minigrad has no dtype for numpy's {np.dtype(numpy_dtype)}")
     return found

@@ -6,7 +6,9 @@ same public API a student uses: static `forward(ctx, ...)` and
 `Function.apply` runs forward with grad mode off and, when some input
 requires grad, records a `BackwardNode` - which is also the `ctx`.
 """
+import inspect
 import traceback
+import warnings
 
 from . import anomaly
 from .grad_mode import is_grad_enabled, no_grad
@@ -186,9 +188,10 @@ class Function:
     """
 
     def __init__(self, *args, **kwargs):
-        raise RuntimeError(
-            f"{type(self).__name__} is an autograd Function: do not create instances. "
-            f"Call {type(self).__name__}.apply(...) instead.")
+        warnings.warn(
+            f"{type(self)} should not be instantiated. Methods on autograd functions are all "
+            "static, so you should invoke them on the class itself: "
+            f"{type(self).__name__}.apply(...).", DeprecationWarning, stacklevel=2)
 
     @staticmethod
     def forward(ctx, *args):
@@ -203,9 +206,10 @@ class Function:
 
     @classmethod
     def apply(cls, *args, **kwargs):
-        if kwargs:
-            raise TypeError(
-                f"{cls.__name__}.apply() takes no keyword arguments: pass them by position.")
+        if kwargs:      # bind keywords to forward's parameters, as PyTorch does
+            bound = inspect.signature(cls.forward).bind(None, *args, **kwargs)
+            bound.apply_defaults()
+            args = bound.args[1:]
         ctx = BackwardNode(cls)
         needs = tuple(_is_tensor(a) and a.requires_grad for a in args)
         record = is_grad_enabled() and any(needs)
