@@ -7,6 +7,8 @@ PyTorch does: `a * b` saves `b` only if `a` needs a gradient.
 """
 import math
 
+import numpy as np
+
 from ..autograd.function import Function
 from ._helpers import binary_arrays, is_tensor
 
@@ -112,7 +114,8 @@ class Div(Function):
             ctx.save_for_backward(a if ctx.needs_input_grad[1] else None, b)
         else:
             ctx.number = b
-        return a._new(x / y)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            return a._new(x / y)
 
     @staticmethod
     def backward(ctx, grad):
@@ -132,7 +135,8 @@ class Reciprocal(Function):
     @staticmethod
     def forward(ctx, a):
         x, one = binary_arrays(a, 1.0, floating=True)
-        result = a._new(one / x)
+        with np.errstate(divide="ignore"):
+            result = a._new(one / x)
         ctx.save_for_backward(result)
         return result
 
@@ -166,7 +170,8 @@ class Pow(Function):
         x, n = binary_arrays(a, exponent)
         ctx.exponent = exponent
         ctx.save_for_backward(a)
-        return a._new(x ** n)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            return a._new(x ** n)
 
     @staticmethod
     def backward(ctx, grad):
@@ -185,7 +190,8 @@ class PowTensor(Function):
     @staticmethod
     def forward(ctx, a, b):
         x, y = binary_arrays(a, b)
-        result = a._new(x ** y)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            result = a._new(x ** y)
         ctx.save_for_backward(a, b, result)
         return result
 
@@ -209,7 +215,8 @@ class RPow(Function):
     @staticmethod
     def forward(ctx, b, number):
         y, x = binary_arrays(b, number)
-        result = b._new(x ** y)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            result = b._new(x ** y)
         ctx.number = number
         ctx.save_for_backward(result)
         return result
