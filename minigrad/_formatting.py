@@ -98,7 +98,7 @@ def tensor_repr(t):
     if t.dtype not in default_dtypes or (data.size == 0 and t.dtype is not dtypes.get_default_dtype()):
         suffixes.append(f"dtype={t.dtype}")
     if t.grad_fn is not None:
-        suffixes.append(f"grad_fn=<{t.grad_fn.name()}>")
+        suffixes.append(f"grad_fn=<{t.grad_fn.name().split('::')[-1]}>")   # CopySlices
     elif t.requires_grad:
         suffixes.append("requires_grad=True")
     return prefix + ", ".join([body] + suffixes) + ")"

@@ -62,7 +62,7 @@ class Tensor(TensorMath):
         tensor([2., 4.])
     """
 
-    __slots__ = ("_data", "_requires_grad", "_grad", "grad_fn", "_output_nr",
+    __slots__ = ("_data", "_requires_grad", "_grad", "_grad_fn", "_output_nr", "_base_grad_fn",
                  "_version_counter", "_base", "_leaf_hooks", "_post_accumulate_hooks",
                  "_accumulator_ref", "_retains_grad", "__weakref__", "__dict__")
     _is_minigrad_tensor = True
@@ -79,7 +79,7 @@ class Tensor(TensorMath):
         self._data = data
         self._requires_grad = requires_grad
         self._grad = None
-        self.grad_fn = None
+        self._grad_fn = None
         self._output_nr = 0
         self._version_counter = VersionCounter()
         self._base = None
@@ -105,7 +105,8 @@ class Tensor(TensorMath):
         """A tensor on the same storage that shares this tensor's version counter."""
         view = Tensor._make(data)
         view._version_counter = self._version_counter
-        view._base = self._base if self._base is not None else self
+        view._base = base = self._base if self._base is not None else self
+        view._base_grad_fn = base._grad_fn
         return view
 
     def _alias(self):
@@ -115,7 +116,7 @@ class Tensor(TensorMath):
         """A saved output, unpacked: the same data with its grad_fn put back."""
         alias = Tensor._make(self._data, requires_grad=True)
         alias._version_counter = self._version_counter
-        alias.grad_fn, alias._output_nr = node, output_nr
+        alias._grad_fn, alias._output_nr = node, output_nr
         return alias
 
     @property
@@ -143,6 +144,19 @@ class Tensor(TensorMath):
     def requires_grad_(self, requires_grad=True):
         self.requires_grad = requires_grad
         return self
+
+    @property
+    def grad_fn(self):
+        """The node that made this tensor (None for a leaf).
+
+        A view whose base was changed in place since the view was made gets a
+        fresh grad_fn that reads from the base's new history (PyTorch does the same).
+        """
+        base = self._base
+        if base is not None and base._grad_fn is not self._base_grad_fn:
+            from .ops.inplace import regenerate_view_history
+            regenerate_view_history(self)
+        return self._grad_fn
 
     @property
     def is_leaf(self):
@@ -199,11 +213,11 @@ class Tensor(TensorMath):
         return detached
 
     def detach_(self):
-        self.grad_fn, self._requires_grad = None, False
+        self._grad_fn, self._requires_grad = None, False
         return self
 
     def _set_history(self, node, output_nr):
-        self.grad_fn, self._output_nr, self._requires_grad = node, output_nr, True
+        self._grad_fn, self._output_nr, self._requires_grad = node, output_nr, True
 
     def _gradient_edge(self):
         """Where this tensor's gradient enters the graph: (node, input slot)."""

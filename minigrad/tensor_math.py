@@ -292,12 +292,18 @@ class TensorMath:
         return index.getitem(self, key)
 
     def __setitem__(self, key, value):
-        self._check_inplace_allowed()
-        inplace.setitem(self, key, value)
+        self._inplace(inplace.IndexPut if inplace.is_advanced_key(key) else inplace.SetItem,
+                      key, value)
 
     # --- in-place -------------------------------------------------------------------
     def _inplace(self, op, *args):
+        """Run an in-place op; through a view, the base's history is updated too."""
+        from .autograd.grad_mode import is_grad_enabled
         self._check_inplace_allowed()
+        base = self._base
+        if base is not None and is_grad_enabled() and (
+                base.requires_grad or any(is_tensor(a) and a.requires_grad for a in args)):
+            return inplace.inplace_on_view(self, op, *args)
         return op.apply(self, *args)
 
     def add_(self, other, alpha=1):

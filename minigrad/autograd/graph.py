@@ -56,7 +56,7 @@ class Node:
         return self.apply(grad_outputs)
 
     def __repr__(self):
-        return f"<{self.name()} object at {hex(id(self))}>"
+        return f"<{self.name().split('::')[-1]} object at {hex(id(self))}>"
 
 
 class AccumulateGrad(Node):

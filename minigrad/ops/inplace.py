@@ -191,8 +191,101 @@ class IndexPut(SetItem):
     node_name = "IndexPutBackward0"
 
 
-def setitem(x, index, value):
-    """x[index] = value, recorded as PyTorch does (CopySlices or IndexPutBackward0)."""
+def is_advanced_key(index):
+    """True for integer-array or mask indexing (x[[0, 2]] = v is IndexPutBackward0)."""
     components = index if isinstance(index, tuple) else (index,)
-    op = IndexPut if any(is_advanced(c) for c in components) else SetItem
-    return op.apply(x, index, value)
+    return any(is_advanced(c) for c in components)
+
+
+# NOTE [in-place changes through a view]
+# `v = y[0]; v.mul_(2)` changes y too, so y's history must change: as in
+# PyTorch, the op runs on a copy of the view, the result is written into the
+# base through a CopySlices node (the base's new grad_fn), and the view's
+# grad_fn becomes a fresh gather from the base (AsStridedBackward0).
+# Elements are located by their position in the base's memory.
+
+class CopySlices(Function):
+    """base with the elements at flat positions `flat` replaced by `value`;
+    dbase = g with zeros at flat,  dvalue = g at flat."""
+
+    node_name = "torch::autograd::CopySlices"
+
+    @staticmethod
+    def forward(ctx, base, flat, value):
+        ctx.flat = flat
+        base._write(value._data.astype(base._data.dtype), base.dtype, _flat_key(base, flat))
+        ctx.mark_dirty(base)
+        return base
+
+    @staticmethod
+    def backward(ctx, grad):
+        kept = grad._xp.ones(grad.shape, dtype=bool)
+        kept[_flat_key(grad, ctx.flat)] = False
+        grad_value = AsStrided.apply(grad, ctx.flat) if ctx.needs_input_grad[2] else None
+        return grad * grad._new(kept), None, grad_value
+
+
+class AsStrided(Function):
+    """out = the elements of x at flat positions `flat` (a view's place in its base);
+    dx = g scattered back to those positions."""
+
+    node_name = "AsStridedBackward0"
+
+    @staticmethod
+    def forward(ctx, x, flat):
+        ctx.shape, ctx.flat = x.shape, flat
+        return x._new(x._data[_flat_key(x, flat)])
+
+    @staticmethod
+    def backward(ctx, grad):
+        from .index import IndexPutAccumulate      # positions are distinct: a plain scatter
+        key = grad._xp.unravel_index(ctx.flat, ctx.shape)
+        return IndexPutAccumulate.apply(grad, ctx.shape, key), None
+
+
+def _flat_key(tensor, flat):
+    """An index that picks the elements at C-order positions `flat`."""
+    return tensor._xp.unravel_index(flat, tensor.shape)
+
+
+def _address(array):
+    interface = getattr(array, "__array_interface__", None)
+    return interface["data"][0] if interface else array.data.ptr
+
+
+def _positions_in_base(view, base):
+    """C-order positions in `base` of each element of `view` (from memory offsets)."""
+    if not base._data.flags.c_contiguous:
+        raise RuntimeError(
+            "minigrad supports in-place changes through a view only when the base tensor is "
+            "contiguous; call .contiguous() (or clone()) on the base first.")
+    xp = view._xp
+    offsets = xp.full(view.shape, _address(view._data) - _address(base._data), dtype=xp.int64)
+    for axis, stride in enumerate(view._data.strides):
+        shape = [1] * view.ndim
+        shape[axis] = view.shape[axis]
+        offsets = offsets + xp.arange(view.shape[axis]).reshape(shape) * stride
+    return offsets // base._data.itemsize
+
+
+def inplace_on_view(view, op, *args):
+    """Run the in-place `op` on `view` and record the change in its base's history."""
+    base = view._base
+    flat = _positions_in_base(view, base)
+    updated = op.apply(view.clone(), *args)
+    CopySlices.apply(base, flat, updated)
+    return regenerate_view_history(view, flat)
+
+
+def regenerate_view_history(view, flat=None):
+    """Point a view's grad_fn at its base's current history (AsStridedBackward0)."""
+    from ..autograd.grad_mode import enable_grad
+    base = view._base
+    view._base_grad_fn = base._grad_fn
+    if base.requires_grad:
+        if flat is None:
+            flat = _positions_in_base(view, base)
+        with enable_grad():
+            fresh = AsStrided.apply(base, flat)
+        view._set_history(fresh._grad_fn, fresh._output_nr)
+    return view
