@@ -7,7 +7,7 @@ Use float64 inputs: float32 is too coarse for eps = 1e-6.
 """
 import numpy as np
 
-from .grad_mode import no_grad
+from .grad_mode import enable_grad, no_grad
 from . import api
 
 
@@ -113,17 +113,14 @@ def gradgradcheck(func, inputs, grad_outputs=None, *, eps=1e-6, atol=1e-5, rtol=
     if grad_outputs is None:
         grad_outputs = tuple(randn(*o.shape, dtype=o.dtype, requires_grad=True) for o in outputs)
     grad_outputs = tuple(grad_outputs)
-    diff_inputs = [x for x in inputs if _is_tensor(x) and x.requires_grad]
     n = len(inputs)
 
     def first_derivatives(*args):
         xs, gs = args[:n], args[n:]
-        outs = [o for o in _outputs(func, xs) if _is_tensor(o) and o.requires_grad]
-        wanted = [x for x in xs if _is_tensor(x) and x.requires_grad]
-        grads = api.grad(outs, wanted, gs, create_graph=True, allow_unused=True,
-                         materialize_grads=True)
-        return grads
-
-    del diff_inputs
+        with enable_grad():          # also while gradcheck perturbs inputs under no_grad
+            outs = [o for o in _outputs(func, xs) if _is_tensor(o) and o.requires_grad]
+            wanted = [x for x in xs if _is_tensor(x) and x.requires_grad]
+            return api.grad(outs, wanted, gs, create_graph=True, allow_unused=True,
+                            materialize_grads=True)
     return gradcheck(first_derivatives, inputs + grad_outputs, eps=eps, atol=atol, rtol=rtol,
                      raise_exception=raise_exception)

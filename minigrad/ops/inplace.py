@@ -10,6 +10,15 @@ from ._helpers import array_of, is_tensor
 from .index import getitem, is_advanced, to_key
 
 
+def _value_before(x):
+    """A copy of x as it is now, still attached to x's current history, so that a
+    backward that needs the old value stays differentiable (create_graph)."""
+    before = x._new(x._data.copy())
+    if x.grad_fn is not None:
+        before._set_history(x.grad_fn, x._output_nr)
+    return before
+
+
 def _write_result(ctx, x, result_dtype, array):
     x._write(array, result_dtype)
     ctx.mark_dirty(x)
@@ -53,7 +62,7 @@ class MulInplace(Function):
     def forward(ctx, x, other):
         rt = dtypes.result_type(x, other)
         if is_tensor(other):
-            before = x.clone() if ctx.needs_input_grad[1] else None
+            before = _value_before(x) if ctx.needs_input_grad[1] else None
             ctx.save_for_backward(before, other if ctx.needs_input_grad[0] else None)
         else:
             ctx.number = other
