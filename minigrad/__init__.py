@@ -13,7 +13,8 @@ from .dtypes import (bool, double, dtype, float, float16, float32, float64, get_
                      uint8)
 from .functions import (abs, allclose, cat, clamp, cos, exp, log, matmul, max, maximum, mean,
                         min, minimum, mm, relu, sigmoid, sin, sqrt, stack, sum, tanh, where)
-from .tensor import Size, Tensor
+from .tensor import Tensor
+from .tensor_data import Size
 
 __version__ = "0.1.0"
 

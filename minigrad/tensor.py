@@ -6,8 +6,9 @@
     _output_nr         which output of grad_fn this tensor is
     grad               gradients accumulated by backward (leaves, or retain_grad())
 
-The math methods (+, exp, sum, view, [] ...) live in tensor_math.py; each
-calls one op of minigrad/ops/.
+The math methods (+, exp, sum, view, [] ...) live in tensor_math.py, each
+calling one op of minigrad/ops/; shape, dtype, numpy(), item() ... live in
+tensor_data.py.
 """
 import warnings
 import weakref
@@ -19,6 +20,7 @@ from ._formatting import tensor_repr
 from .autograd import api as autograd_api
 from .autograd.grad_mode import is_grad_enabled
 from .autograd.graph import register_leaf_accumulator
+from .tensor_data import TensorData
 from .tensor_math import TensorMath
 from .utils.hooks import HookDict, add_hook
 
@@ -32,20 +34,7 @@ class VersionCounter:
         self.value = 0
 
 
-class Size(tuple):
-    """A tensor's shape: a tuple that prints like PyTorch's."""
-
-    def __repr__(self):
-        return f"minigrad.Size({list(self)})"
-
-    def numel(self):
-        n = 1
-        for s in self:
-            n *= s
-        return n
-
-
-class Tensor(TensorMath):
+class Tensor(TensorData, TensorMath):
     """A multi-dimensional array that can record the operations made with it.
 
     Make tensors with `minigrad.tensor(...)`, `ones`, `zeros`, `randn` ...
@@ -311,96 +300,6 @@ class Tensor(TensorMath):
 
     def _has_nan(self):
         return self.dtype.is_floating_point and bool(self._xp.isnan(self._data).any())
-
-    # --- conversions and metadata ---------------------------------------------
-
-    @property
-    def shape(self):
-        return Size(self._data.shape)
-
-    def size(self, dim=None):
-        return self.shape if dim is None else self._data.shape[dim]
-
-    @property
-    def dtype(self):
-        return dtypes.from_numpy_dtype(self._data.dtype)
-
-    @property
-    def device(self):
-        return backend.device_of(self._data)
-
-    @property
-    def is_cuda(self):
-        return self.device.type == "cuda"
-
-    @property
-    def ndim(self):
-        return self._data.ndim
-
-    def dim(self):
-        return self._data.ndim
-
-    def numel(self):
-        return int(self._data.size)
-
-    nelement = numel
-
-    def element_size(self):
-        return self._data.itemsize
-
-    def is_floating_point(self):
-        return self.dtype.is_floating_point
-
-    def is_contiguous(self):
-        return bool(self._data.flags.c_contiguous)
-
-    def numpy(self):
-        """The data as a numpy array (shared, not copied)."""
-        if self._requires_grad:
-            raise RuntimeError("Can't call numpy() on Tensor that requires grad. Use "
-                               "tensor.detach().numpy() instead.")
-        if self.device.type != "cpu":
-            raise TypeError(f"can't convert {self.device} device type tensor to numpy. Use "
-                            "Tensor.cpu() to copy the tensor to host memory first.")
-        return self._data
-
-    def __array__(self, dtype=None, copy=None):
-        array = self.numpy()
-        return array if dtype is None else array.astype(dtype)
-
-    def item(self):
-        if self.numel() != 1:
-            raise RuntimeError(f"a Tensor with {self.numel()} elements cannot be converted to Scalar")
-        return self._data.reshape(()).item()
-
-    def tolist(self):
-        return backend.move(self._data, "cpu").tolist()
-
-    def __float__(self):
-        return float(self.item())
-
-    def __int__(self):
-        return int(self.item())
-
-    def __index__(self):
-        if self.dtype.is_floating_point:
-            raise TypeError("only integer tensors of a single element can be converted to an index")
-        return int(self.item())
-
-    def __bool__(self):
-        if self.numel() != 1:
-            raise RuntimeError("Boolean value of Tensor with more than one value is ambiguous")
-        return bool(self.item())
-
-    def __len__(self):
-        if self.ndim == 0:
-            raise TypeError("len() of a 0-d tensor")
-        return self._data.shape[0]
-
-    def __iter__(self):
-        if self.ndim == 0:
-            raise TypeError("iteration over a 0-d tensor")
-        return (self[i] for i in range(self._data.shape[0]))
 
     def __repr__(self):
         return tensor_repr(self)
