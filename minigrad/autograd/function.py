@@ -6,6 +6,7 @@ same public API a student uses: static `forward(ctx, ...)` and
 `Function.apply` runs forward with grad mode off and, when some input
 requires grad, records a `BackwardNode` - which is also the `ctx`.
 """
+import functools
 import inspect
 import traceback
 import warnings
@@ -113,11 +114,11 @@ class BackwardNode(FunctionCtx, Node):
                     f"position {position + 1}, but the corresponding forward input was not "
                     "a Variable. Return None for non-tensor inputs of forward.")
             if grad is not None and not _is_tensor(grad):
-                raise TypeError(
-                    f"function {self.name()} returned a gradient of type "
-                    f"{type(grad).__name__} at position {position + 1}; expected a Tensor or "
-                    "None. Wrap numpy results with torch.tensor(...), or compute the "
-                    "gradient with tensor operations.")
+                kind = f"{type(grad).__module__}.{type(grad).__name__}".replace("builtins.", "")
+                raise RuntimeError(
+                    f"expected Variable or None (got {kind}). minigrad hint: "
+                    f"{self.name()} returned it at position {position + 1}; compute the gradient "
+                    "with tensor operations, or wrap a numpy result in torch.tensor(...).")
             if meta is not None:     # one gradient per tensor input, as next_functions
                 checked.append(None if grad is None else meta.conform(grad, self.name(), position))
         return tuple(checked)
@@ -199,6 +200,11 @@ class Function:
             "You must implement the forward function for custom autograd.Function.")
 
     @staticmethod
+    def setup_context(ctx, inputs, output):
+        """Optional: with it, forward takes no ctx and this fills ctx in instead."""
+        raise NotImplementedError
+
+    @staticmethod
     def backward(ctx, *grad_outputs):
         raise NotImplementedError(
             "You must implement either the backward or vjp method for your custom "
@@ -206,10 +212,12 @@ class Function:
 
     @classmethod
     def apply(cls, *args, **kwargs):
+        new_style = cls.setup_context is not Function.setup_context
         if kwargs:      # bind keywords to forward's parameters, as PyTorch does
-            bound = inspect.signature(cls.forward).bind(None, *args, **kwargs)
+            leading = () if new_style else (None,)          # forward's ctx parameter
+            bound = inspect.signature(cls.forward).bind(*leading, *args, **kwargs)
             bound.apply_defaults()
-            args = bound.args[1:]
+            args = bound.args[len(leading):]
         ctx = BackwardNode(cls)
         needs = tuple(_is_tensor(a) and a.requires_grad for a in args)
         record = is_grad_enabled() and any(needs)
@@ -223,12 +231,25 @@ class Function:
         ctx._in_forward = True
         try:
             with no_grad():
-                outputs = cls.forward(ctx, *args)
+                if not new_style:
+                    outputs = cls.forward(ctx, *args)
+                else:                        # the newer style: forward(*args) + setup_context
+                    outputs = cls.forward(*args)
+                    cls.setup_context(ctx, args, outputs)
         finally:
             ctx._in_forward = False
         if not record:
             return outputs
         return _record_outputs(ctx, args, outputs)
+
+
+def once_differentiable(backward):
+    """Decorate a backward that is not itself differentiable: it runs without recording."""
+    @functools.wraps(backward)
+    def wrapper(ctx, *grad_outputs):
+        with no_grad():
+            return backward(ctx, *grad_outputs)
+    return wrapper
 
 
 def _record_outputs(ctx, args, outputs):
