@@ -222,7 +222,10 @@ class Tensor(TensorData, TensorMath):
             raise RuntimeError("can't retain_grad on Tensor that has requires_grad=False")
         if self.is_leaf or self._retains_grad:
             return
-        self.grad_fn._retained_grads[self._output_nr] = weakref.ref(self)
+        node = self.grad_fn
+        if node._retained_grads is None:
+            node._retained_grads = {}
+        node._retained_grads[self._output_nr] = weakref.ref(self)
         self._retains_grad = True
 
     def register_hook(self, hook):
@@ -240,7 +243,7 @@ class Tensor(TensorData, TensorMath):
         if not self._requires_grad:
             raise RuntimeError("cannot register a hook on a tensor that doesn't require gradient")
         if self.grad_fn is not None:
-            hooks = self.grad_fn._tensor_pre_hooks.setdefault(self._output_nr, HookDict())
+            hooks = self.grad_fn._tensor_hook_dict(self._output_nr)
         else:
             if self._leaf_hooks is None:
                 self._leaf_hooks = HookDict()

@@ -113,13 +113,13 @@ def _call_pre_hooks(node, grads, create_graph):
             if result is not None:
                 grad = _check_hook_result(hook, grad, result)
         grads[output_nr] = grad
-        retained = node._retained_grads.get(output_nr)
+        retained = node._retained_grads and node._retained_grads.get(output_nr)
         tensor = retained() if retained is not None else None
         if tensor is not None:
             kept = grad if create_graph else grad.detach().clone()
             tensor._grad = kept if tensor._grad is None else tensor._grad + kept
     grads = tuple(grads)
-    for hook in tuple(node._pre_hooks.values()):
+    for hook in tuple((node._pre_hooks or {}).values()):
         result = hook(grads)
         if result is not None:
             grads = tuple(result)
@@ -139,7 +139,7 @@ def _run_node(node, grads, create_graph, accumulate):
         if anomaly.is_enabled():
             anomaly.annotate(exc, node)
         raise
-    for hook in tuple(node._post_hooks.values()):
+    for hook in tuple((node._post_hooks or {}).values()):
         result = hook(grad_inputs, grads)
         if result is not None:
             grad_inputs = tuple(result)

@@ -26,28 +26,49 @@ class Node:
         ('SumBackward0', 'MulBackward0')
     """
 
+    # Hook tables are made on first use: most nodes never get a hook, and a
+    # graph may have a million nodes.
+    _pre_hooks = None
+    _post_hooks = None
+    _tensor_pre_hooks = None             # output number -> HookDict of tensor hooks
+    _retained_grads = None               # output number -> weakref to a tensor
+    _metadata = None
+
     def __init__(self):
         self._sequence_nr = next(_sequence)
         self.next_functions = ()
-        self.metadata = {}
-        self._pre_hooks = HookDict()
-        self._post_hooks = HookDict()
-        self._tensor_pre_hooks = {}      # output number -> HookDict of tensor hooks
-        self._retained_grads = {}        # output number -> weakref to a tensor
+
+    @property
+    def metadata(self):
+        """A dict for your own notes about this node (anomaly mode keeps the forward stack here)."""
+        if self._metadata is None:
+            self._metadata = {}
+        return self._metadata
 
     def name(self):
         raise NotImplementedError
 
     def register_prehook(self, hook):
         """`hook(grad_outputs)` runs before this node; it may return new grad_outputs."""
+        if self._pre_hooks is None:
+            self._pre_hooks = HookDict()
         return add_hook(self._pre_hooks, hook)
 
     def register_hook(self, hook):
         """`hook(grad_inputs, grad_outputs)` runs after this node; it may return new grad_inputs."""
+        if self._post_hooks is None:
+            self._post_hooks = HookDict()
         return add_hook(self._post_hooks, hook)
 
     def tensor_pre_hooks(self, output_nr):
-        return self._tensor_pre_hooks.get(output_nr, {}).values()
+        hooks = self._tensor_pre_hooks and self._tensor_pre_hooks.get(output_nr)
+        return hooks.values() if hooks else ()
+
+    def _tensor_hook_dict(self, output_nr):
+        """The dict that holds the hooks of this node's output `output_nr`."""
+        if self._tensor_pre_hooks is None:
+            self._tensor_pre_hooks = {}
+        return self._tensor_pre_hooks.setdefault(output_nr, HookDict())
 
     def release_saved_tensors(self):
         """Free what was saved for backward (called after a backward without retain_graph)."""
