@@ -4,6 +4,8 @@ With `detect_anomaly()` on, every recorded node remembers the stack of the
 forward call that created it.  If its backward raises, the error carries that
 stack as a note; if its backward returns NaN, that is an error too.
 """
+import warnings
+
 _state = {"enabled": False, "check_nan": True}
 
 
@@ -28,6 +30,7 @@ class detect_anomaly:
     def __enter__(self):
         self._previous = dict(_state)
         _state.update(enabled=True, check_nan=self.check_nan)
+        _warn_slow()
         return self
 
     def __exit__(self, *exc_info):
@@ -42,9 +45,16 @@ class set_detect_anomaly(detect_anomaly):
         super().__init__(check_nan)
         self._previous = dict(_state)
         _state.update(enabled=bool(mode), check_nan=check_nan)
+        if mode:
+            _warn_slow()
 
     def __enter__(self):
         return self
+
+
+def _warn_slow():
+    warnings.warn("Anomaly Detection has been enabled. This mode will increase the runtime "
+                  "and should only be enabled for debugging.", UserWarning, stacklevel=3)
 
 
 def annotate(exc, node):
