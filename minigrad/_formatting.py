@@ -1,4 +1,9 @@
-"""repr(tensor) in PyTorch's format: tensor([1.0000, 2.5000], requires_grad=True)."""
+"""repr(tensor) in PyTorch's format: tensor([1.0000, 2.5000], requires_grad=True).
+
+The rules are PyTorch's (torch/_tensor_str.py): one format for all elements,
+chosen from the non-zero finite values; rows wrapped at 80 columns; more than
+1000 elements summarized with "...".
+"""
 import math
 
 import numpy as np
@@ -8,28 +13,43 @@ from . import dtypes
 PRECISION = 4
 THRESHOLD = 1000        # summarize with "..." above this many elements
 EDGE_ITEMS = 3
+LINE_WIDTH = 80
 
 
-def _float_formatter(values):
-    """PyTorch's choice: integers as '1.', else 4 decimals, or scientific for wide ranges."""
-    finite = values[np.isfinite(values)]
-    nonzero = np.abs(finite[finite != 0])
-    if finite.size and np.all(finite == np.ceil(finite)):
-        if nonzero.size and nonzero.max() > 1e8:
-            return lambda v: _special(v) or f"{v:.{PRECISION}e}"
-        return lambda v: _special(v) or f"{v:.0f}."
-    if nonzero.size and (nonzero.max() / nonzero.min() > 1000 or nonzero.max() > 1e8
-                         or nonzero.min() < 1e-4):
-        return lambda v: _special(v) or f"{v:.{PRECISION}e}"
-    return lambda v: _special(v) or f"{v:.{PRECISION}f}"
+class _Formatter:
+    """PyTorch's choice for floats: integers as '1.', else 4 decimals, or scientific
+    when the non-zero finite values span a wide range; every element padded to one width."""
 
+    def __init__(self, values, floating):
+        self.floating, self.int_mode, self.sci_mode, self.width = floating, True, False, 1
+        if not floating:
+            self.width = max([1] + [len(str(v)) for v in values.tolist()])
+            return
+        values = values.astype(np.float64)
+        shown = values[np.isfinite(values) & (values != 0)]
+        if shown.size == 0:
+            return
+        largest, smallest = np.abs(shown).max(), np.abs(shown).min()
+        self.int_mode = bool(np.all(shown == np.ceil(shown)))
+        self.sci_mode = bool(largest / smallest > 1000.0 or largest > 1.0e8 or smallest < 1.0e-4)
+        if self.sci_mode:
+            pattern, extra = f"{{:.{PRECISION}e}}", 0
+        elif self.int_mode:
+            pattern, extra = "{:.0f}", 1            # room for the "." that marks a float
+        else:
+            pattern, extra = f"{{:.{PRECISION}f}}", 0
+        self.width = max(len(pattern.format(v)) + extra for v in shown.tolist())
 
-def _special(v):
-    if math.isnan(v):
-        return "nan"
-    if math.isinf(v):
-        return "inf" if v > 0 else "-inf"
-    return None
+    def format(self, value):
+        if not self.floating:
+            text = str(value)
+        elif self.sci_mode:
+            text = f"{value:{self.width}.{PRECISION}e}"
+        elif self.int_mode:
+            text = f"{value:.0f}" + ("" if math.isinf(value) or math.isnan(value) else ".")
+        else:
+            text = f"{value:.{PRECISION}f}"
+        return text.rjust(self.width)
 
 
 def _summarized_values(array):
@@ -50,55 +70,63 @@ def _summarized_values(array):
 
 
 def format_array(array, indent):
-    """The bracketed body, with elements right-aligned to a common width."""
+    """The bracketed body: a row wraps at 80 columns, nested rows are indented."""
     summarize = array.size > THRESHOLD
-    sample = _summarized_values(array)
-    if array.dtype.kind == "f":
-        fmt = _float_formatter(sample.astype(np.float64))
-    elif array.dtype.kind == "b":
-        fmt = str
-    else:
-        fmt = lambda v: str(int(v))  # noqa: E731
-    width = max((len(fmt(v.item())) for v in sample), default=0)
+    formatter = _Formatter(_summarized_values(array), array.dtype.kind == "f")
 
-    def element(v):
-        return fmt(v.item()).rjust(width)
+    def vector(a, indent):
+        per_line = max(1, (LINE_WIDTH - indent) // (formatter.width + 2))
+        items = [formatter.format(v) for v in a.tolist()]
+        if summarize and a.shape[0] > 2 * EDGE_ITEMS:
+            items = items[:EDGE_ITEMS] + [" ..."] + items[-EDGE_ITEMS:]
+        lines = [", ".join(items[i:i + per_line]) for i in range(0, len(items), per_line)]
+        return "[" + (",\n" + " " * (indent + 1)).join(lines) + "]"
 
-    def block(a, depth):
+    def block(a, indent):
         if a.ndim == 0:
-            return element(a)
+            return formatter.format(a.item())
         if a.ndim == 1:
-            items = [element(v) for v in a]
-            if summarize and a.shape[0] > 2 * EDGE_ITEMS:
-                items = items[:EDGE_ITEMS] + ["..."] + items[-EDGE_ITEMS:]
-            return "[" + ", ".join(items) + "]"
+            return vector(a, indent)
         rows = list(range(a.shape[0]))
         if summarize and a.shape[0] > 2 * EDGE_ITEMS:
             rows = rows[:EDGE_ITEMS] + [None] + rows[-EDGE_ITEMS:]
-        separator = "," + "\n" * (a.ndim - 1) + " " * (indent + depth + 1)
-        parts = ["..." if r is None else block(a[r], depth + 1) for r in rows]
-        return "[" + separator.join(parts) + "]"
+        parts = ["..." if r is None else block(a[r], indent + 1) for r in rows]
+        return "[" + ("," + "\n" * (a.ndim - 1) + " " * (indent + 1)).join(parts) + "]"
 
-    return block(array, 0)
+    return block(array, indent)
+
+
+def _add_suffixes(text, suffixes, indent):
+    """Append ', suffix' for each suffix, starting a new line where 80 columns would overflow."""
+    last_line = len(text) - text.rfind("\n") + 1          # (PyTorch's count, quirks included)
+    for suffix in suffixes:
+        if last_line + len(suffix) + 2 > LINE_WIDTH:
+            text += ",\n" + " " * indent + suffix
+            last_line = indent + len(suffix)
+        else:
+            text += ", " + suffix
+            last_line += len(suffix) + 2
+    return text + ")"
 
 
 def tensor_repr(t):
     data = np.asarray(t._data) if t.device.type == "cpu" else t._data.get()
     prefix = "tensor("
     suffixes = []
+    if t.device.type != "cpu":
+        suffixes.append(f"device='{t.device}'")
     if data.size == 0:
         body = "[]"
         if data.ndim != 1:
             suffixes.append(f"size={tuple(data.shape)}")
+        if t.dtype is not dtypes.get_default_dtype():
+            suffixes.append(f"dtype={t.dtype}")
     else:
         body = format_array(data, len(prefix))
-    if t.device.type != "cpu":
-        suffixes.append(f"device='{t.device}'")
-    default_dtypes = (dtypes.get_default_dtype(), dtypes.int64, dtypes.bool)
-    if t.dtype not in default_dtypes or (data.size == 0 and t.dtype is not dtypes.get_default_dtype()):
-        suffixes.append(f"dtype={t.dtype}")
+        if t.dtype not in (dtypes.get_default_dtype(), dtypes.int64, dtypes.bool):
+            suffixes.append(f"dtype={t.dtype}")
     if t.grad_fn is not None:
         suffixes.append(f"grad_fn=<{t.grad_fn.name().split('::')[-1]}>")   # CopySlices
     elif t.requires_grad:
         suffixes.append("requires_grad=True")
-    return prefix + ", ".join([body] + suffixes) + ")"
+    return _add_suffixes(prefix + body, suffixes, len(prefix))

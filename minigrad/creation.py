@@ -24,7 +24,9 @@ def _infer_dtype(data):
         return dtypes.int64
     if array.dtype.kind == "b":
         return dtypes.bool
-    raise TypeError(f"Could not infer dtype of {type(data).__name__}")
+    if isinstance(data, str):
+        raise TypeError(f"new(): invalid data type '{type(data).__name__}'")
+    raise RuntimeError(f"Could not infer dtype of {type(data).__name__}")
 
 
 def _finish(array, dtype, device, requires_grad):
@@ -54,9 +56,31 @@ def tensor(data, dtype=None, device=None, requires_grad=False):
         data = backend.move(data._data, "cpu")
     elif isinstance(data, (list, tuple)) and any(isinstance(x, Tensor) for x in _flat(data)):
         data = _nested_items(data)
-    dtype = _infer_dtype(data) if dtype is None else dtypes.to_dtype(dtype)
-    array = np.array(data, dtype=dtype.numpy)
+    try:
+        dtype = _infer_dtype(data) if dtype is None else dtypes.to_dtype(dtype)
+        array = np.array(data, dtype=dtype.numpy)
+    except ValueError:
+        _check_nested_lengths(data)
+        raise
     return _finish(array, dtype, device, requires_grad)
+
+
+def _check_nested_lengths(data):
+    """PyTorch's errors for nested lists that do not make a box (the first one found)."""
+    shape, item = [], data
+    while isinstance(item, (list, tuple)):
+        shape.append(len(item))
+        item = item[0] if item else None
+    stack = [(data, 0)]
+    while stack:
+        seq, dim = stack.pop()
+        if dim < len(shape) and not isinstance(seq, (list, tuple)):
+            raise TypeError("not a sequence")
+        if dim < len(shape) and len(seq) != shape[dim]:
+            raise ValueError(
+                f"expected sequence of length {shape[dim]} at dim {dim} (got {len(seq)})")
+        if dim < len(shape):
+            stack.extend((x, dim + 1) for x in reversed(seq))
 
 
 def _flat(data):
@@ -86,7 +110,11 @@ def from_numpy(array):
 
 def _size(size):
     if len(size) == 1 and isinstance(size[0], (tuple, list)):
-        return tuple(size[0])
+        size = size[0]
+    for d in size:
+        if d < 0:
+            raise RuntimeError(
+                f"Trying to create tensor with negative dimension {d}: {list(size)}")
     return tuple(size)
 
 
@@ -142,6 +170,10 @@ def arange(start, end=None, step=1, dtype=None, device=None, requires_grad=False
         dtype = (dtypes.get_default_dtype()
                  if any(isinstance(n, float) for n in numbers) else dtypes.int64)
     dtype = dtypes.to_dtype(dtype)
+    if step == 0:
+        raise RuntimeError("step must be nonzero")
+    if (end - start) * step < 0:
+        raise RuntimeError("upper bound and lower bound inconsistent with step sign")
     return _finish(np.arange(start, end, step, dtype=dtype.numpy), dtype, device, requires_grad)
 
 

@@ -101,8 +101,8 @@ def result_type(*operands):
     """PyTorch's type promotion for tensors and Python numbers (see above)."""
     best = [None, None, None]            # per priority: (category, dtype)
     for op in operands:
-        if hasattr(op, "_data"):
-            priority = 0 if op._data.ndim > 0 else 1
+        if hasattr(op, "_data"):          # a wrapped Python number ranks as a number
+            priority = 2 if getattr(op, "_wrapped_number", False) else 0 if op._data.ndim else 1
             d = op.dtype
         else:
             priority = 2

@@ -84,6 +84,8 @@ def where(condition, a, b):
 
 
 def cat(tensors, dim=0):
+    if not tensors:
+        raise ValueError("torch.cat(): expected a non-empty list of Tensors")
     return combine.Cat.apply(dim, *tensors)
 
 

@@ -280,8 +280,9 @@ class Tensor(TensorData, TensorMath):
                 "a view of a leaf Variable that requires grad is being used in an in-place "
                 "operation.")
 
-    def _write(self, array, result_dtype, key=Ellipsis):
-        """Write into this tensor's storage and bump its version (every in-place op ends here)."""
+    def _write(self, array, result_dtype, key=Ellipsis, bump=True):
+        """Write into this tensor's storage and bump its version (every in-place op ends here;
+        a built-in op passes bump=False: its ctx.mark_dirty bumps, as PyTorch's does)."""
         if not dtypes.can_cast(result_dtype, self.dtype):
             raise RuntimeError(f"result type {_type_name(result_dtype)} can't be cast to the "
                                f"desired output type {_type_name(self.dtype)}")
@@ -296,7 +297,8 @@ class Tensor(TensorData, TensorMath):
                 "to a single memory location. Please clone() the tensor before performing the "
                 "operation.")
         self._data[key] = array
-        self._version_counter.value += 1
+        if bump:
+            self._version_counter.value += 1
 
     def _accumulate_in_place(self, grad):
         self._write(self._data + grad._data.astype(self._data.dtype), self.dtype)

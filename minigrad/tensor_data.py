@@ -15,6 +15,16 @@ class Size(tuple):
             n *= s
         return n
 
+    def __getitem__(self, key):                 # a slice of a Size is a Size
+        item = tuple.__getitem__(self, key)
+        return Size(item) if isinstance(key, slice) else item
+
+    def __add__(self, other):
+        return Size(tuple.__add__(self, other))
+
+    def __radd__(self, other):
+        return Size(tuple.__add__(other, self))
+
 
 class TensorData:
     __slots__ = ()
@@ -82,10 +92,15 @@ class TensorData:
         return backend.move(self._data, "cpu").tolist()
 
     def __float__(self):
-        return float(self.item())
+        return float(self._scalar())
 
     def __int__(self):
-        return int(self.item())
+        return int(self._scalar())
+
+    def _scalar(self):
+        if self.numel() != 1:
+            raise ValueError("only one element tensors can be converted to Python scalars")
+        return self.item()
 
     def __index__(self):
         if self.dtype.is_floating_point:
@@ -93,6 +108,8 @@ class TensorData:
         return int(self.item())
 
     def __bool__(self):
+        if self.numel() == 0:
+            raise RuntimeError("Boolean value of Tensor with no values is ambiguous")
         if self.numel() != 1:
             raise RuntimeError("Boolean value of Tensor with more than one value is ambiguous")
         return bool(self.item())

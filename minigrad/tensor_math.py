@@ -3,7 +3,7 @@ read the op's class for its forward and backward."""
 import operator
 
 from .ops import arithmetic, combine, index, inplace, linalg, reduce, shape, unary
-from .ops._helpers import binary_arrays, is_tensor
+from .ops._helpers import binary_arrays, is_tensor, wrap_number
 
 
 def _shape_args(args):
@@ -18,16 +18,16 @@ class TensorMath:
 
     # --- arithmetic ----------------------------------------------------------
     def add(self, other, alpha=1):
-        return arithmetic.Add.apply(self, other, alpha)
+        return arithmetic.Add.apply(self, wrap_number(other, self), alpha)
 
     def sub(self, other, alpha=1):
-        return arithmetic.Sub.apply(self, other, alpha)
+        return arithmetic.Sub.apply(self, wrap_number(other, self), alpha)
 
     def mul(self, other):
-        return arithmetic.Mul.apply(self, other)
+        return arithmetic.Mul.apply(self, wrap_number(other, self))
 
     def div(self, other):
-        return arithmetic.Div.apply(self, other)
+        return arithmetic.Div.apply(self, wrap_number(other, self))
 
     def pow(self, exponent):
         if is_tensor(exponent):
@@ -61,13 +61,13 @@ class TensorMath:
     __neg__ = neg
 
     def __radd__(self, other):
-        return arithmetic.Add.apply(self, other)
+        return arithmetic.Add.apply(self, wrap_number(other, self))
 
     def __rsub__(self, other):
         return arithmetic.RSub.apply(self, other)
 
     def __rmul__(self, other):
-        return arithmetic.Mul.apply(self, other)
+        return arithmetic.Mul.apply(self, wrap_number(other, self))
 
     def __rtruediv__(self, other):
         return self.reciprocal() * other
@@ -307,16 +307,16 @@ class TensorMath:
         return op.apply(self, *args)
 
     def add_(self, other, alpha=1):
-        return self._inplace(inplace.AddInplace, other, alpha)
+        return self._inplace(inplace.AddInplace, wrap_number(other, self), alpha)
 
     def sub_(self, other, alpha=1):
-        return self._inplace(inplace.SubInplace, other, alpha)
+        return self._inplace(inplace.SubInplace, wrap_number(other, self), alpha)
 
     def mul_(self, other):
-        return self._inplace(inplace.MulInplace, other)
+        return self._inplace(inplace.MulInplace, wrap_number(other, self))
 
     def div_(self, other):
-        return self._inplace(inplace.DivInplace, other)
+        return self._inplace(inplace.DivInplace, wrap_number(other, self))
 
     def zero_(self):
         return self._inplace(inplace.ZeroInplace)

@@ -1,5 +1,6 @@
 """`backward()` and `grad()`: check the arguments, then run the engine."""
 from .engine import run_backward
+from .graph import copy_recorded
 
 
 def _as_tuple(values):
@@ -15,8 +16,8 @@ def _roots(outputs, grad_outputs):
     from ..creation import ones_like
     grad_outputs = grad_outputs or (None,) * len(outputs)
     if len(grad_outputs) != len(outputs):
-        raise RuntimeError(f"grad requires one grad_output per output: got {len(grad_outputs)} "
-                           f"grad_outputs and {len(outputs)} outputs")
+        raise RuntimeError(f"got {len(outputs)} tensors and {len(grad_outputs)} gradients. "
+                           "minigrad hint: give one gradient per output (None for a scalar).")
     roots = []
     for index, (output, grad) in enumerate(zip(outputs, grad_outputs)):
         if not output.requires_grad:
@@ -64,8 +65,10 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, 
         grad = captured.get(tensor._gradient_edge())
         if grad is None:
             continue
-        if tensor.grad is None:
-            tensor._grad = grad if create_graph else grad.detach()._new(grad._data.copy())
+        if tensor._grad is None and not create_graph:
+            tensor._grad = grad.detach()._new(grad._data.copy())
+        elif tensor._grad is None:      # recorded copies, as PyTorch makes them
+            tensor._grad = copy_recorded(grad) if tensor.is_leaf else grad.clone()
         else:
             tensor._grad = tensor._grad + grad
 

@@ -116,7 +116,7 @@ def _call_pre_hooks(node, grads, create_graph):
         retained = node._retained_grads and node._retained_grads.get(output_nr)
         tensor = retained() if retained is not None else None
         if tensor is not None:
-            kept = grad if create_graph else grad.detach().clone()
+            kept = grad.clone() if create_graph else grad.detach().clone()   # CloneBackward0
             tensor._grad = kept if tensor._grad is None else tensor._grad + kept
     grads = tuple(grads)
     for hook in tuple((node._pre_hooks or {}).values()):

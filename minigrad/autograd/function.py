@@ -11,6 +11,8 @@ import inspect
 import traceback
 import warnings
 
+import numpy as np
+
 from . import anomaly
 from .grad_mode import is_grad_enabled, no_grad
 from .graph import Node, SavedTensor
@@ -51,8 +53,11 @@ class FunctionCtx:
         return tuple(s.unpack(self) if s is not None else None for s in saved)
 
     def mark_dirty(self, *tensors):
-        """Declare inputs that forward modified in place (and returns as outputs)."""
+        """Declare inputs that forward modified in place (and returns as outputs).
+        Like PyTorch, this bumps their version once more."""
         self._dirty = tuple(tensors)
+        for tensor in tensors:
+            tensor._version_counter.value += 1
 
     def mark_non_differentiable(self, *tensors):
         """Declare outputs that have no gradient (indices, masks...)."""
@@ -78,6 +83,11 @@ class BackwardNode(FunctionCtx, Node):
     def name(self):
         cls = self._function_cls
         return cls.__dict__.get("node_name") or cls.__name__ + "Backward"
+
+    def __repr__(self):     # a custom Function's node prints with its module, as in PyTorch
+        if "node_name" in self._function_cls.__dict__:
+            return Node.__repr__(self)
+        return f"<minigrad.autograd.function.{self.name()} object at {hex(id(self))}>"
 
     def release_saved_tensors(self):
         for saved in self._saved or ():
@@ -230,7 +240,7 @@ class Function:
                 ctx.metadata["traceback_"] = traceback.format_stack()[:-1]
         ctx._in_forward = True
         try:
-            with no_grad():
+            with no_grad(), np.errstate(all="ignore"):    # PyTorch never warns about inf/nan
                 if not new_style:
                     outputs = cls.forward(ctx, *args)
                 else:                        # the newer style: forward(*args) + setup_context

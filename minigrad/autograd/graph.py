@@ -6,6 +6,7 @@ require grad end in an `AccumulateGrad` node, which adds into `.grad`.
 """
 import contextlib
 import itertools
+import re
 import weakref
 
 from ..utils.hooks import HookDict, add_hook
@@ -89,7 +90,7 @@ class AccumulateGrad(Node):
         self.variable = variable
 
     def name(self):
-        return "AccumulateGrad"
+        return "torch::autograd::AccumulateGrad"       # PyTorch's name for this node
 
     def tensor_pre_hooks(self, output_nr):
         hooks = self.variable._leaf_hooks
@@ -100,8 +101,8 @@ class AccumulateGrad(Node):
         leaf = self.variable
         if grad is None:
             return ()
-        if leaf.grad is None:
-            leaf.grad = grad if create_graph else grad._new(grad._data.copy())
+        if leaf.grad is None:       # a copy; with create_graph a recorded one (CopyBackwards)
+            leaf.grad = copy_recorded(grad) if create_graph else grad._new(grad._data.copy())
         elif create_graph:
             leaf.grad = leaf.grad + grad
         else:
@@ -109,6 +110,12 @@ class AccumulateGrad(Node):
         for hook in tuple((leaf._post_accumulate_hooks or {}).values()):
             hook(leaf)
         return ()
+
+
+def copy_recorded(tensor):
+    """A copy made by copy_(), so that the graph sees it as PyTorch does."""
+    from ..creation import empty_like
+    return empty_like(tensor).copy_(tensor)
 
 
 # NOTE [saved tensors and version counters]
@@ -132,8 +139,8 @@ class SavedTensor:
         self.output_nr = tensor._output_nr
         self.description = tensor._type_description()
         self.freed = False
-        if _saved_tensors_hooks_stack:
-            pack_hook, self.unpack_hook = _saved_tensors_hooks_stack[-1]
+        if _saved_tensors_hooks_stack and not getattr(tensor, "_wrapped_number", False):
+            pack_hook, self.unpack_hook = _saved_tensors_hooks_stack[-1]   # (never numbers)
             self.packed = pack_hook(tensor)
         else:
             self.unpack_hook = None
@@ -162,7 +169,14 @@ class SavedTensor:
         self.unpack_hook = None
 
     def _version_error(self, node):
-        where = f", which is output 0 of {node.name()}," if self.is_output else ""
+        # PyTorch names the node that made the tensor: for a saved output this node,
+        # for a saved input its current grad_fn (none for a leaf).
+        if self.is_output:
+            maker, output_nr = node, self.output_nr
+        else:
+            maker, output_nr = self.packed.grad_fn, self.packed._output_nr
+        where = "" if maker is None else (
+            f", which is output {output_nr} of {re.sub(r'Backward[0-9]*$', '', maker.name())},")
         return (
             "one of the variables needed for gradient computation has been modified by "
             f"an inplace operation: [{self.description}]{where} is at version "

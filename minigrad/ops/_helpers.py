@@ -17,6 +17,19 @@ def array_of(value, dtype, like):
     return xp.asarray(value, dtype=dtype.numpy)
 
 
+def wrap_number(value, like):
+    """A Python number operand of + - * / as PyTorch passes it: a 0-dim tensor that needs
+    no grad (next_functions shows it as (None, 0); Mul and Div save it) and that still
+    promotes like a number (`dtypes.result_type`).  Anything else is returned unchanged."""
+    if is_tensor(value) or not isinstance(value, (bool, int, float, np.number, np.bool_)):
+        return value
+    floating = isinstance(value, (float, np.floating))
+    kind = dtypes.float64 if floating else dtypes.scalar_dtype(value)
+    wrapped = like._new(like._xp.asarray(value, dtype=kind.numpy))     # (doubles, as PyTorch)
+    wrapped._wrapped_number = True
+    return wrapped
+
+
 def binary_arrays(a, b, floating=False):
     """Both operands as arrays of their promoted dtype (PyTorch's promotion rules)."""
     result = dtypes.result_type(a, b)
@@ -29,8 +42,11 @@ def binary_arrays(a, b, floating=False):
 
 def check_broadcast(a, b):
     """PyTorch's message when shapes do not broadcast."""
-    sa = a.shape if is_tensor(a) else ()
-    sb = b.shape if is_tensor(b) else ()
+    check_shapes_broadcast(a.shape if is_tensor(a) else (), b.shape if is_tensor(b) else ())
+
+
+def check_shapes_broadcast(sa, sb):
+    """The same check on two shapes (matmul checks only its batch dims)."""
     for i, (x, y) in enumerate(zip(reversed(sa), reversed(sb))):
         if x != y and x != 1 and y != 1:
             dim = max(len(sa), len(sb)) - 1 - i
@@ -49,9 +65,14 @@ def normalize_dim(dim, ndim):
 
 
 def normalize_dims(dim, ndim):
-    """None -> all dims; an int or a sequence -> a sorted tuple of dims."""
-    if dim is None:
-        return tuple(range(ndim))
+    """None or () -> all dims; an int or a sequence -> a sorted tuple of dims
+    (none for a 0-d tensor, which accepts dim 0 or -1 but has no dim to reduce)."""
     if isinstance(dim, (int, np.integer)):
         dim = (dim,)
-    return tuple(sorted(normalize_dim(d, ndim) for d in dim))
+    if not dim:                                 # None, or an empty list: all dims, as in PyTorch
+        return tuple(range(ndim))
+    dims = sorted(normalize_dim(d, ndim) for d in dim)
+    for first, second in zip(dims, dims[1:]):
+        if first == second:
+            raise RuntimeError(f"dim {first} appears multiple times in the list of dims")
+    return tuple(dims) if ndim > 0 else ()

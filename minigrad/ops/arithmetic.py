@@ -7,7 +7,6 @@ PyTorch does: `a * b` saves `b` only if `a` needs a gradient.
 """
 import math
 
-import numpy as np
 
 from ..autograd.function import Function
 from ._helpers import binary_arrays, is_tensor
@@ -84,21 +83,16 @@ class Mul(Function):
     def forward(ctx, a, b):
         x, y = binary_arrays(a, b)
         _remember_shapes(ctx, a, b)
-        if is_tensor(b):
-            ctx.save_for_backward(b if ctx.needs_input_grad[0] else None,
-                                  a if ctx.needs_input_grad[1] else None)
-        else:
-            ctx.number = b
+        ctx.save_for_backward(b if ctx.needs_input_grad[0] else None,
+                              a if ctx.needs_input_grad[1] else None)
         return a._new(x * y)
 
     @staticmethod
     def backward(ctx, grad):
-        if not hasattr(ctx, "number"):
-            b, a = ctx.saved_tensors
-            grad_a = (grad * b).sum_to_size(ctx.a_shape) if b is not None else None
-            grad_b = (grad * a).sum_to_size(ctx.b_shape) if a is not None else None
-            return grad_a, grad_b
-        return grad * ctx.number, None
+        b, a = ctx.saved_tensors
+        grad_a = (grad * b).sum_to_size(ctx.a_shape) if b is not None else None
+        grad_b = (grad * a).sum_to_size(ctx.b_shape) if a is not None else None
+        return grad_a, grad_b
 
 
 class Div(Function):
@@ -110,21 +104,15 @@ class Div(Function):
     def forward(ctx, a, b):
         x, y = binary_arrays(a, b, floating=True)
         _remember_shapes(ctx, a, b)
-        if is_tensor(b):
-            ctx.save_for_backward(a if ctx.needs_input_grad[1] else None, b)
-        else:
-            ctx.number = b
-        with np.errstate(divide="ignore", invalid="ignore"):
-            return a._new(x / y)
+        ctx.save_for_backward(a if ctx.needs_input_grad[1] else None, b)
+        return a._new(x / y)
 
     @staticmethod
     def backward(ctx, grad):
-        if not hasattr(ctx, "number"):
-            a, b = ctx.saved_tensors
-            grad_a = (grad / b).sum_to_size(ctx.a_shape) if ctx.needs_input_grad[0] else None
-            grad_b = (-grad * a / (b * b)).sum_to_size(ctx.b_shape) if a is not None else None
-            return grad_a, grad_b
-        return grad / ctx.number, None
+        a, b = ctx.saved_tensors
+        grad_a = (grad / b).sum_to_size(ctx.a_shape) if ctx.needs_input_grad[0] else None
+        grad_b = (-grad * a / (b * b)).sum_to_size(ctx.b_shape) if a is not None else None
+        return grad_a, grad_b
 
 
 class Reciprocal(Function):
@@ -135,8 +123,7 @@ class Reciprocal(Function):
     @staticmethod
     def forward(ctx, a):
         x, one = binary_arrays(a, 1.0, floating=True)
-        with np.errstate(divide="ignore"):
-            result = a._new(one / x)
+        result = a._new(one / x)
         ctx.save_for_backward(result)
         return result
 
@@ -168,10 +155,11 @@ class Pow(Function):
     @staticmethod
     def forward(ctx, a, exponent):
         x, n = binary_arrays(a, exponent)
+        if x.dtype.kind in "iub" and n.dtype.kind in "iub" and exponent < 0:
+            raise RuntimeError("Integers to negative integer powers are not allowed.")
         ctx.exponent = exponent
         ctx.save_for_backward(a)
-        with np.errstate(divide="ignore", invalid="ignore"):
-            return a._new(x ** n)
+        return a._new(x ** n)
 
     @staticmethod
     def backward(ctx, grad):
@@ -190,8 +178,7 @@ class PowTensor(Function):
     @staticmethod
     def forward(ctx, a, b):
         x, y = binary_arrays(a, b)
-        with np.errstate(divide="ignore", invalid="ignore"):
-            result = a._new(x ** y)
+        result = a._new(x ** y)
         ctx.save_for_backward(a, b, result)
         return result
 
@@ -215,8 +202,7 @@ class RPow(Function):
     @staticmethod
     def forward(ctx, b, number):
         y, x = binary_arrays(b, number)
-        with np.errstate(divide="ignore", invalid="ignore"):
-            result = b._new(x ** y)
+        result = b._new(x ** y)
         ctx.number = number
         ctx.save_for_backward(result)
         return result

@@ -2,6 +2,7 @@
 cat, stack; and softmax / log_softmax (for the lessons' small networks)."""
 from ..autograd.function import Function
 from ._helpers import binary_arrays, is_tensor, normalize_dim
+from .reduce import _type_name
 
 
 def _mask_array(mask):
@@ -15,6 +16,9 @@ class Where(Function):
 
     @staticmethod
     def forward(ctx, condition, a, b):
+        if condition.dtype.name != "bool":
+            raise RuntimeError("where expected condition to be a boolean tensor, but got a "
+                               f"tensor with dtype {_type_name(condition.dtype)}")
         x, y = binary_arrays(a, b)
         ctx.condition = condition
         ctx.a_shape, ctx.b_shape = getattr(a, "shape", None), getattr(b, "shape", None)
@@ -106,6 +110,11 @@ class Stack(Function):
     @staticmethod
     def forward(ctx, dim, *tensors):
         first = tensors[0]
+        for entry, t in enumerate(tensors):
+            if t.shape != first.shape:
+                raise RuntimeError(
+                    f"stack expects each tensor to be equal size, but got {list(first.shape)} "
+                    f"at entry 0 and {list(t.shape)} at entry {entry}")
         ctx.dim = normalize_dim(dim, first.ndim + 1)
         return first._new(first._xp.stack([t._data for t in tensors], axis=ctx.dim))
 

@@ -100,14 +100,28 @@ def to_key(index):
     """An index as a tuple numpy understands (tensors become arrays)."""
     if not isinstance(index, tuple):
         index = (index,)
+    if any(is_tensor(c) and c.dtype.is_floating_point for c in index):
+        raise IndexError("tensors used as indices must be long, int, byte or bool tensors")
     return tuple(c._data if is_tensor(c) and c.ndim > 0 else
                  (c.item() if is_tensor(c) else c) for c in index)
+
+
+def _check_leading_mask(x, mask):
+    """PyTorch's message when x[mask] has a mask of the wrong shape."""
+    if not (is_tensor(mask) and mask.dtype.name == "bool"):
+        return
+    for i, (m, s) in enumerate(zip(mask.shape, x.shape)):
+        if m != s:
+            raise IndexError(
+                f"The shape of the mask {list(mask.shape)} at index {i} does not match the "
+                f"shape of the indexed tensor {list(x.shape)} at index {i}")
 
 
 def getitem(x, index):
     """x[index], decomposed like PyTorch's indexing."""
     key = to_key(index)
     if any(is_advanced(c) for c in (index if isinstance(index, tuple) else (index,))):
+        _check_leading_mask(x, index[0] if isinstance(index, tuple) else index)
         return Index.apply(x, key)
     consuming = sum(1 for c in key if c is not None and c is not Ellipsis)
     if consuming > x.ndim:
@@ -121,13 +135,18 @@ def getitem(x, index):
         elif component is Ellipsis:
             dim += x.ndim - consuming
         elif isinstance(component, slice):
-            if component.step is not None and component.step <= 0:
+            if component.step == 0:
+                raise ValueError("slice step cannot be zero")
+            if component.step is not None and component.step < 0:
                 raise ValueError("step must be greater than zero")
             if component != slice(None) or lone_slice:
                 result = Slice.apply(result, (slice(None),) * dim + (component,))
             dim += 1
         elif isinstance(component, (bool, np.bool_)):
             raise IndexError("minigrad does not support indexing with a Python bool")
+        elif not isinstance(component, (int, np.integer)):
+            raise IndexError("only integers, slices (`:`), ellipsis (`...`), None and long or "
+                             f"byte Variables are valid indices (got {type(component).__name__})")
         else:
             size = result.shape[dim]
             if not -size <= component < size:

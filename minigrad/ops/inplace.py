@@ -6,7 +6,7 @@ modified before backward.
 """
 from .. import dtypes
 from ..autograd.function import Function
-from ._helpers import array_of, is_tensor
+from ._helpers import array_of, check_broadcast, is_tensor
 from .index import getitem, is_advanced, to_key
 
 
@@ -20,7 +20,7 @@ def _value_before(x):
 
 
 def _write_result(ctx, x, result_dtype, array):
-    x._write(array, result_dtype)
+    x._write(array, result_dtype, bump=False)     # mark_dirty bumps the version
     ctx.mark_dirty(x)
     return x
 
@@ -61,20 +61,16 @@ class MulInplace(Function):
     @staticmethod
     def forward(ctx, x, other):
         rt = dtypes.result_type(x, other)
-        if is_tensor(other):
-            before = _value_before(x) if ctx.needs_input_grad[1] else None
-            ctx.save_for_backward(before, other if ctx.needs_input_grad[0] else None)
-        else:
-            ctx.number = other
+        before = _value_before(x) if ctx.needs_input_grad[1] else None
+        ctx.save_for_backward(before, other if ctx.needs_input_grad[0] else None)
+        ctx.other_shape = other.shape
         return _write_result(ctx, x, rt, array_of(x, rt, x) * array_of(other, rt, x))
 
     @staticmethod
     def backward(ctx, grad):
-        if hasattr(ctx, "number"):
-            return grad * ctx.number, None
         before, other = ctx.saved_tensors
         grad_x = grad * other if other is not None else None
-        grad_other = (grad * before).sum_to_size(other.shape) if before is not None else None
+        grad_other = (grad * before).sum_to_size(ctx.other_shape) if before is not None else None
         return grad_x, grad_other
 
 
@@ -89,16 +85,11 @@ class DivInplace(Function):
         if not rt.is_floating_point:
             rt = dtypes.get_default_dtype()
         result = _write_result(ctx, x, rt, array_of(x, rt, x) / array_of(other, rt, x))
-        if is_tensor(other):
-            ctx.save_for_backward(result if ctx.needs_input_grad[1] else None, other)
-        else:
-            ctx.number = other
+        ctx.save_for_backward(result if ctx.needs_input_grad[1] else None, other)
         return result
 
     @staticmethod
     def backward(ctx, grad):
-        if hasattr(ctx, "number"):
-            return grad / ctx.number, None
         result, other = ctx.saved_tensors
         grad_other = (-grad * result / other).sum_to_size(other.shape) if result is not None else None
         return grad / other, grad_other
@@ -142,6 +133,7 @@ class CopyInplace(Function):
     @staticmethod
     def forward(ctx, x, src):
         ctx.src_shape, ctx.src_dtype = src.shape, src.dtype
+        check_broadcast(x, src)
         data = src._data if src.device == x.device else src.to(x.device)._data
         return _write_result(ctx, x, x.dtype, data.astype(x._data.dtype))
 
@@ -180,7 +172,7 @@ class SetItem(Function):
         key = to_key(index)
         ctx.index, ctx.value_shape = index, getattr(value, "shape", None)
         rt = value.dtype if is_tensor(value) else dtypes.result_type(x, value)
-        x._write(array_of(value, rt, x), rt, key)
+        x._write(array_of(value, rt, x), rt, key, bump=False)
         ctx.mark_dirty(x)
         ctx.kept = x._xp.ones(x.shape, dtype=bool)
         ctx.kept[key] = False
@@ -222,7 +214,8 @@ class CopySlices(Function):
     @staticmethod
     def forward(ctx, base, flat, value):
         ctx.flat = flat
-        base._write(value._data.astype(base._data.dtype), base.dtype, _flat_key(base, flat))
+        key = _flat_key(base, flat)
+        base._write(value._data.astype(base._data.dtype), base.dtype, key, bump=False)
         ctx.mark_dirty(base)
         return base
 

@@ -1,6 +1,6 @@
 """Matrix products.  `a @ b` picks one by the operands' dimensions, as PyTorch does."""
 from ..autograd.function import Function
-from ._helpers import binary_arrays
+from ._helpers import check_shapes_broadcast
 
 
 def _check_same_dtype(a, b):
@@ -16,6 +16,9 @@ class Mm(Function):
 
     @staticmethod
     def forward(ctx, a, b):
+        for name, t in (("self", a), ("mat2", b)):
+            if t.ndim != 2:
+                raise RuntimeError(f"{name} must be a matrix")
         _check_same_dtype(a, b)
         if a.shape[1] != b.shape[0]:
             raise RuntimeError(
@@ -64,6 +67,8 @@ class Dot(Function):
 
     @staticmethod
     def forward(ctx, a, b):
+        if a.ndim != 1 or b.ndim != 1:
+            raise RuntimeError(f"1D tensors expected, but got {a.ndim}D and {b.ndim}D tensors")
         _check_same_dtype(a, b)
         if a.shape != b.shape:
             raise RuntimeError(
@@ -93,11 +98,11 @@ class Bmm(Function):
             raise RuntimeError(
                 f"Expected size for first two dimensions of batch2 tensor to be: "
                 f"[{b.shape[0]}, {a.shape[-1]}] but got: [{b.shape[0]}, {b.shape[-2]}].")
-        x, y = binary_arrays(a, b)
+        check_shapes_broadcast(a.shape[:-2], b.shape[:-2])     # only batch dims broadcast
         ctx.save_for_backward(a if ctx.needs_input_grad[1] else None,
                               b if ctx.needs_input_grad[0] else None)
         ctx.a_shape, ctx.b_shape = a.shape, b.shape
-        return a._new(x @ y)
+        return a._new(a._data @ b._data)
 
     @staticmethod
     def backward(ctx, grad):
@@ -107,8 +112,41 @@ class Bmm(Function):
         return grad_a, grad_b
 
 
+class SqueezeResult(Function):
+    """out = x without its size-1 dim `dim`: matmul's own result, reshaped in place
+    (PyTorch's squeeze_, so not a view);  dx = g with the dim put back."""
+
+    node_name = "SqueezeBackward4"
+
+    @staticmethod
+    def forward(ctx, x, dim):
+        ctx.dim = dim
+        return x._new(x._data.squeeze(dim))
+
+    @staticmethod
+    def backward(ctx, grad):
+        return grad.unsqueeze(ctx.dim), None
+
+
+class UnsafeView(Function):
+    """out = x with the shape of matmul's result (PyTorch's _unsafe_view: not tracked as
+    a view);  dx = g reshaped back."""
+
+    node_name = "UnsafeViewBackward0"
+
+    @staticmethod
+    def forward(ctx, x, shape):
+        ctx.shape = x.shape
+        return x._new(x._data.reshape(shape))
+
+    @staticmethod
+    def backward(ctx, grad):
+        return grad.reshape(ctx.shape), None
+
+
 def matmul(a, b):
-    """Dispatch like torch.matmul: dot, mv, mm, or batched (1-d operands unsqueezed)."""
+    """Dispatch like torch.matmul: dot, mv, mm, or batched (1-d operands unsqueezed).
+    Batched results come out of an UnsafeViewBackward0 node, as in PyTorch."""
     if a.ndim == 0 or b.ndim == 0:
         raise RuntimeError(
             f"both arguments to matmul need to be at least 1D, but they are {a.ndim}D "
@@ -118,11 +156,14 @@ def matmul(a, b):
     if a.ndim == 2 and b.ndim == 1:
         return Mv.apply(a, b)
     if a.ndim == 1 and b.ndim == 2:
-        return Mm.apply(a.unsqueeze(0), b).squeeze(0)
+        return SqueezeResult.apply(Mm.apply(a.unsqueeze(0), b), 0)
     if a.ndim == 2 and b.ndim == 2:
         return Mm.apply(a, b)
     if b.ndim == 1:
-        return Bmm.apply(a, b.unsqueeze(-1)).squeeze(-1)
+        out = Bmm.apply(a, b.unsqueeze(-1))
+        return UnsafeView.apply(out, out.shape[:-1])
     if a.ndim == 1:
-        return Bmm.apply(a.unsqueeze(0), b).squeeze(-2)
-    return Bmm.apply(a, b)
+        out = Bmm.apply(a.unsqueeze(0), b)
+        return UnsafeView.apply(out, out.shape[:-2] + out.shape[-1:])
+    out = Bmm.apply(a, b)
+    return UnsafeView.apply(out, out.shape)

@@ -57,6 +57,8 @@ class Mean(Function):
         ctx.count = 1
         for d in ctx.dims:
             ctx.count *= x.shape[d]
+        if ctx.count == 0:      # numpy would warn "Mean of empty slice"; PyTorch gives nan quietly
+            return x._new(x._data.sum(axis=ctx.dims, keepdims=keepdim) * x._xp.nan)
         return x._new(x._data.mean(axis=ctx.dims, keepdims=keepdim).astype(x._data.dtype))
 
     @staticmethod
@@ -118,9 +120,10 @@ class MaxDim(Function):
     def forward(ctx, x, dim, keepdim=False):
         dim = normalize_dim(dim, x.ndim)
         xp = x._xp
-        indices = xp.expand_dims(getattr(x._data, ctx._function_cls.pick)(axis=dim), dim)
-        values = xp.take_along_axis(x._data, indices, axis=dim)
-        if not keepdim:
+        data = x._data.reshape(x.shape or (1,))         # a 0-d tensor: its one element
+        indices = xp.expand_dims(getattr(data, ctx._function_cls.pick)(axis=dim), dim)
+        values = xp.take_along_axis(data, indices, axis=dim)
+        if not keepdim or x.ndim == 0:
             indices, values = indices.squeeze(dim), values.squeeze(dim)
         indices = x._new(indices.astype(dtypes.int64.numpy))
         ctx.mark_non_differentiable(indices)
@@ -131,6 +134,8 @@ class MaxDim(Function):
     @staticmethod
     def backward(ctx, grad, grad_indices):
         (indices,) = ctx.saved_tensors
+        if not ctx.shape:                               # a 0-d tensor is its own max
+            return grad, None, None
         xp = indices._xp
         index = indices._data if ctx.keepdim else xp.expand_dims(indices._data, ctx.dim)
         chosen = xp.zeros(ctx.shape, dtype=bool)

@@ -96,6 +96,8 @@ class Permute(Function):
     @staticmethod
     def forward(ctx, x, dims):
         dims = tuple(normalize_dim(d, x.ndim) for d in dims)
+        if len(dims) == x.ndim and len(set(dims)) < len(dims):
+            raise RuntimeError("permute(): duplicate dims are not allowed.")
         if sorted(dims) != list(range(x.ndim)):
             raise RuntimeError(
                 "permute(sparse_coo): number of dimensions in the tensor input does not match "
@@ -161,8 +163,8 @@ class Expand(Function):
         if len(shape) < x.ndim:
             raise RuntimeError(
                 f"expand({_type_str(x)}{{{list(x.shape)}}}, size={list(shape)}): the number "
-                "of sizes provided ({}) must be greater or equal to the number of dimensions "
-                "in the tensor ({})".format(len(shape), x.ndim))
+                f"of sizes provided ({len(shape)}) must be greater or equal to the number of "
+                f"dimensions in the tensor ({x.ndim})")
         lead = len(shape) - x.ndim
         target = tuple(x.shape[i - lead] if s == -1 and i >= lead else s
                        for i, s in enumerate(shape))
