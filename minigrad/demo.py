@@ -11,7 +11,7 @@ def describe_graph(tensor):
     lines, stack, seen = [], [(tensor.grad_fn, 0)], set()
     while stack:
         node, depth = stack.pop()
-        label = node.name()
+        label = node.name().split("::")[-1]      # torch::autograd::AccumulateGrad
         if hasattr(node, "variable"):
             label += f"  -> .grad of the leaf {tuple(node.variable.shape)}"
         lines.append("    " * depth + label)

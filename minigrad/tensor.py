@@ -116,7 +116,12 @@ class Tensor(TensorData, TensorMath):
 
     @property
     def requires_grad(self):
-        return self._requires_grad
+        """True if operations on this tensor are recorded.  A view made under no_grad of a
+        tensor that requires grad reports True too, but has no grad_fn (as in PyTorch)."""
+        if self._requires_grad:
+            return True
+        base = self._base
+        return base is not None and base._requires_grad
 
     @requires_grad.setter
     def requires_grad(self, value):
@@ -270,6 +275,15 @@ class Tensor(TensorData, TensorMath):
         """PyTorch's refusals: an in-place change to a leaf that requires grad loses history."""
         if not is_grad_enabled():
             return
+        made_by = self.__dict__.get("_view_made_by")
+        if made_by is not None:
+            raise RuntimeError(
+                f"Output {made_by[1]} of {made_by[0]} is a view and is being modified inplace. "
+                "This view was created inside a custom Function (or because an input was "
+                "returned as-is) and the autograd logic to handle view+inplace would override "
+                "the custom backward associated with the custom Function, leading to incorrect "
+                "gradients. This behavior is forbidden. You can fix this by cloning the output "
+                "of the custom Function.")
         if self.is_leaf and self._requires_grad:
             raise RuntimeError(
                 "a leaf Variable that requires grad is being used in an in-place operation. "

@@ -26,13 +26,6 @@ harness = _load("harness")
 
 # Cases where minigrad is known to differ from PyTorch (see the reasons).
 KNOWN_FAILING = {
-    "case_view_made_under_no_grad":
-        "a view made under no_grad of a tensor that requires grad reports requires_grad=False "
-        "(PyTorch: True, with grad_fn None); Tensor.requires_grad does not consult the base",
-    "case_custom_function_view_outputs_refuse_inplace":
-        "an in-place op on a view returned by a custom Function is allowed (and rewrites the "
-        "history with CopySlices); PyTorch refuses it: 'Output 0 of F is a view and is being "
-        "modified inplace ... created inside a custom Function'",
 }
 
 

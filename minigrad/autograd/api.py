@@ -20,7 +20,7 @@ def _roots(outputs, grad_outputs):
                            "minigrad hint: give one gradient per output (None for a scalar).")
     roots = []
     for index, (output, grad) in enumerate(zip(outputs, grad_outputs)):
-        if not output.requires_grad:
+        if output._gradient_edge()[0] is None:     # (also a view made under no_grad)
             raise RuntimeError(
                 f"element {index} of tensors does not require grad and does not have a grad_fn")
         if grad is None:

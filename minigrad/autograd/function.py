@@ -284,6 +284,9 @@ def _record_outputs(ctx, args, outputs):
                 output._requires_grad = False
         else:
             output._set_history(ctx, output_nr)
+        if output._base is not None and "node_name" not in ctx._function_cls.__dict__:
+            # in-place changes to it would bypass the custom backward: refused later
+            output._view_made_by = (ctx._function_cls.__name__, output_nr)
         results.append(output)
         metadata.append(InputMetadata(output))
     ctx._output_metadata = tuple(metadata)
