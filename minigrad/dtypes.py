@@ -44,6 +44,7 @@ bool = dtype("bool", np.bool_, 0)
 
 ALL = (float16, float32, float64, int8, uint8, int16, int32, int64, bool)
 _FROM_NUMPY = {d.numpy: d for d in ALL}
+_FROM_CHAR = {d.numpy.char: d for d in ALL}
 _BY_NAME = {d.name: d for d in ALL}
 
 
@@ -67,8 +68,8 @@ def set_default_dtype(d):
 
 def from_numpy_dtype(numpy_dtype):
     """The minigrad dtype of a numpy dtype (float64 stays float64)."""
-    found = _FROM_NUMPY.get(numpy_dtype)              # fast path: already a numpy dtype
-    if found is None:
+    found = _FROM_CHAR.get(getattr(numpy_dtype, "char", None))   # fast path: hashing
+    if found is None:                                            # a np.dtype is slow
         found = _FROM_NUMPY.get(np.dtype(numpy_dtype))
     if found is None:
         raise TypeError(f"minigrad has no dtype for numpy's {np.dtype(numpy_dtype)}")
