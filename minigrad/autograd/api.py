@@ -22,7 +22,10 @@ def _roots(outputs, grad_outputs):
     for index, (output, grad) in enumerate(zip(outputs, grad_outputs)):
         if output._gradient_edge()[0] is None:     # (also a view made under no_grad)
             raise RuntimeError(
-                f"element {index} of tensors does not require grad and does not have a grad_fn")
+                f"element {index} of tensors does not require grad and does not have a grad_fn. "
+                "minigrad hint: nothing was recorded for this tensor; give a leaf "
+                "requires_grad=True, and check that the computation did not run under "
+                "torch.no_grad() or through .detach().")
         if grad is None:
             if output.numel() != 1:
                 raise RuntimeError(
@@ -90,7 +93,10 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
         allow_unused = materialize_grads
     for tensor in inputs:
         if not tensor.requires_grad:
-            raise RuntimeError("One of the differentiated Tensors does not require grad")
+            raise RuntimeError(
+                "One of the differentiated Tensors does not require grad. minigrad hint: "
+                "autograd.grad can only differentiate with respect to tensors created with "
+                "requires_grad=True (or computed from them).")
     roots = _roots(outputs, _as_tuple(grad_outputs))
     if retain_graph is None:
         retain_graph = create_graph
