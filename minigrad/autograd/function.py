@@ -89,6 +89,11 @@ class BackwardNode(FunctionCtx, Node):
             return Node.__repr__(self)
         return f"<minigrad.autograd.function.{self.name()} object at {hex(id(self))}>"
 
+    def saved_tensors_info(self):
+        """One dict (shape, dtype, versions, packed, freed) per slot of save_for_backward,
+        None for a saved None: what minigrad.viz draws beside the node."""
+        return [s.info() if s is not None else None for s in self._saved or ()]
+
     def release_saved_tensors(self):
         for saved in self._saved or ():
             if saved is not None:

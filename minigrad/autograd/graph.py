@@ -71,6 +71,10 @@ class Node:
             self._tensor_pre_hooks = {}
         return self._tensor_pre_hooks.setdefault(output_nr, HookDict())
 
+    def saved_tensors_info(self):
+        """Descriptions of what this node saved for backward (see SavedTensor.info)."""
+        return []
+
     def release_saved_tensors(self):
         """Free what was saved for backward (called after a backward without retain_graph)."""
 
@@ -138,6 +142,7 @@ class SavedTensor:
         self.is_output = is_output
         self.output_nr = tensor._output_nr
         self.description = tensor._type_description()
+        self.shape, self.dtype, self.nbytes = tensor.shape, tensor.dtype, tensor._data.nbytes
         self.freed = False
         if _saved_tensors_hooks_stack and not getattr(tensor, "_wrapped_number", False):
             pack_hook, self.unpack_hook = _saved_tensors_hooks_stack[-1]   # (never numbers)
@@ -147,7 +152,6 @@ class SavedTensor:
             # An output keeps no grad_fn here: that would be a reference cycle
             # (node -> saved output -> node).  unpack() puts it back.
             self.packed = tensor.detach() if is_output else tensor
-        self._trace_saved_by = node.name()
 
     def unpack(self, node):
         if self.freed:
@@ -162,6 +166,13 @@ class SavedTensor:
         if self.is_output:
             tensor = tensor._output_alias(node, self.output_nr)
         return tensor
+
+    def info(self):
+        """What the visualisations show of a saved tensor (without unpacking it)."""
+        return {"shape": tuple(self.shape), "dtype": str(self.dtype), "nbytes": self.nbytes,
+                "version": self.version, "current_version": self.version_counter.value,
+                "is_output": self.is_output, "packed": self.unpack_hook is not None,
+                "freed": self.freed}
 
     def release(self):
         self.freed = True
