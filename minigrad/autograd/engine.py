@@ -12,6 +12,7 @@ filled as soon as its gradient is complete.
 import heapq
 import itertools
 
+from .. import trace
 from . import anomaly
 from .graph import AccumulateGrad
 from .grad_mode import set_grad_enabled
@@ -28,6 +29,7 @@ def run_backward(roots, retain_graph, create_graph, capture=None, accumulate=Tru
     dependencies = _count_dependencies(node for (node, _), _ in roots)
     needed = _nodes_leading_to(capture, dependencies, roots) if capture is not None else None
     buffers, captured, ready, tiebreak = {}, {}, [], itertools.count()
+    tracing = trace.active is not None       # the engine narrates only to a recorder
 
     def add_gradient(node, output_nr, grad):
         slots = buffers.setdefault(node, [None] * _num_outputs(node))
@@ -42,6 +44,9 @@ def run_backward(roots, retain_graph, create_graph, capture=None, accumulate=Tru
         for node in {node for (node, _), _ in roots}:
             if dependencies.get(node, 0) == 0:
                 make_ready(node)
+        if tracing:
+            trace.emit("backward_started", roots=[trace.ident(n) for (n, _), _ in roots],
+                       dependencies=_named_counts(dependencies))
         while ready:
             node = heapq.heappop(ready)[2]
             grads = buffers.pop(node, None) or [None] * _num_outputs(node)
@@ -51,6 +56,8 @@ def run_backward(roots, retain_graph, create_graph, capture=None, accumulate=Tru
                     captured[(node, output_nr)] = grad
             if needed is not None and node not in needed:
                 continue
+            if tracing:
+                _narrate_start(node, grads, ready)
             grad_inputs = _run_node(node, grads, create_graph, accumulate)
             if not retain_graph:
                 node.release_saved_tensors()
@@ -62,7 +69,36 @@ def run_backward(roots, retain_graph, create_graph, capture=None, accumulate=Tru
                 dependencies[next_node] -= 1
                 if dependencies[next_node] == 0:
                     make_ready(next_node)
+            if tracing:
+                _narrate_finish(node, grad_inputs, dependencies)
+    if tracing:
+        trace.emit("backward_finished")
     return captured
+
+
+def _named_counts(dependencies):
+    return {trace.ident(node): count for node, count in dependencies.items()}
+
+
+def _narrate_start(node, grads, ready):
+    """node_started: what flows in, and what else is ready (with priorities)."""
+    waiting = [(trace.ident(n), n._sequence_nr) for _, _, n in sorted(ready)]
+    trace.emit("node_started", node=trace.ident(node), name=node.name().split("::")[-1],
+               grads_in=[trace.describe(g) for g in grads], ready=waiting)
+
+
+def _narrate_finish(node, grad_inputs, dependencies):
+    """node_finished: what flows out along each edge, and the counts it decremented."""
+    counts = {trace.ident(n): dependencies[n] for n, _ in node.next_functions if n is not None}
+    trace.emit("node_finished", node=trace.ident(node), name=node.name().split("::")[-1],
+               grads_out=[trace.describe(g) for g in grad_inputs],
+               edges=[(trace.ident(n), nr) for n, nr in node.next_functions],
+               dependencies=counts)
+
+
+def _narrate_hook(node, kind):
+    if trace.active is not None:
+        trace.emit("hook_called", node=trace.ident(node), hook=kind)
 
 
 def _count_dependencies(root_nodes):
@@ -109,6 +145,7 @@ def _call_pre_hooks(node, grads, create_graph):
         if grad is None:
             continue
         for hook in tuple(node.tensor_pre_hooks(output_nr)):
+            _narrate_hook(node, "tensor")
             result = hook(grad)
             if result is not None:
                 grad = _check_hook_result(hook, grad, result)
@@ -116,10 +153,12 @@ def _call_pre_hooks(node, grads, create_graph):
         retained = node._retained_grads and node._retained_grads.get(output_nr)
         tensor = retained() if retained is not None else None
         if tensor is not None:
+            _narrate_hook(node, "retain_grad")
             kept = grad.clone() if create_graph else grad.detach().clone()   # CloneBackward0
             tensor._grad = kept if tensor._grad is None else tensor._grad + kept
     grads = tuple(grads)
     for hook in tuple((node._pre_hooks or {}).values()):
+        _narrate_hook(node, "prehook")
         result = hook(grads)
         if result is not None:
             grads = tuple(result)
@@ -140,6 +179,7 @@ def _run_node(node, grads, create_graph, accumulate):
             anomaly.annotate(exc, node)
         raise
     for hook in tuple((node._post_hooks or {}).values()):
+        _narrate_hook(node, "hook")
         result = hook(grad_inputs, grads)
         if result is not None:
             grad_inputs = tuple(result)

@@ -13,6 +13,7 @@ import warnings
 
 import numpy as np
 
+from .. import trace
 from . import anomaly
 from .grad_mode import is_grad_enabled, no_grad
 from .graph import Node, SavedTensor
@@ -97,7 +98,7 @@ class BackwardNode(FunctionCtx, Node):
     def release_saved_tensors(self):
         for saved in self._saved or ():
             if saved is not None:
-                saved.release()
+                saved.release(self)
 
     def apply(self, grad_outputs):
         if self.materialize_grads:
@@ -296,12 +297,24 @@ def _record_outputs(ctx, args, outputs):
         metadata.append(InputMetadata(output))
     ctx._output_metadata = tuple(metadata)
     to_save = getattr(ctx, "to_save", ())
+    if trace.active is not None:
+        _narrate_node_created(ctx, results)
     ctx._saved = tuple(
-        SavedTensor(t, ctx, is_output=t.grad_fn is ctx) if t is not None else None
-        for t in to_save)
+        SavedTensor(t, ctx, slot, is_output=t.grad_fn is ctx) if t is not None else None
+        for slot, t in enumerate(to_save))
     ctx.to_save = ()
     return tuple(results) if is_tuple else results[0]
 
 
 # PyTorch's public name for the ctx class.
 FunctionCtx.__module__ = __name__
+
+
+def _narrate_node_created(node, outputs):
+    """Tell the recorder about a new node, its edges, and leaves seen for the first time."""
+    leaves = {trace.ident(n): trace.describe(n.variable)
+              for n, _ in node.next_functions if n is not None and hasattr(n, "variable")}
+    trace.emit("node_created", node=trace.ident(node), name=node.name(),
+               sequence_nr=node._sequence_nr,
+               inputs=[(trace.ident(n), nr) for n, nr in node.next_functions],
+               outputs=[trace.describe(o) for o in outputs if _is_tensor(o)], leaves=leaves)

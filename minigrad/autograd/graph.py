@@ -9,6 +9,7 @@ import itertools
 import re
 import weakref
 
+from .. import trace
 from ..utils.hooks import HookDict, add_hook
 
 _sequence = itertools.count()
@@ -111,7 +112,12 @@ class AccumulateGrad(Node):
             leaf.grad = leaf.grad + grad
         else:
             leaf.grad._accumulate_in_place(grad)
+        if trace.active is not None:
+            trace.emit("grad_accumulated", node=trace.ident(self), leaf=trace.ident(leaf),
+                       grad=trace.describe(leaf.grad))
         for hook in tuple((leaf._post_accumulate_hooks or {}).values()):
+            if trace.active is not None:
+                trace.emit("hook_called", node=trace.ident(self), hook="post_accumulate")
             hook(leaf)
         return ()
 
@@ -136,17 +142,25 @@ _saved_tensors_hooks_stack = []
 class SavedTensor:
     """One tensor saved by `ctx.save_for_backward`, packed if hooks are active."""
 
-    def __init__(self, tensor, node, is_output):
+    def __init__(self, tensor, node, slot, is_output):
         self.version = tensor._version
         self.version_counter = tensor._version_counter
         self.is_output = is_output
         self.output_nr = tensor._output_nr
         self.description = tensor._type_description()
         self.shape, self.dtype, self.nbytes = tensor.shape, tensor.dtype, tensor._data.nbytes
-        self.freed = False
+        self.wrapped_number = getattr(tensor, "_wrapped_number", False)   # x * 2 saves the 2
+        self.slot, self.freed = slot, False
+        if trace.active is not None:
+            trace.emit("tensor_saved", node=trace.ident(node), slot=slot,
+                       tensor=trace.describe(tensor), version=self.version,
+                       nbytes=self.nbytes, is_output=is_output,
+                       wrapped_number=self.wrapped_number)
         if _saved_tensors_hooks_stack and not getattr(tensor, "_wrapped_number", False):
             pack_hook, self.unpack_hook = _saved_tensors_hooks_stack[-1]   # (never numbers)
             self.packed = pack_hook(tensor)
+            if trace.active is not None:
+                trace.emit("tensor_packed", node=trace.ident(node), slot=slot)
         else:
             self.unpack_hook = None
             # An output keeps no grad_fn here: that would be a reference cycle
@@ -156,8 +170,17 @@ class SavedTensor:
     def unpack(self, node):
         if self.freed:
             raise RuntimeError(ERR_BACKWARD_TWICE)
-        if self.unpack_hook is None and self.version_counter.value != self.version:
-            raise RuntimeError(self._version_error(node))   # (with hooks PyTorch skips this)
+        checked = self.unpack_hook is None      # (with hooks PyTorch skips the check)
+        passed = not checked or self.version_counter.value == self.version
+        if trace.active is not None:
+            if checked:
+                trace.emit("version_check", node=trace.ident(node), slot=self.slot,
+                           saved_version=self.version,
+                           current_version=self.version_counter.value, passed=passed)
+            if passed:
+                trace.emit("tensor_unpacked", node=trace.ident(node), slot=self.slot)
+        if not passed:
+            raise RuntimeError(self._version_error(node))
         tensor = self.unpack_hook(self.packed) if self.unpack_hook else self.packed
         if self.unpack_hook is not None and not hasattr(tensor, "_data"):
             raise TypeError(
@@ -172,9 +195,11 @@ class SavedTensor:
         return {"shape": tuple(self.shape), "dtype": str(self.dtype), "nbytes": self.nbytes,
                 "version": self.version, "current_version": self.version_counter.value,
                 "is_output": self.is_output, "packed": self.unpack_hook is not None,
-                "freed": self.freed}
+                "freed": self.freed, "wrapped_number": self.wrapped_number}
 
-    def release(self):
+    def release(self, node):
+        if trace.active is not None and not self.freed:
+            trace.emit("tensor_freed", node=trace.ident(node), slot=self.slot, nbytes=self.nbytes)
         self.freed = True
         self.packed = None
         self.unpack_hook = None

@@ -1,0 +1,137 @@
+"""The engine narrates: events emitted while a recorder listens.
+
+    with minigrad.viz.record() as trace:        # or minigrad.trace.record()
+        y = (x * w).exp().sum()
+        y.backward()
+    [e.kind for e in trace]                      # node_created, tensor_saved, ... node_started ...
+
+The engine calls `emit(kind, ...)` at each step worth showing; with no
+recorder active, each call site costs one global lookup and a comparison
+(`if trace.active is not None`), so the engine pays next to nothing.
+Widgets replay a `Trace`; they never look at engine internals.
+
+Event kinds and their fields (ids are small integers stable within a trace):
+
+    node_created      node, name, sequence_nr, inputs [(node or None, input_nr)],
+                      outputs [tensor], leaves {node: tensor} for new AccumulateGrad inputs
+    tensor_saved      node, slot, tensor, version, nbytes, is_output, wrapped_number
+    tensor_packed     node, slot                 (saved_tensors_hooks were active)
+    version_check     node, slot, saved_version, current_version, passed
+    tensor_unpacked   node, slot
+    tensor_freed      node, slot, nbytes
+    backward_started  roots [node], dependencies {node: count}
+    node_started      node, name, grads_in [tensor or None],
+                      ready [(node, priority)] (the others waiting, next to run first)
+    node_finished     node, name, grads_out [tensor or None], edges [(node or None, input_nr)],
+                      dependencies {node: count left} for the nodes it feeds
+    hook_called       node, hook ("tensor", "retain_grad", "prehook", "hook", "post_accumulate")
+    grad_accumulated  node, leaf, grad
+    backward_finished
+A "tensor" above is a dict: id, shape, dtype, and values (a nested list) when small.
+"""
+import contextlib
+import itertools
+
+active = None                     # the Trace being recorded, or None
+SMALL = 64                        # tensors up to this many elements keep their values
+_idents = itertools.count(1)
+
+
+class Event:
+    """One thing the engine did: `kind`, its `step` in the trace, and its fields."""
+
+    __slots__ = ("step", "kind", "data")
+
+    def __init__(self, step, kind, data):
+        self.step, self.kind, self.data = step, kind, data
+
+    def __getitem__(self, key):
+        return self.data[key]
+
+    def get(self, key, default=None):
+        return self.data.get(key, default)
+
+    def __repr__(self):
+        fields = ", ".join(f"{k}={v!r}" for k, v in self.data.items())
+        return f"Event({self.step}, {self.kind!r}, {fields})"
+
+
+class Trace:
+    """The ordered events recorded by `record()`."""
+
+    def __init__(self):
+        self.events = []
+        self.names = {}             # node id -> node name
+
+    def __iter__(self):
+        return iter(self.events)
+
+    def __len__(self):
+        return len(self.events)
+
+    def __getitem__(self, index):
+        return self.events[index]
+
+    def of_kind(self, *kinds):
+        return [e for e in self.events if e.kind in kinds]
+
+    def backward_order(self):
+        """The names of the nodes in the order backward ran them."""
+        return [e["name"] for e in self.of_kind("node_started")]
+
+    def __repr__(self):
+        counts = {}
+        for event in self.events:
+            counts[event.kind] = counts.get(event.kind, 0) + 1
+        return f"<Trace of {len(self)} events: {counts}>"
+
+
+@contextlib.contextmanager
+def record():
+    """Record what the engine does inside the block; yields the Trace.
+
+    Example::
+
+        >>> import minigrad as torch
+        >>> x = torch.tensor([1.0, 2.0], requires_grad=True)
+        >>> with torch.trace.record() as trace:
+        ...     x.exp().sum().backward()
+        >>> trace.backward_order()
+        ['SumBackward0', 'ExpBackward0', 'AccumulateGrad']
+    """
+    global active
+    previous, active = active, Trace()
+    try:
+        yield active
+    finally:
+        active = previous
+
+
+def emit(kind, **data):
+    """Add an event to the active trace (callers check `active` first, to stay cheap)."""
+    trace = active
+    if trace is not None:
+        trace.events.append(Event(len(trace.events), kind, data))
+
+
+def ident(obj):
+    """A small integer naming a node or tensor, stable for the object's life."""
+    if obj is None:
+        return None
+    number = obj.__dict__.get("_trace_id")
+    if number is None:
+        number = obj.__dict__["_trace_id"] = next(_idents)
+    if active is not None and hasattr(obj, "name") and callable(obj.name):
+        active.names[number] = obj.name().split("::")[-1]
+    return number
+
+
+def describe(tensor):
+    """A tensor as events carry it: id, shape, dtype, and small values."""
+    if tensor is None:
+        return None
+    data = tensor._data
+    values = tensor.tolist() if data.size <= SMALL else None
+    return {"id": ident(tensor), "shape": tuple(data.shape), "dtype": str(tensor.dtype),
+            "values": values}
+
