@@ -1,0 +1,92 @@
+"""Drawings of the autograd graph: `minigrad.viz.graph(tensor)`.
+
+Example::
+
+    >>> import minigrad as torch
+    >>> import minigrad.viz
+    >>> x = torch.tensor([1.0, 2.0], requires_grad=True)
+    >>> drawing = minigrad.viz.graph((x.exp() * 3).sum(), show_shapes=True)
+    >>> drawing.svg.startswith("<svg")
+    True
+
+In Jupyter the drawing shows itself.  It is drawn by graphviz when its `dot`
+program is installed, else by minigrad's own layout (`drawing.renderer`
+says which); `minigrad.viz.settings.lang = "zh"` labels it in Chinese.
+"""
+import pathlib
+
+from . import settings
+from .draw import dot_source, dot_svg, find_dot, python_svg, run_dot, MISSING_DOT
+from .model import build
+from ..trace import record
+
+__all__ = ["graph", "GraphDrawing", "record", "settings"]
+
+ENGINES = ("auto", "dot", "python")
+
+
+class GraphDrawing:
+    """A drawn graph: `.svg`, `.dot_source`, `.renderer` ("dot" or "python"), `.model`."""
+
+    def __init__(self, model, svg, source, renderer):
+        self.model, self.svg, self.dot_source, self.renderer = model, svg, source, renderer
+
+    def _repr_svg_(self):
+        """Jupyter calls this to show the drawing inline."""
+        return self.svg
+
+    def save(self, path):
+        """Write the drawing to `path`: .svg always, .dot/.gv the source, .png with graphviz."""
+        path = pathlib.Path(path)
+        suffix = path.suffix.lower()
+        if suffix == ".svg":
+            path.write_text(self.svg, encoding="utf-8")
+        elif suffix in (".dot", ".gv"):
+            path.write_text(self.dot_source, encoding="utf-8")
+        elif suffix == ".png":
+            if find_dot() is None:
+                raise RuntimeError("saving a .png needs graphviz's dot: save a .svg instead, "
+                                   "or install graphviz (apt-get install graphviz / conda "
+                                   "install graphviz)")
+            path.write_bytes(run_dot(self.dot_source, "png"))
+        else:
+            raise ValueError(f"save() writes .svg, .png, .dot or .gv files, not {path.name!r}")
+        return path
+
+    def __repr__(self):
+        shown = sum(n.kind != "saved" for n in self.model.nodes)
+        return f"<GraphDrawing: {shown} boxes, drawn by {self.renderer}>"
+
+
+def graph(tensor, *, show_shapes=False, show_saved=True, lang=None, max_nodes=150,
+          engine="auto", names=None):
+    """Draw the backward graph behind `tensor` (or a list of tensors).
+
+    Args:
+        tensor: a tensor, or a list of tensors drawn together.
+        show_shapes: show shapes and dtypes (leaves always show their shape).
+        show_saved: draw the tensors each node saved for backward, beside it:
+            orange; grey when freed; purple when packed by saved_tensors_hooks;
+            red when changed in place since it was saved (backward would fail).
+        lang: "en" or "zh"; default `minigrad.viz.settings.lang`, MINIGRAD_LANG, "en".
+        max_nodes: draw the nodes nearest the output, at most this many.
+        engine: "dot" (graphviz), "python" (no dependency), or "auto": dot if installed.
+        names: optional {"x": x, "W": W} to label leaves and outputs by name.
+
+    Returns:
+        GraphDrawing, shown inline by Jupyter; `.save("graph.svg")`.
+    """
+    if engine not in ENGINES:
+        raise ValueError(f"engine must be one of {ENGINES}, got {engine!r}")
+    if engine == "dot" and find_dot() is None:
+        raise RuntimeError(MISSING_DOT)
+    model = build(tensor, show_shapes=show_shapes, show_saved=show_saved, lang=lang,
+                  max_nodes=max_nodes, names=names)
+    source = dot_source(model)
+    if engine != "python" and find_dot() is not None:
+        try:
+            return GraphDrawing(model, dot_svg(model), source, "dot")
+        except RuntimeError:
+            if engine == "dot":
+                raise           # asked for graphviz: say that it failed
+    return GraphDrawing(model, python_svg(model), source, "python")
