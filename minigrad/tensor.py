@@ -271,8 +271,9 @@ class Tensor(TensorData, TensorMath):
 
     # --- in-place writes ------------------------------------------------------
 
-    def _check_inplace_allowed(self):
-        """PyTorch's refusals: an in-place change to a leaf that requires grad loses history."""
+    def _check_inplace_allowed(self, through_view=False):
+        """PyTorch's refusals: an in-place change to a leaf that requires grad loses history.
+        `through_view`: the write goes through a view of self (`x[0] = 1`)."""
         if not is_grad_enabled():
             return
         made_by = self.__dict__.get("_view_made_by")
@@ -284,11 +285,11 @@ class Tensor(TensorData, TensorMath):
                 "the custom backward associated with the custom Function, leading to incorrect "
                 "gradients. This behavior is forbidden. You can fix this by cloning the output "
                 "of the custom Function.")
-        if self.is_leaf and self._requires_grad:
+        if self.is_leaf and self._requires_grad and not through_view:
             raise RuntimeError(
                 "a leaf Variable that requires grad is being used in an in-place operation. "
                 "minigrad hint: update parameters inside `with torch.no_grad():`.")
-        base = self._base
+        base = self if through_view else self._base
         if base is not None and base.is_leaf and base._requires_grad:
             raise RuntimeError(
                 "a view of a leaf Variable that requires grad is being used in an in-place "
@@ -297,19 +298,20 @@ class Tensor(TensorData, TensorMath):
     def _write(self, array, result_dtype, key=Ellipsis, bump=True):
         """Write into this tensor's storage and bump its version (every in-place op ends here;
         a built-in op passes bump=False: its ctx.mark_dirty bumps, as PyTorch's does)."""
-        if not dtypes.can_cast(result_dtype, self.dtype):
-            raise RuntimeError(f"result type {_type_name(result_dtype)} can't be cast to the "
-                               f"desired output type {_type_name(self.dtype)}")
-        if key is Ellipsis and tuple(array.shape) != self.shape:
-            broadcast = np.broadcast_shapes(tuple(array.shape), self.shape)
-            if broadcast != self.shape:
-                raise RuntimeError(f"output with shape {list(self.shape)} doesn't match the "
-                                   f"broadcast shape {list(broadcast)}")
+        # PyTorch's checks, in its order: overlapping memory, then shape, then dtype.
         if not self._data.flags.writeable:
             raise RuntimeError(
                 "unsupported operation: more than one element of the written-to tensor refers "
                 "to a single memory location. Please clone() the tensor before performing the "
                 "operation.")
+        if key is Ellipsis and tuple(array.shape) != self.shape:
+            broadcast = np.broadcast_shapes(tuple(array.shape), self.shape)
+            if broadcast != self.shape:
+                raise RuntimeError(f"output with shape {list(self.shape)} doesn't match the "
+                                   f"broadcast shape {list(broadcast)}")
+        if not dtypes.can_cast(result_dtype, self.dtype):
+            raise RuntimeError(f"result type {_type_name(result_dtype)} can't be cast to the "
+                               f"desired output type {_type_name(self.dtype)}")
         self._data[key] = array
         if bump:
             self._version_counter.value += 1

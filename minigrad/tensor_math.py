@@ -199,6 +199,8 @@ class TensorMath:
             return self.reshape(1)
         end = end_dim % self.ndim
         start = start_dim % self.ndim
+        if start == end:
+            return self                     # nothing to merge: PyTorch returns self itself
         new_shape = self.shape[:start] + (-1,) + self.shape[end + 1:]
         return self.reshape(new_shape)
 
@@ -292,8 +294,10 @@ class TensorMath:
         return index.getitem(self, key)
 
     def __setitem__(self, key, value):
-        self._inplace(inplace.IndexPut if inplace.is_advanced_key(key) else inplace.SetItem,
-                      key, value)
+        advanced = inplace.is_advanced_key(key)
+        if not advanced and index.makes_view(self, key):
+            self._check_inplace_allowed(through_view=True)     # x[0] = 1 writes through x[0]
+        self._inplace(inplace.IndexPut if advanced else inplace.SetItem, key, value)
 
     # --- in-place -------------------------------------------------------------------
     def _inplace(self, op, *args):

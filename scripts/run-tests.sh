@@ -6,6 +6,12 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PYTHON=${PYTHON:-python3}
+# graphviz's `dot` lets the tests draw graphs both ways; optional, installed where we may.
+if ! command -v dot >/dev/null && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+  echo "Installing graphviz (optional: minigrad.viz draws without it too)..."
+  (apt-get update -qq && apt-get install -y -qq graphviz) >/dev/null 2>&1 \
+    || echo "  could not install graphviz; its tests will be skipped"
+fi
 if [ ! -x .venv/bin/python ]; then
   echo "Creating .venv with $($PYTHON --version)..."
   "$PYTHON" -m venv .venv

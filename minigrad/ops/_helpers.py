@@ -40,6 +40,23 @@ def binary_arrays(a, b, floating=False):
     return array_of(a, result, like), array_of(b, result, like)
 
 
+def check_sub(a, b=None):
+    """PyTorch refuses `-` on bool operands (a Python bool counts as one); b=None: negation."""
+    bools = [getattr(v, "dtype", None) is dtypes.bool or isinstance(v, (bool, np.bool_))
+             for v in ((a,) if b is None else (a, b))]
+    if b is None and bools[0]:
+        raise RuntimeError("Negation, the `-` operator, on a bool tensor is not supported. If "
+                           "you are trying to invert a mask, use the `~` or `logical_not()` "
+                           "operator instead.")
+    if all(bools):
+        raise RuntimeError("Subtraction, the `-` operator, with two bool tensors is not "
+                           "supported. Use the `^` or `logical_xor()` operator instead.")
+    if any(bools):
+        raise RuntimeError("Subtraction, the `-` operator, with a bool tensor is not supported. "
+                           "If you are trying to invert a mask, use the `~` or `logical_not()` "
+                           "operator instead.")
+
+
 def check_broadcast(a, b):
     """PyTorch's message when shapes do not broadcast."""
     check_shapes_broadcast(a.shape if is_tensor(a) else (), b.shape if is_tensor(b) else ())

@@ -8,8 +8,9 @@ PyTorch does: `a * b` saves `b` only if `a` needs a gradient.
 import math
 
 
+from .. import backend
 from ..autograd.function import Function
-from ._helpers import binary_arrays, is_tensor
+from ._helpers import binary_arrays, check_sub, is_tensor
 
 
 def _reduce(grad, operand):
@@ -48,6 +49,7 @@ class Sub(Function):
     @staticmethod
     def forward(ctx, a, b, alpha=1):
         ctx.a_shape, ctx.b_shape, ctx.alpha = a.shape, getattr(b, "shape", None), alpha
+        check_sub(a, b)
         x, y = binary_arrays(a, b)
         return a._new(x - y if alpha == 1 else x - alpha * y)
 
@@ -66,6 +68,7 @@ class RSub(Function):
 
     @staticmethod
     def forward(ctx, a, number):
+        check_sub(number, a)
         x, y = binary_arrays(a, number)
         return a._new(y - x)
 
@@ -96,7 +99,7 @@ class Mul(Function):
 
 
 class Div(Function):
-    """out = a / b;  da = g / b,  db = -g * a / b²."""
+    """out = a / b;  da = g / b,  db = -g * ((a / b) / b)  (PyTorch's order of operations)."""
 
     node_name = "DivBackward0"
 
@@ -111,7 +114,7 @@ class Div(Function):
     def backward(ctx, grad):
         a, b = ctx.saved_tensors
         grad_a = (grad / b).sum_to_size(ctx.a_shape) if ctx.needs_input_grad[0] else None
-        grad_b = (-grad * a / (b * b)).sum_to_size(ctx.b_shape) if a is not None else None
+        grad_b = (-grad * (a / b / b)).sum_to_size(ctx.b_shape) if a is not None else None
         return grad_a, grad_b
 
 
@@ -130,7 +133,7 @@ class Reciprocal(Function):
     @staticmethod
     def backward(ctx, grad):
         (result,) = ctx.saved_tensors
-        return -grad * result * result
+        return -grad * (result * result)
 
 
 class Neg(Function):
@@ -140,6 +143,7 @@ class Neg(Function):
 
     @staticmethod
     def forward(ctx, a):
+        check_sub(a)
         return a._new(-a._data)
 
     @staticmethod
@@ -170,6 +174,17 @@ class Pow(Function):
         return grad * n * a ** (n - 1), None
 
 
+def _power(x, y):
+    """x ** y on arrays; integers to negative integer powers as PyTorch computes them
+    elementwise (1 for base 1, ±1 for base -1, else 0) where numpy would refuse."""
+    if x.dtype.kind not in "iu" or y.dtype.kind not in "iu" or not (y < 0).any():
+        return x ** y
+    xp = backend.array_module(x)
+    odd_sign = xp.where(y % 2 == 0, 1, -1)
+    negative = xp.where(x == 1, 1, xp.where(x == -1, odd_sign, 0)).astype(x.dtype)
+    return xp.where(y < 0, negative, x ** xp.abs(y))
+
+
 class PowTensor(Function):
     """out = a ** b for tensors;  da = g * b * a ** (b - 1),  db = g * out * log(a)."""
 
@@ -178,7 +193,7 @@ class PowTensor(Function):
     @staticmethod
     def forward(ctx, a, b):
         x, y = binary_arrays(a, b)
-        result = a._new(x ** y)
+        result = a._new(_power(x, y))
         ctx.save_for_backward(a, b, result)
         return result
 
@@ -202,7 +217,7 @@ class RPow(Function):
     @staticmethod
     def forward(ctx, b, number):
         y, x = binary_arrays(b, number)
-        result = b._new(x ** y)
+        result = b._new(_power(x, y))
         ctx.number = number
         ctx.save_for_backward(result)
         return result

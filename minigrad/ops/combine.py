@@ -1,5 +1,6 @@
 """Ops that choose or combine elements: where, maximum/minimum, masked_fill,
 cat, stack; and softmax / log_softmax (for the lessons' small networks)."""
+from .. import dtypes
 from ..autograd.function import Function
 from ._helpers import binary_arrays, is_tensor, normalize_dim
 from .reduce import _type_name
@@ -91,7 +92,9 @@ class Cat(Function):
         first = tensors[0]
         ctx.dim = normalize_dim(dim, first.ndim)
         ctx.sizes = [t.shape[ctx.dim] for t in tensors]
-        return first._new(first._xp.concatenate([t._data for t in tensors], axis=ctx.dim))
+        rt = dtypes.result_type(*tensors).numpy              # mixed dtypes promote
+        return first._new(first._xp.concatenate([t._data.astype(rt) for t in tensors],
+                                                axis=ctx.dim))
 
     @staticmethod
     def backward(ctx, grad):
@@ -116,7 +119,8 @@ class Stack(Function):
                     f"stack expects each tensor to be equal size, but got {list(first.shape)} "
                     f"at entry 0 and {list(t.shape)} at entry {entry}")
         ctx.dim = normalize_dim(dim, first.ndim + 1)
-        return first._new(first._xp.stack([t._data for t in tensors], axis=ctx.dim))
+        rt = dtypes.result_type(*tensors).numpy              # mixed dtypes promote
+        return first._new(first._xp.stack([t._data.astype(rt) for t in tensors], axis=ctx.dim))
 
     @staticmethod
     def backward(ctx, grad):
@@ -141,7 +145,32 @@ class Softmax(Function):
     @staticmethod
     def backward(ctx, grad):
         (out,) = ctx.saved_tensors
-        return out * (grad - (grad * out).sum(ctx.dim, keepdim=True)), None
+        return SoftmaxBackwardData.apply(grad, out, ctx.dim), None
+
+
+class SoftmaxBackwardData(Function):
+    """Softmax's backward as one op, as in PyTorch (so create_graph records this node):
+    out = y * (g - Σ g·y);  dg = y * (h - Σ h·y),  dy = g·h - (Σ y·g)·h - g·Σ y·h  (h: its grad)."""
+
+    node_name = "SoftmaxBackwardDataBackward0"
+
+    @staticmethod
+    def forward(ctx, grad, out, dim):
+        ctx.dim = dim
+        ctx.save_for_backward(grad, out)
+        g, y = grad._data, out._data
+        return grad._new(y * (g - (g * y).sum(axis=dim, keepdims=True)))
+
+    @staticmethod
+    def backward(ctx, h):
+        grad, out = ctx.saved_tensors
+        dim = ctx.dim
+        grad_grad = SoftmaxBackwardData.apply(h, out, dim) if ctx.needs_input_grad[0] else None
+        grad_out = None
+        if ctx.needs_input_grad[1]:
+            grad_out = (grad * h - (out * grad).sum(dim, keepdim=True) * h
+                        - grad * (out * h).sum(dim, keepdim=True))
+        return grad_grad, grad_out, None
 
 
 class LogSoftmax(Function):
@@ -161,4 +190,26 @@ class LogSoftmax(Function):
     @staticmethod
     def backward(ctx, grad):
         (out,) = ctx.saved_tensors
-        return grad - out.exp() * grad.sum(ctx.dim, keepdim=True), None
+        return LogSoftmaxBackwardData.apply(grad, out, ctx.dim), None
+
+
+class LogSoftmaxBackwardData(Function):
+    """LogSoftmax's backward as one op, as in PyTorch:
+    out = g - eʸ Σ g;  dg = h - Σ h·eʸ,  dy = -Σg · eʸ · h  (h: its grad)."""
+
+    node_name = "LogSoftmaxBackwardDataBackward0"
+
+    @staticmethod
+    def forward(ctx, grad, out, dim):
+        ctx.dim = dim
+        ctx.save_for_backward(grad, out)
+        g, y = grad._data, out._data
+        return grad._new(g - out._xp.exp(y) * g.sum(axis=dim, keepdims=True))
+
+    @staticmethod
+    def backward(ctx, h):
+        grad, out = ctx.saved_tensors
+        dim = ctx.dim
+        grad_grad = h - (h * out.exp()).sum(dim, keepdim=True) if ctx.needs_input_grad[0] else None
+        grad_out = -grad.sum(dim, keepdim=True) * out.exp() * h if ctx.needs_input_grad[1] else None
+        return grad_grad, grad_out, None

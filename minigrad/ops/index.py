@@ -117,6 +117,22 @@ def _check_leading_mask(x, mask):
                 f"shape of the indexed tensor {list(x.shape)} at index {i}")
 
 
+def makes_view(x, index):
+    """Whether a basic x[index] is a new view; PyTorch skips `...` and slices spanning a dim."""
+    key = to_key(index)
+    consuming = sum(1 for c in key if c is not None and c is not Ellipsis)
+    dim = 0
+    for c in key:
+        if c is Ellipsis:
+            dim += x.ndim - consuming
+            continue
+        if not isinstance(c, slice) or c.start not in (None, 0) or c.step not in (None, 1) or (
+                c.stop is not None and (dim >= x.ndim or c.stop < x.shape[dim])):
+            return True
+        dim += 1
+    return False
+
+
 def getitem(x, index):
     """x[index], decomposed like PyTorch's indexing."""
     key = to_key(index)

@@ -6,8 +6,9 @@ modified before backward.
 """
 from .. import dtypes
 from ..autograd.function import Function
-from ._helpers import array_of, check_broadcast, is_tensor
+from ._helpers import array_of, check_broadcast, check_sub, is_tensor
 from .index import getitem, is_advanced, to_key
+from .reduce import _type_name
 
 
 def _value_before(x):
@@ -33,6 +34,7 @@ class AddInplace(Function):
     @staticmethod
     def forward(ctx, x, other, alpha=1):
         ctx.other_shape, ctx.alpha = getattr(other, "shape", None), alpha
+        check_broadcast(x, other)
         rt = dtypes.result_type(x, other)
         a, b = array_of(x, rt, x), array_of(other, rt, x)
         return _write_result(ctx, x, rt, a + alpha * b)
@@ -50,6 +52,7 @@ class SubInplace(AddInplace):
 
     @staticmethod
     def forward(ctx, x, other, alpha=1):
+        check_sub(x, other)
         return AddInplace.forward(ctx, x, other, -alpha)
 
 
@@ -60,6 +63,7 @@ class MulInplace(Function):
 
     @staticmethod
     def forward(ctx, x, other):
+        check_broadcast(x, other)
         rt = dtypes.result_type(x, other)
         before = _value_before(x) if ctx.needs_input_grad[1] else None
         ctx.save_for_backward(before, other if ctx.needs_input_grad[0] else None)
@@ -81,6 +85,7 @@ class DivInplace(Function):
 
     @staticmethod
     def forward(ctx, x, other):
+        check_broadcast(x, other)
         rt = dtypes.result_type(x, other)
         if not rt.is_floating_point:
             rt = dtypes.get_default_dtype()
@@ -166,13 +171,18 @@ class SetItem(Function):
     """x[key] = value;  dx = g with zeros at key,  dvalue = g[key] summed to value's shape."""
 
     node_name = "torch::autograd::CopySlices"
+    same_dtype = False          # a basic key writes with fill_/copy_, which cast the value
 
     @staticmethod
     def forward(ctx, x, index, value):
         key = to_key(index)
         ctx.index, ctx.value_shape = index, getattr(value, "shape", None)
-        rt = value.dtype if is_tensor(value) else dtypes.result_type(x, value)
-        x._write(array_of(value, rt, x), rt, key, bump=False)
+        if ctx._function_cls.same_dtype and is_tensor(value) and value.dtype is not x.dtype:
+            raise RuntimeError(
+                "Index put requires the source and destination dtypes match, got "
+                f"{_type_name(x.dtype)} for the destination and {_type_name(value.dtype)} for "
+                "the source.")
+        x._write(array_of(value, x.dtype, x), x.dtype, key, bump=False)   # cast, as fill_/copy_
         ctx.mark_dirty(x)
         ctx.kept = x._xp.ones(x.shape, dtype=bool)
         ctx.kept[key] = False
@@ -187,9 +197,10 @@ class SetItem(Function):
 
 
 class IndexPut(SetItem):
-    """x[arrays] = value (integer-array or mask index)."""
+    """x[arrays] = value (integer-array or mask index); a tensor value must have x's dtype."""
 
     node_name = "IndexPutBackward0"
+    same_dtype = True
 
 
 def is_advanced_key(index):

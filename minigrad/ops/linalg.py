@@ -1,12 +1,30 @@
 """Matrix products.  `a @ b` picks one by the operands' dimensions, as PyTorch does."""
 from ..autograd.function import Function
 from ._helpers import check_shapes_broadcast
+from .reduce import _type_name
+
+# PyTorch's C++ names for dtypes, as its mm error prints them ("double != float").
+_C_NAMES = {"float32": "float", "float64": "double", "int64": "long int", "int32": "int",
+            "bool": "bool", "float16": "c10::Half"}
 
 
-def _check_same_dtype(a, b):
-    if a.dtype is not b.dtype:
-        raise RuntimeError(
-            f"expected m1 and m2 to have the same dtype, but got: {a.dtype} != {b.dtype}")
+def _check_same_dtype(a, b, kind="mm"):
+    """PyTorch's refusal to multiply two dtypes (each of mm, mv and dot words it its own
+    way), or bools (no CPU kernel)."""
+    if a.dtype is b.dtype:
+        if a.dtype.name == "bool":
+            kernel = {"mm": "addmm_impl_cpu_", "mv": "addmv_impl_cpu", "dot": "dot"}[kind]
+            raise NotImplementedError(f'"{kernel}" not implemented for \'Bool\'')
+        return
+    if kind == "mv":
+        raise RuntimeError("addmv input tensors must have the same dtype, but got "
+                           f"{_type_name(b.dtype)}, {_type_name(a.dtype)}, and {_type_name(b.dtype)}")
+    if kind == "dot":
+        raise RuntimeError("dot : expected both vectors to have same dtype, but found "
+                           f"{_type_name(a.dtype)} and {_type_name(b.dtype)}")
+    names = [_C_NAMES.get(t.dtype.name, t.dtype.name) for t in (a, b)]
+    raise RuntimeError(
+        f"expected m1 and m2 to have the same dtype, but got: {names[0]} != {names[1]}")
 
 
 class Mm(Function):
@@ -43,7 +61,7 @@ class Mv(Function):
 
     @staticmethod
     def forward(ctx, a, v):
-        _check_same_dtype(a, v)
+        _check_same_dtype(a, v, "mv")
         if a.shape[1] != v.shape[0]:
             raise RuntimeError(
                 f"size mismatch, got input ({a.shape[0]}), mat ({a.shape[0]}x{a.shape[1]}), "
@@ -69,7 +87,7 @@ class Dot(Function):
     def forward(ctx, a, b):
         if a.ndim != 1 or b.ndim != 1:
             raise RuntimeError(f"1D tensors expected, but got {a.ndim}D and {b.ndim}D tensors")
-        _check_same_dtype(a, b)
+        _check_same_dtype(a, b, "dot")
         if a.shape != b.shape:
             raise RuntimeError(
                 "inconsistent tensor size, expected tensor [{}] and src [{}] to have the "

@@ -112,23 +112,27 @@ class Permute(Function):
 
 
 class Squeeze(Function):
-    """out = x without its size-1 dims (a view);  dx = g reshaped back."""
+    """out = x without its size-1 dims (a view);  dx = g with each removed dim put back
+    by unsqueeze (PyTorch's unsqueeze_to: g itself when no dim was removed)."""
 
     node_name = "SqueezeBackward0"
 
     @staticmethod
     def forward(ctx, x, dim=None):
-        ctx.shape = x.shape
         if dim is None:
+            ctx.removed = [d for d, s in enumerate(x.shape) if s == 1]
             return x._view(x._data.reshape([s for s in x.shape if s != 1]))
         dim = normalize_dim(dim, x.ndim)
-        if x.ndim == 0 or x.shape[dim] != 1:
+        ctx.removed = [dim] if x.ndim and x.shape[dim] == 1 else []
+        if not ctx.removed:
             return x._view(x._data)
         return x._view(x._data.squeeze(dim))
 
     @staticmethod
     def backward(ctx, grad):
-        return grad.reshape(ctx.shape), None
+        for dim in ctx.removed:
+            grad = grad.unsqueeze(dim)
+        return grad, None
 
 
 class SqueezeDim(Squeeze):

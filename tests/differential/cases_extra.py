@@ -2767,3 +2767,209 @@ def case_error_messages_of_ops(T, rec):
     rec("a 0-d tensor can be viewed as [1]", T.tensor(1.0).view(1))
     rec("clamp with min > max gives max", T.tensor([1.0, 5.0]).clamp(3, 2))
     rec("transpose of a dim with itself", tuple(T.ones(2, 3).transpose(1, 1).shape))
+
+
+# --- found by tests/test_random_programs.py ------------------------------------------
+
+def case_matmul_mixed_dtype_messages(T, rec):
+    pairs = [((2, 3), (3,)), ((3,), (3, 2)), ((2, 3), (3, 2)), ((3,), (3,))]
+    for sa, sb in pairs:
+        for da, db in ((T.float64, T.float32), (T.float32, T.int64)):
+            with rec.raises(name=f"{sa} @ {sb} {_n(da)} {_n(db)}"):
+                T.ones(*sa, dtype=da) @ T.ones(*sb, dtype=db)
+            try:
+                T.ones(*sa, dtype=da) @ T.ones(*sb, dtype=db)
+            except RuntimeError as error:
+                rec(f"{sa} @ {sb} {_n(da)} {_n(db)} message", str(error))
+
+
+def case_div_second_order_node_names(T, rec):
+    a = T.tensor([0.5, 2.0], requires_grad=True)
+    b = T.tensor([1.5, 3.0], requires_grad=True)
+    c = T.tensor(0.125, requires_grad=True)
+    ga, gb = T.autograd.grad((a / b).sum(), [a, b], create_graph=True)
+    (gc,) = T.autograd.grad((0.125 / c).sum(), [c], create_graph=True)
+    for name, g in (("d/da", ga), ("d/db", gb), ("d/dc of 1/c", gc)):
+        rec(name, g)
+        rec(name + " node", g.grad_fn.name())
+        rec(name + " next", _edges(g.grad_fn))
+    (gb * gb).sum().backward()
+    rec("second order a", a.grad)
+    rec("second order b", b.grad)
+
+
+def case_inplace_error_order_and_shapes(T, rec):
+    checks = {
+        "int add_ of a float that does not fit its shape":
+            lambda: T.zeros(2, 1, dtype=T.int64).add_(T.ones(2, 3)),
+        "add_ of a shape that does not broadcast": lambda: T.zeros(2, 3).add_(T.ones(4, 3)),
+        "sub_ of a shape that does not broadcast": lambda: T.zeros(2, 3).sub_(T.ones(4, 3)),
+        "mul_ of a shape that does not broadcast": lambda: T.zeros(2, 3).mul_(T.ones(4, 3)),
+        "div_ of a shape that does not broadcast": lambda: T.zeros(2, 3).div_(T.ones(4, 3)),
+        "mul_ of an expanded int tensor by a float":
+            lambda: T.zeros(2, 1, dtype=T.int64).expand(2, 3).mul_(1.5),
+        "copy_ into an expanded tensor": lambda: T.zeros(2, 1).expand(2, 3).copy_(T.ones(3)),
+    }
+    for name, make in checks.items():
+        with rec.raises(name=name):
+            make()
+        try:
+            make()
+        except RuntimeError as error:
+            rec(name + " message", str(error))
+
+
+def case_setitem_on_a_leaf_names_the_view(T, rec):
+    x = T.tensor([[1.0, 2.0], [3.0, 4.0]], requires_grad=True)
+    keys = {"0": 0, "...": ..., ":": slice(None), "0:2": slice(0, 2), "0:5": slice(0, 5),
+            ":, :": (slice(None), slice(None)), "..., :": (Ellipsis, slice(None)),
+            "0:1": slice(0, 1), "-2:": slice(-2, None), "0, 1": (0, 1), "None": None,
+            "int tensor": T.tensor([0])}
+    for name, key in keys.items():
+        with rec.raises(name=name):
+            x[key] = 2.0
+        try:
+            x[key] = 2.0
+        except RuntimeError as error:
+            rec(name + " message", str(error).split(" minigrad hint")[0])
+    with T.no_grad():
+        x[0] = 5.0
+    rec("under no_grad", x)
+
+
+def case_flatten_of_nothing_to_merge_is_self(T, rec):
+    shapes_args = [((), ()), ((3,), ()), ((2, 3), (1,)), ((2, 3), ()), ((2, 3), (0, 0)),
+                   ((2, 1, 3), (1, -1)), ((2, 3), (-1,))]
+    for shape, args in shapes_args:
+        x = T.ones(shape, requires_grad=True)
+        y = x.flatten(*args)
+        rec(f"{shape} flatten{args}", (y is x, tuple(y.shape), y.is_leaf,
+                                       None if y.grad_fn is None else y.grad_fn.name()))
+
+
+def case_bool_subtraction_and_negation_are_refused(T, rec):
+    b = T.tensor([True, False])
+    f = T.ones(2)
+    checks = {
+        "bool - bool": lambda: b - b,
+        "-bool": lambda: -b,
+        "bool.neg()": lambda: b.neg(),
+        "bool - True": lambda: b - True,
+        "bool.sub_(bool)": lambda: b.sub_(b),
+        "float.sub_(bool)": lambda: f.clone().sub_(b),
+        "bool.sub_(float)": lambda: b.clone().sub_(f),
+        "float.sub_(True)": lambda: f.clone().sub_(True),
+        "float - True": lambda: f - True,
+        "float.sub(bool)": lambda: f.sub(b),
+        "True - float": lambda: True - f,
+        "bool - 1": lambda: b - 1,
+        "1 - bool": lambda: 1 - b,
+    }
+    for name, make in checks.items():
+        with rec.raises(name=name):
+            make()
+        try:
+            make()
+        except RuntimeError as error:
+            rec(name + " message", str(error))
+    rec("add_ of a bool with alpha=-1 is allowed", f.clone().add_(b, alpha=-1))
+
+
+def case_softmax_second_order(T, rec):
+    for op in ("softmax", "log_softmax"):
+        x = T.tensor([[0.5, -1.0, 2.0], [1.5, 0.25, -0.75]], requires_grad=True)
+        w = T.tensor([[1.0, 2.0, -1.0], [0.5, -2.0, 3.0]], requires_grad=True)
+        y = getattr(x, op)(1)
+        (g,) = T.autograd.grad((y * w).sum(), [x], create_graph=True)
+        rec(op + " grad", g)
+        rec(op + " grad node", g.grad_fn.name())
+        rec(op + " grad edges", _edges(g.grad_fn))
+        (g * g * T.tensor([1.0, 2.0, 3.0])).sum().backward()
+        rec(op + " second order x", x.grad)
+        rec(op + " second order w", w.grad)
+
+
+def case_squeeze_backward_unsqueezes_only_removed_dims(T, rec):
+    for shape, args in [((3, 3), ()), ((3, 3), (0,)), ((2, 1, 3), ()), ((2, 1, 3), (1,)),
+                        ((1, 2, 1), ()), ((1,), ()), ((), ()), ((2, 1, 3), (-1,))]:
+        x = T.ones(shape, requires_grad=True)
+        y = x.squeeze(*args)
+        (g,) = T.autograd.grad((y.sin() * 2).sum(), [x], create_graph=True)
+        rec(f"{shape} squeeze{args}", (tuple(y.shape), y.grad_fn.name(), g.grad_fn.name()))
+        rec(f"{shape} squeeze{args} grad", g)
+
+
+def case_setitem_casts_values_index_put_does_not(T, rec):
+    def run(name, x, key, value):
+        with rec.raises(name=name):
+            x[key] = value
+        rec(name + " result", x)
+        rec(name + " dtype", _n(x.dtype))
+    run("bool[0] = 2", T.tensor([False, False]), 0, 2)
+    run("int[0] = 2.7", T.tensor([1, 2]), 0, 2.7)
+    run("int[0] = -2.7", T.tensor([1, 2]), 0, -2.7)
+    run("int[...] = 2.7", T.tensor([1, 2]), ..., 2.7)
+    run("int[0] = float tensor", T.tensor([1, 2]), 0, T.tensor(2.7))
+    run("int[idx] = 2.7", T.tensor([1, 2]), T.tensor([0]), 2.7)
+    run("int[idx] = float tensor", T.tensor([1, 2]), T.tensor([0]), T.tensor([2.7]))
+    run("float[idx] = double tensor", T.tensor([1.0, 2.0]), T.tensor([0]),
+        T.tensor([2.0], dtype=T.float64))
+    try:
+        T.tensor([1, 2])[T.tensor([0])] = T.tensor([2.7])
+    except RuntimeError as error:
+        rec("index put message", str(error))
+    x = T.tensor([1.0, 2.0], requires_grad=True)
+    v = T.tensor(3.0, dtype=T.float64, requires_grad=True)
+    y = x * 1
+    y[0] = v
+    y.sum().backward()
+    rec("float32[0] = float64 value grad", v.grad)
+    rec("float32[0] = float64 value grad dtype", _n(v.grad.dtype))
+    rec("x grad", x.grad)
+
+
+def case_matmul_of_bool_and_int_tensors(T, rec):
+    for sa, sb in [((2, 3), (3, 2)), ((2, 3), (3,)), ((3,), (3, 2)), ((3,), (3,))]:
+        for dtype in (T.bool, T.int64):
+            name = f"{sa} @ {sb} {_n(dtype)}"
+            with rec.raises(name=name):
+                result = T.ones(sa, dtype=dtype) @ T.ones(sb, dtype=dtype)
+                rec(name + " result", result)
+                rec(name + " dtype", _n(result.dtype))
+            try:
+                T.ones(sa, dtype=dtype) @ T.ones(sb, dtype=dtype)
+            except NotImplementedError as error:
+                rec(name + " message", str(error))
+
+
+def case_integers_to_negative_tensor_powers(T, rec):
+    e = T.tensor([-2, -1, 0, 1, 2])
+    for base in (2, -1, 1, 0, 3, -2):
+        rec(f"{base} ** int tensor", base ** e)
+    rec("int tensor ** int tensor", T.tensor([2, -1, 1, 0, 3]) ** e)
+    rec("int tensor ** 0-d negative int tensor", T.tensor([2, -1]) ** T.tensor(-1))
+    rec("2.0 ** int tensor", 2.0 ** e)
+    with rec.raises("Integers to negative integer powers are not allowed"):
+        T.tensor([2]) ** -1
+
+
+def case_cat_and_stack_promote_dtypes(T, rec):
+    i = T.tensor([1, 2])
+    b = T.tensor([True, False])
+    f = T.tensor([0.5, 1.5], requires_grad=True)
+    d = T.tensor([2.5, -1.0], dtype=T.float64, requires_grad=True)
+    results = {
+        "cat int float": T.cat([i, f]),
+        "cat float double": T.cat([f, d]),
+        "cat bool int": T.cat([b, i]),
+        "stack int float": T.stack([i, f]),
+        "stack double float": T.stack([d, f], 1),
+        "stack 0-d": T.stack([T.tensor(1), T.tensor(2.5, dtype=T.float64)]),
+    }
+    for name, r in results.items():
+        rec(name, r)
+        rec(name + " dtype", _n(r.dtype))
+    (results["cat float double"] * 2).sum().backward(retain_graph=True)
+    (results["stack double float"] * 3).sum().backward()
+    rec("f grad", (f.grad, _n(f.grad.dtype)))
+    rec("d grad", (d.grad, _n(d.grad.dtype)))
