@@ -212,7 +212,7 @@ class SavedTensor:
         else:
             maker, output_nr = self.packed.grad_fn, self.packed._output_nr
         where = "" if maker is None else (
-            f", which is output {output_nr} of {re.sub(r'Backward[0-9]*$', '', maker.name())},")
+            f", which is output {output_nr} of {re.sub(r'Backward(0$)?', '', maker.name())},")
         return (
             "one of the variables needed for gradient computation has been modified by "
             f"an inplace operation: [{self.description}]{where} is at version "

@@ -63,7 +63,8 @@ class Index(Function):
     def forward(ctx, x, key):
         ctx.shape, ctx.key = x.shape, key
         try:
-            return x._new(x._data[key])
+            out = x._data[key]
+            return x._new(out if out.flags.c_contiguous else out.copy(order="C"))  # as PyTorch's
         except IndexError as exc:
             raise IndexError(str(exc).replace("axis", "dimension")) from None
 

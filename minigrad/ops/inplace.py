@@ -79,7 +79,8 @@ class MulInplace(Function):
 
 
 class DivInplace(Function):
-    """x.div_(other): x ← x / other;  dx = g / other,  dother = -g·x_new / other."""
+    """x.div_(other): x ← x / other;  dx = g / other,  dother = -g·((x before / other) / other).
+    Like PyTorch it saves a copy of x before the write, so changing x later is allowed."""
 
     node_name = "DivBackward0"
 
@@ -89,14 +90,13 @@ class DivInplace(Function):
         rt = dtypes.result_type(x, other)
         if not rt.is_floating_point:
             rt = dtypes.get_default_dtype()
-        result = _write_result(ctx, x, rt, array_of(x, rt, x) / array_of(other, rt, x))
-        ctx.save_for_backward(result if ctx.needs_input_grad[1] else None, other)
-        return result
+        ctx.save_for_backward(_value_before(x) if ctx.needs_input_grad[1] else None, other)
+        return _write_result(ctx, x, rt, array_of(x, rt, x) / array_of(other, rt, x))
 
     @staticmethod
     def backward(ctx, grad):
-        result, other = ctx.saved_tensors
-        grad_other = (-grad * result / other).sum_to_size(other.shape) if result is not None else None
+        before, other = ctx.saved_tensors
+        grad_other = (-grad * (before / other / other)).sum_to_size(other.shape) if before is not None else None
         return grad / other, grad_other
 
 
@@ -252,12 +252,17 @@ class AsStrided(Function):
     @staticmethod
     def backward(ctx, grad):
         from .index import IndexPutAccumulate      # positions are distinct: a plain scatter
+        if not ctx.shape:                           # a 0-d base: the view's one element
+            return grad.reshape(()), None
         key = grad._xp.unravel_index(ctx.flat, ctx.shape)
         return IndexPutAccumulate.apply(grad, ctx.shape, key), None
 
 
 def _flat_key(tensor, flat):
-    """An index that picks the elements at C-order positions `flat`."""
+    """An index that picks the elements at C-order positions `flat` (a 0-d tensor has one,
+    which numpy's unravel_index refuses)."""
+    if tensor.ndim == 0:
+        return (None,) * flat.ndim + (Ellipsis,)
     return tensor._xp.unravel_index(flat, tensor.shape)
 
 

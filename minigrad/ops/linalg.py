@@ -139,7 +139,9 @@ class SqueezeResult(Function):
     @staticmethod
     def forward(ctx, x, dim):
         ctx.dim = dim
-        return x._new(x._data.squeeze(dim))
+        out = x._new(x._data.squeeze(dim))
+        out._version_counter.value = x._version + 1      # squeeze_ is an in-place write
+        return out
 
     @staticmethod
     def backward(ctx, grad):

@@ -179,6 +179,9 @@ class Expand(Function):
                     f"existing size ({size}) at non-singleton dimension {lead + i}.  Target "
                     f"sizes: {list(shape)}.  Tensor sizes: {list(x.shape)}")
         ctx.shape = x.shape
+        extra = len(target) - x.ndim
+        if all(s == 1 for s in target[:extra]) and tuple(target[extra:]) == x.shape:
+            return x._view(x._data[(None,) * extra + (Ellipsis,)])   # nothing repeated: writable
         return x._view(x._xp.broadcast_to(x._data, target))
 
     @staticmethod

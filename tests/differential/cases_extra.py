@@ -2973,3 +2973,94 @@ def case_cat_and_stack_promote_dtypes(T, rec):
     (results["stack double float"] * 3).sum().backward()
     rec("f grad", (f.grad, _n(f.grad.dtype)))
     rec("d grad", (d.grad, _n(d.grad.dtype)))
+
+
+def case_div_inplace_second_order_node_name(T, rec):
+    x = T.tensor([1.5, -2.0], requires_grad=True)
+    y = T.tensor([0.5, 4.0], requires_grad=True)
+    z = x * 2
+    z.div_(y)
+    (g,) = T.autograd.grad(z.sum(), [y], create_graph=True)
+    rec("d/dy", g)
+    rec("d/dy node", g.grad_fn.name())
+    (g * g).sum().backward()
+    rec("x grad", x.grad)
+    rec("y grad", y.grad)
+
+
+def case_div_inplace_result_may_change_later(T, rec):
+    y = T.tensor([0.5, 4.0], requires_grad=True)
+    z = T.tensor([1.5, -2.0])
+    z.div_(y)
+    z.add_(2)
+    rec("z", z)
+    rec("z node", z.grad_fn.name())
+    z.sum().backward()
+    rec("y grad", y.grad)
+
+
+def case_expand_that_repeats_nothing_is_writable(T, rec):
+    x = T.zeros(2, 3, dtype=T.int64)
+    y = x.expand(2, -1)
+    y.add_(2)
+    rec("same-shape expand add_", (y, x, y._version))
+    z = T.zeros(3).expand(1, 1, 3)
+    z.fill_(1.5)
+    rec("expand adding size-1 dims fill_", z)
+    with rec.raises("more than one element of the written-to tensor refers to a single memory"):
+        T.zeros(1, 3).expand(2, 3).add_(1)
+
+
+def case_version_error_names_the_op_with_its_overload_number(T, rec):
+    makers = {
+        "pow tensor": lambda y: y.pow(T.tensor([2.0, 1.0])),
+        "sum dim": lambda y: y.sum(0, keepdim=True),
+        "2 ** y": lambda y: 2 ** y,
+        "clamp min": lambda y: y.clamp(min=0.1),
+        "exp": lambda y: y.exp(),
+    }
+    for name, make in makers.items():
+        x = T.tensor([0.5, 2.0], requires_grad=True)
+        z = make(x * 1)
+        out = z.sin()
+        with T.no_grad():
+            z.add_(1)
+        try:
+            out.sum().backward()
+        except RuntimeError as error:
+            rec(name, str(error).split(" instead")[0])
+
+
+def case_matmul_results_versions(T, rec):
+    a = T.tensor([1.0, 2.0], requires_grad=True)
+    b = T.tensor([3.0, 4.0])
+    m = T.tensor([[1.0, 2.0], [3.0, 4.0]])
+    for name, r in {"1-d @ 1-d": a @ b, "2-d @ 1-d": m @ a, "1-d @ 2-d": a @ m,
+                    "2-d @ 2-d": m @ m, "1-d @ 2-d no grad": b @ m}.items():
+        rec(name, (r, r._version, None if r.grad_fn is None else r.grad_fn.name()))
+
+
+def case_view_of_a_0d_tensor_changed_in_place(T, rec):
+    x = T.tensor(0.125, requires_grad=True)
+    s = x * 2
+    v = s.reshape(1)
+    w = s.view(1, 1)
+    s.add_(2)
+    rec("v", (v, v.grad_fn.name(), v._version))
+    rec("w", (w, w.grad_fn.name()))
+    v.mul_(3)
+    rec("s after v.mul_", (s, s.grad_fn.name(), s._version))
+    (s + w.sum()).backward()
+    rec("x grad", x.grad)
+
+
+def case_integer_array_index_result_is_contiguous(T, rec):
+    x = T.tensor([[1.0], [2.0]], requires_grad=True)
+    for name, key in {"x[:, idx]": (slice(None), T.tensor([0, 0])),
+                      "x[idx]": (T.tensor([0, 1]),),
+                      "x[idx, idx]": (T.tensor([0, 1]), T.tensor([0, 0]))}.items():
+        y = x[key]
+        rec(name, (y, y.is_contiguous(), y.grad_fn.name()))
+        for shape in [(-1,), (1, -1)]:
+            z = y.reshape(shape)
+            rec(f"{name}.reshape{shape}", (z, z.grad_fn.name()))
