@@ -219,12 +219,12 @@ class RPow(Function):
         y, x = binary_arrays(b, number)
         result = b._new(_power(x, y))
         ctx.number = number
-        ctx.save_for_backward(result)
+        ctx.save_for_backward(b, result)      # PyTorch saves the exponent too
         return result
 
     @staticmethod
     def backward(ctx, grad):
-        (result,) = ctx.saved_tensors
+        _, result = ctx.saved_tensors
         log_number = math.log(ctx.number) if ctx.number > 0 else (
             0.0 if ctx.number == 0 else float("nan"))
         return grad * result * log_number, None

@@ -66,20 +66,20 @@ class Minimum(Maximum):
 
 
 class MaskedFill(Function):
-    """out = x with `value` where mask is True;  dx = g where mask is False."""
+    """out = x with `value` where mask is True (x and mask broadcast);
+    dx = g where mask is False, summed back to x's shape."""
 
     node_name = "MaskedFillBackward0"
 
     @staticmethod
     def forward(ctx, x, mask, value):
-        ctx.mask = mask
-        out = x._data.copy()
-        out[...] = x._xp.where(_mask_array(mask), value, out)
-        return x._new(out)
+        ctx.mask, ctx.shape = mask, x.shape
+        out = x._xp.where(_mask_array(mask), value, x._data)
+        return x._new(out.astype(x._data.dtype, copy=False))
 
     @staticmethod
     def backward(ctx, grad):
-        return grad.masked_fill(ctx.mask, 0.0), None, None
+        return grad.masked_fill(ctx.mask, 0.0).sum_to_size(ctx.shape), None, None
 
 
 class Cat(Function):

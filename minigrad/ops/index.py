@@ -30,11 +30,19 @@ class Select(Slice):
 
     node_name = "SelectBackward0"
 
+    @staticmethod
+    def backward(ctx, grad):
+        return SelectEmbed.apply(grad, ctx.shape, ctx.key), None
+
 
 class Alias(Slice):
-    """x[...]: the same elements, a new view."""
+    """x[...]: the same elements, a new view;  dx = g."""
 
     node_name = "AliasBackward0"
+
+    @staticmethod
+    def backward(ctx, grad):
+        return grad, None
 
 
 class EmbedInZeros(Function):
@@ -51,7 +59,16 @@ class EmbedInZeros(Function):
 
     @staticmethod
     def backward(ctx, grad):
-        return Slice.apply(grad, ctx.key), None, None
+        return ctx._function_cls.picks.apply(grad, ctx.key), None, None
+
+
+class SelectEmbed(EmbedInZeros):
+    """The backward of Select (PyTorch's select_backward);  dg = gg selected again."""
+
+    node_name = "SelectBackwardBackward0"
+
+
+EmbedInZeros.picks, SelectEmbed.picks = Slice, Select
 
 
 class Index(Function):

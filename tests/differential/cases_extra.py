@@ -3064,3 +3064,42 @@ def case_integer_array_index_result_is_contiguous(T, rec):
         for shape in [(-1,), (1, -1)]:
             z = y.reshape(shape)
             rec(f"{name}.reshape{shape}", (z, z.grad_fn.name()))
+
+
+def case_number_to_a_tensor_power_saves_the_exponent(T, rec):
+    x = T.tensor([0.5, 1.5], requires_grad=True)
+    e = x.sin()
+    y = 2 ** e
+    e.add_(2)
+    with rec.raises("modified by an inplace operation", name="backward"):
+        y.sum().backward()
+    rec("x grad", x.grad)
+
+
+def case_select_and_alias_second_order_nodes(T, rec):
+    x = T.tensor([[0.5, 1.0, 2.0], [1.5, -1.0, 0.25]], requires_grad=True)
+    for name, pick in {"x[0]": lambda t: t[0], "x[0, 1:]": lambda t: t[0, 1:],
+                       "x[:, 1]": lambda t: t[:, 1], "x[...]": lambda t: t[...],
+                       "x[1:]": lambda t: t[1:]}.items():
+        y = pick(x)
+        (g,) = T.autograd.grad(y.sin().sum(), [x], create_graph=True)
+        rec(name, (g, y.grad_fn.name(), g.grad_fn.name()))
+        (g2,) = T.autograd.grad((g * g).sum(), [x], create_graph=True)
+        rec(name + " second", g2)
+
+
+def case_masked_fill_broadcasts_self_against_the_mask(T, rec):
+    a = T.tensor(0.5, requires_grad=True)
+    b = T.tensor([[1.0], [2.0]], requires_grad=True)
+    mask = T.tensor([True, False, True])
+    for name, x in (("0-d", a), ("column", b)):
+        y = x.masked_fill(mask, 3.0)
+        rec(name, (y, y.grad_fn.name()))
+        (g,) = T.autograd.grad((y * T.tensor([1.0, 2.0, 3.0])).sum(), [x])
+        rec(name + " grad", g)
+    rec("int masked_fill with a float", T.tensor([1, 2, 3]).masked_fill(mask, 2.7))
+    base = T.tensor([0.0, 1.0], requires_grad=True)
+    e = T.tensor([0.5, 2.0], requires_grad=True)
+    (ge,) = T.autograd.grad((T.tensor(0.0) + base.sum() * 0 + 2.0) ** e, [e],
+                            grad_outputs=T.ones(2))
+    rec("0-d base ** 1-d exponent grad", ge)
