@@ -93,8 +93,8 @@ class Cat(Function):
         ctx.dim = normalize_dim(dim, first.ndim)
         ctx.sizes = [t.shape[ctx.dim] for t in tensors]
         rt = dtypes.result_type(*tensors).numpy              # mixed dtypes promote
-        return first._new(first._xp.concatenate([t._data.astype(rt) for t in tensors],
-                                                axis=ctx.dim))
+        out = first._xp.concatenate([t._data.astype(rt) for t in tensors], axis=ctx.dim)
+        return first._new(first._xp.ascontiguousarray(out))      # contiguous, as PyTorch's
 
     @staticmethod
     def backward(ctx, grad):
@@ -120,7 +120,8 @@ class Stack(Function):
                     f"at entry 0 and {list(t.shape)} at entry {entry}")
         ctx.dim = normalize_dim(dim, first.ndim + 1)
         rt = dtypes.result_type(*tensors).numpy              # mixed dtypes promote
-        return first._new(first._xp.stack([t._data.astype(rt) for t in tensors], axis=ctx.dim))
+        out = first._xp.stack([t._data.astype(rt) for t in tensors], axis=ctx.dim)
+        return first._new(first._xp.ascontiguousarray(out))      # contiguous, as PyTorch's
 
     @staticmethod
     def backward(ctx, grad):

@@ -93,7 +93,7 @@ class Index(Function):
 class IndexPutAccumulate(Function):
     """out = zeros(shape) with g added at the indices (the backward of Index);  dg = gg[key]."""
 
-    node_name = "IndexPutBackward0"
+    node_name = "IndexPutImplBackward0"      # PyTorch's index_backward uses _index_put_impl_
 
     @staticmethod
     def forward(ctx, grad, shape, key):

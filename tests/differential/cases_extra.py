@@ -3103,3 +3103,25 @@ def case_masked_fill_broadcasts_self_against_the_mask(T, rec):
     (ge,) = T.autograd.grad((T.tensor(0.0) + base.sum() * 0 + 2.0) ** e, [e],
                             grad_outputs=T.ones(2))
     rec("0-d base ** 1-d exponent grad", ge)
+
+
+def case_index_second_order_node_name(T, rec):
+    x = T.tensor([[0.5, 1.0], [2.0, -1.0]], requires_grad=True)
+    y = x[T.tensor([0, 0, 1])]
+    (g,) = T.autograd.grad(y.sin().sum(), [x], create_graph=True)
+    rec("grad", (g, g.grad_fn.name()))
+    (g * g).sum().backward()
+    rec("second order", x.grad)
+
+
+def case_cat_of_transposed_views_is_contiguous(T, rec):
+    x = T.tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]], requires_grad=True)
+    t = x.T
+    c = T.cat([t, t], dim=0)
+    s = T.stack([t, t])
+    rec("contiguous", (c.is_contiguous(), s.is_contiguous()))
+    v = c.unsqueeze(0)
+    c.add_(2)
+    rec("view after base add_", (v, v.grad_fn.name(), v._version))
+    (v.sum() + s.sum()).backward()
+    rec("x grad", x.grad)
