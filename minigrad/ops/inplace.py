@@ -9,6 +9,7 @@ from ..autograd.function import Function
 from ._helpers import array_of, check_broadcast, check_sub, is_tensor
 from .index import getitem, is_advanced, to_key
 from .reduce import _type_name
+from .unary import _where_inside
 
 
 def _value_before(x):
@@ -164,7 +165,7 @@ class ClampInplace(Function):
 
     @staticmethod
     def backward(ctx, grad):
-        return grad * grad._new(ctx.inside), None, None
+        return _where_inside(grad._new(ctx.inside), grad), None, None
 
 
 class SetItem(Function):

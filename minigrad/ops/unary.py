@@ -6,6 +6,7 @@ sigmoid, relu, sqrt) save the result; the others save their input.
 
 from .. import dtypes
 from ..autograd.function import Function
+from .combine import Where
 
 
 def _float_data(a):
@@ -180,6 +181,11 @@ class Sign(Function):
         return grad * 0
 
 
+def _where_inside(inside, grad):
+    """where(inside, grad, 0): PyTorch's clamp_backward, so a second derivative sees WhereBackward0."""
+    return Where.apply(inside, grad, grad._new(grad._xp.zeros((), grad._data.dtype)))
+
+
 class Clamp(Function):
     """out = min(max(x, low), high);  dx = g where low ≤ x ≤ high, else 0."""
 
@@ -206,4 +212,4 @@ class Clamp(Function):
             inside = inside & (x >= ctx.low)
         if ctx.high is not None:
             inside = inside & (x <= ctx.high)
-        return grad * inside, None, None
+        return _where_inside(inside, grad), None, None

@@ -3125,3 +3125,13 @@ def case_cat_of_transposed_views_is_contiguous(T, rec):
     rec("view after base add_", (v, v.grad_fn.name(), v._version))
     (v.sum() + s.sum()).backward()
     rec("x grad", x.grad)
+
+
+def case_clamp_backward_is_a_where(T, rec):
+    x = T.tensor([[0.125, -3.0], [1.0, 4.0]], dtype=T.float64, requires_grad=True)
+    for name, y in [("min", x.clamp(min=-2.5)), ("max", x.clamp(max=2.0)),
+                    ("both", x.clamp(-2.5, 2.0)), ("in-place", (x * 1).clamp_(min=0.5))]:
+        (g,) = T.autograd.grad((2 / y).sum(), [x], create_graph=True)
+        rec(name, (g, g.grad_fn.name()))
+        (g2,) = T.autograd.grad((g * g).sum(), [x])
+        rec(name + " second order", g2)
