@@ -2,7 +2,7 @@
 
 `import minigrad as torch` runs PyTorch's autograd tutorials unchanged.
 """
-from . import autograd, backend, dtypes, trace
+from . import autograd, backend, dtypes, settings, trace
 from .autograd import enable_grad, is_grad_enabled, no_grad, set_grad_enabled
 from .backend import device
 from .creation import (arange, as_tensor, empty, empty_like, eye, from_numpy, full, full_like,

@@ -165,7 +165,7 @@ def test_chinese_labels_and_default_language(monkeypatch):
     assert "已保存（输出）" in labels(m, "saved")[0]
     monkeypatch.setenv("MINIGRAD_LANG", "zh_CN")
     assert viz_model.build(mlp_graph()).lang == "zh"
-    monkeypatch.setattr(viz.settings, "lang", "en")
+    monkeypatch.setattr(torch.settings, "lang", "en")
     assert viz_model.build(mlp_graph()).lang == "en"
     with pytest.raises(ValueError, match="lang must be one of"):
         viz_model.build(mlp_graph(), lang="fr")

@@ -11,7 +11,7 @@ Example::
 
 In Jupyter the drawing shows itself.  It is drawn by graphviz when its `dot`
 program is installed, else by minigrad's own layout (`drawing.renderer`
-says which); `minigrad.viz.settings.lang = "zh"` labels it in Chinese.
+says which); `minigrad.settings.lang = "zh"` labels it in Chinese.
 """
 import pathlib
 
@@ -68,7 +68,7 @@ def graph(tensor, *, show_shapes=False, show_saved=True, lang=None, max_nodes=15
         show_saved: draw the tensors each node saved for backward, beside it:
             orange; grey when freed; purple when packed by saved_tensors_hooks;
             red when changed in place since it was saved (backward would fail).
-        lang: "en" or "zh"; default `minigrad.viz.settings.lang`, MINIGRAD_LANG, "en".
+        lang: "en" or "zh"; default `minigrad.settings.lang`, MINIGRAD_LANG, "en".
         max_nodes: draw the nodes nearest the output, at most this many.
         engine: "dot" (graphviz), "python" (no dependency), or "auto": dot if installed.
         names: optional {"x": x, "W": W} to label leaves and outputs by name.

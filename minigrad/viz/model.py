@@ -130,7 +130,7 @@ def build(tensors, *, show_shapes=False, show_saved=True, lang=None, max_nodes=1
     Args:
         show_shapes: add shapes and dtypes to saved tensors and dtypes to leaves.
         show_saved: draw what each node saved for backward.
-        lang: "en" or "zh" (default: minigrad.viz.settings.lang, MINIGRAD_LANG, "en").
+        lang: "en" or "zh" (default: minigrad.settings.lang, MINIGRAD_LANG, "en").
         max_nodes: draw at most this many autograd nodes, those nearest the output.
         names: optional {"x": x, ...} to label leaves and outputs by name.
 

@@ -1,19 +1,12 @@
-"""Settings of the drawings: the language of their labels.
+"""The words of the drawings, in each language.
 
-A lesson in Chinese sets the language once, for every drawing after it::
-
-    >>> import minigrad.viz
-    >>> minigrad.viz.settings.lang = "zh"     # or: export MINIGRAD_LANG=zh
-    >>> minigrad.viz.settings.lang = None     # back to the environment, else English
+The language itself is the project-wide `minigrad.settings.lang` (or
+MINIGRAD_LANG); `resolve_lang` is re-exported here for the drawing code.
 
 The words live here, in one table, so that both renderers (graphviz and the
 pure-Python one) say exactly the same thing.
 """
-import os
-
-lang = None          # "en", "zh", or None: MINIGRAD_LANG, else "en"
-
-LANGUAGES = ("en", "zh")
+from ..settings import LANGUAGES, resolve_lang  # noqa: F401  (used by model.py)
 
 TEXT = {
     "en": {
@@ -41,19 +34,6 @@ TEXT = {
         "no_graph": "无计算图：requires_grad=False",
     },
 }
-
-
-def resolve_lang(requested=None):
-    """The language to draw in: the argument, else `settings.lang`, else MINIGRAD_LANG, else en.
-
-    An unknown language is an error rather than a silent English drawing, so a
-    typo in a notebook ("cn") is caught where it was made.
-    """
-    choice = requested or lang or os.environ.get("MINIGRAD_LANG") or "en"
-    choice = choice.lower().split("_")[0].split("-")[0]     # zh_CN, zh-Hans -> zh
-    if choice not in LANGUAGES:
-        raise ValueError(f"lang must be one of {LANGUAGES}, got {requested or choice!r}")
-    return choice
 
 
 def text(lang_code, key, **values):
