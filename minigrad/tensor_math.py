@@ -187,8 +187,10 @@ class TensorMath:
 
     def reshape(self, *shape_):
         target = _shape_args(shape_)
-        try:
+        if self.is_contiguous():
             return shape.View.apply(self, target, True)
+        try:                          # PyTorch: _reshape_alias when a view is possible
+            return shape.ReshapeAlias.apply(self, target, True)
         except RuntimeError as error:
             if "view size is not compatible" not in str(error):
                 raise

@@ -51,6 +51,12 @@ class View(Function):
         return grad.reshape(ctx.shape), None, None
 
 
+class ReshapeAlias(View):
+    """reshape() of a non-contiguous tensor that can still be seen as a view."""
+
+    node_name = "ReshapeAliasBackward0"
+
+
 class ReshapeCopy(View):
     """reshape() of a non-contiguous tensor: a copy, not a view."""
 

@@ -3135,3 +3135,19 @@ def case_clamp_backward_is_a_where(T, rec):
         rec(name, (g, g.grad_fn.name()))
         (g2,) = T.autograd.grad((g * g).sum(), [x])
         rec(name + " second order", g2)
+
+
+def case_reshape_node_depends_on_contiguity(T, rec):
+    x = T.ones(3, 3, requires_grad=True)
+    e = x.expand(2, 3, 3)
+    t = x.t()
+    s = T.ones(4, 3, requires_grad=True)[:, :2]
+    for name, y in [("contiguous", x.reshape(9)), ("flatten contiguous", x.flatten()),
+                    ("expanded flatten", e.flatten(1)), ("expanded reshape", e.reshape(2, 9)),
+                    ("transposed reshape", t.reshape(9)),
+                    ("unsqueezed transposed", t.unsqueeze(0).flatten(0, 1)),
+                    ("sliced reshape", s.reshape(2, 2, 2)),
+                    ("sliced unsqueeze", s.unsqueeze(1).reshape(4, 2))]:
+        rec(name, (y.grad_fn.name(), tuple(y.shape)))
+        y.sum().backward()
+    rec("grads", (x.grad, s.grad if s.is_leaf else None))
