@@ -12,15 +12,23 @@ Example::
 In Jupyter the drawing shows itself.  It is drawn by graphviz when its `dot`
 program is installed, else by minigrad's own layout (`drawing.renderer`
 says which); `minigrad.settings.lang = "zh"` labels it in Chinese.
+
+To watch the engine work, record it and replay the trace: `frames(trace)`
+cuts it into pictures (plain data, testable), `animate(trace)` plays them in
+a notebook (ipywidgets), `export(trace, "backward.svg")` writes one animated
+SVG that plays by itself, even inside an `<img>` tag.
 """
 import pathlib
 
 from . import settings
 from .draw import dot_source, dot_svg, find_dot, python_svg, run_dot, MISSING_DOT
 from .model import build
+from .storyboard import Frame, frames
+from .animation_export import export
 from ..trace import record
 
-__all__ = ["graph", "GraphDrawing", "record", "settings"]
+__all__ = ["graph", "GraphDrawing", "record", "settings", "frames", "Frame", "animate",
+           "export"]
 
 ENGINES = ("auto", "dot", "python")
 
@@ -90,3 +98,22 @@ def graph(tensor, *, show_shapes=False, show_saved=True, lang=None, max_nodes=15
             if engine == "dot":
                 raise           # asked for graphviz: say that it failed
     return GraphDrawing(model, python_svg(model), source, "python")
+
+
+def animate(trace, lang=None, interval_ms=800, *, view="all", names=None):
+    """A player widget replaying `trace` step by step (needs ipywidgets).
+
+    Args:
+        trace: a `Trace` from `minigrad.viz.record()`.
+        lang: "en" or "zh"; default `minigrad.settings.lang`, MINIGRAD_LANG, "en".
+        interval_ms: time per step while playing (the speed control scales it).
+        view: "all", "forward" or "backward": replay only one phase.
+        names: optional {"x": x, ...} to label leaves by name.
+
+    Returns:
+        `Player`, an ipywidgets.VBox: Play, a step slider, Previous / Next,
+        speed, the caption and the frame's picture; `.next()`, `.previous()`,
+        `.show(k)`, `.step`, `.frames`.
+    """
+    from .player import Player      # ipywidgets is optional: imported only here
+    return Player(trace, lang=lang, interval_ms=interval_ms, view=view, names=names)

@@ -1,0 +1,164 @@
+"""Write an animation to a file: `minigrad.viz.export(trace, "backward.svg")`.
+
+- `.svg`: ONE animated SVG that plays all frames in a loop with CSS
+  keyframes and no JavaScript, so it plays where scripts may not run: inside
+  an `<img>` tag, in a README on GitHub, in a slide.  The frames are stacked
+  (each an opaque `<g class="mg-slot">`); all share one keyframes rule that
+  makes a frame visible during the first 1/N of the loop, and each frame
+  starts that loop at its own (negative) delay, so exactly one is visible at
+  a time.  A viewer without CSS animation shows the stack's top: the last frame.
+- `.gif`: the frames rasterised by cairosvg (`pip install cairosvg`) and
+  joined by Pillow.
+- `.html`: a page with the frames, a slider and Play / Previous / Next.
+"""
+import pathlib
+from xml.sax.saxutils import escape
+
+from .draw import FONT_FAMILY
+from .storyboard import frames as make_frames
+
+HOLD_LAST = 3            # the last frame stays this many slots before the loop restarts
+
+
+def _frames_of(source, lang, view, names):
+    """Frames from a Trace, a Player (its frames) or a list of frames."""
+    if hasattr(source, "frames") and not hasattr(source, "events"):
+        return list(source.frames)
+    if isinstance(source, (list, tuple)):
+        return list(source)
+    return make_frames(source, lang, view=view, names=names)
+
+
+def export(trace_or_player, path, lang=None, seconds_per_frame=0.8, *, view="all",
+           names=None):
+    """Write the animation of a trace to `path` (.svg, .gif or .html).
+
+    Args:
+        trace_or_player: a `Trace`, a `Player` from `animate`, or a list of frames.
+        path: where to write; the suffix picks the format.
+        lang: "en" or "zh" for a trace (a player keeps its own language).
+        seconds_per_frame: how long each step is shown.
+        view: "all", "forward" or "backward" (for a trace).
+        names: optional {"x": x, ...} to label leaves by name (for a trace).
+
+    Returns:
+        The path written.
+
+    Example::
+
+        >>> import pathlib, tempfile
+        >>> import minigrad as torch
+        >>> import minigrad.viz as viz
+        >>> x = torch.tensor([1.0, 2.0], requires_grad=True)
+        >>> with viz.record() as trace:
+        ...     x.exp().sum().backward()
+        >>> path = viz.export(trace, pathlib.Path(tempfile.mkdtemp()) / "exp.svg")
+        >>> "@keyframes" in path.read_text(encoding="utf-8")
+        True
+    """
+    path = pathlib.Path(path)
+    suffix = path.suffix.lower()
+    if suffix not in (".svg", ".gif", ".html"):
+        raise ValueError(f"export() writes .svg, .gif or .html files, not {path.name!r}")
+    story = _frames_of(trace_or_player, lang, view, names)
+    if not story:
+        raise ValueError("nothing to export: the trace has no steps")
+    if seconds_per_frame <= 0:
+        raise ValueError(f"seconds_per_frame must be positive, got {seconds_per_frame}")
+    if suffix == ".svg":
+        path.write_text(animated_svg(story, seconds_per_frame), encoding="utf-8")
+    elif suffix == ".html":
+        path.write_text(html_page(story, seconds_per_frame), encoding="utf-8")
+    else:
+        path.write_bytes(gif_bytes(story, seconds_per_frame))
+    return path
+
+
+def animated_svg(story, seconds_per_frame=0.8):
+    """One SVG whose frames take turns, looping, by CSS keyframes alone."""
+    drawer = story[0]._drawer
+    count = len(story)
+    total = (count - 1 + HOLD_LAST) * seconds_per_frame
+    share = 100.0 * seconds_per_frame / total
+    hold = 100.0 * HOLD_LAST * seconds_per_frame / total
+    rules = [
+        f"@keyframes mg-play{{0%{{visibility:visible}}{share:.4f}%{{visibility:hidden}}"
+        "100%{visibility:hidden}}",
+        f"@keyframes mg-hold{{0%{{visibility:visible}}{hold:.4f}%{{visibility:hidden}}"
+        "100%{visibility:hidden}}",
+        f".mg-slot{{visibility:hidden;animation:mg-play {total:.3f}s step-end infinite}}",
+        ".mg-slot.mg-last{animation-name:mg-hold}",
+    ]
+    for k in range(count):
+        # start the shared loop so that slot k is visible from k * seconds_per_frame
+        rules.append(f".mg-s{k}{{animation-delay:{-(total - k * seconds_per_frame):.3f}s}}")
+    width, height = drawer.width, drawer.height
+    out = [f'<svg class="minigrad-animation" xmlns="http://www.w3.org/2000/svg" '
+           f'width="{width}" height="{height}" viewBox="0 0 {width} {height}" '
+           f'font-family="{escape(FONT_FAMILY)}" data-frames="{count}">',
+           "<style>" + "\n".join(rules) + "</style>", drawer.defs()]
+    for k, frame in enumerate(story):
+        last = " mg-last" if k == count - 1 else ""
+        out.append(f'<g class="mg-slot mg-s{k}{last}" data-step="{frame.step}" '
+                   f'data-phase="{frame.phase}">')
+        out.append(drawer.body(frame) + "</g>")
+    out.append("</svg>")
+    return "\n".join(out) + "\n"
+
+
+def gif_bytes(story, seconds_per_frame=0.8):
+    """An animated GIF of the frames (needs cairosvg and Pillow)."""
+    try:
+        import cairosvg
+        from PIL import Image
+    except ImportError as error:
+        raise RuntimeError(
+            "exporting a .gif needs cairosvg (and Pillow) to turn the frames into pixels: "
+            "pip install cairosvg pillow — or export a .svg, which animates by itself "
+            "(also inside an <img> tag on GitHub)") from error
+    import io
+    images = [Image.open(io.BytesIO(cairosvg.svg2png(bytestring=f.svg.encode("utf-8"))))
+              .convert("RGB") for f in story]
+    durations = [int(seconds_per_frame * 1000)] * len(images)
+    durations[-1] *= HOLD_LAST
+    buffer = io.BytesIO()
+    images[0].save(buffer, format="GIF", save_all=True, append_images=images[1:],
+                   duration=durations, loop=0)
+    return buffer.getvalue()
+
+
+PAGE = """<!DOCTYPE html>
+<html><head><meta charset="utf-8"><title>minigrad: backward, step by step</title>
+<style>body{{font-family:sans-serif;margin:16px}} .mg-page-frame{{display:none}}
+.mg-page-frame.on{{display:block}} button{{font-size:15px}}</style></head>
+<body><div><button id="prev">◀</button> <button id="play">▶ / ❚❚</button>
+<button id="next" title="Next">▶</button>
+<input id="step" type="range" min="0" max="{last}" value="0" style="width:320px">
+<span id="where"></span></div>
+{frames}
+<script>
+const frames = document.querySelectorAll(".mg-page-frame"), step = document.getElementById("step");
+let timer = null;
+function show(k) {{
+  k = Math.max(0, Math.min({last}, k)); step.value = k;
+  frames.forEach((f, i) => f.classList.toggle("on", i === k));
+  document.getElementById("where").textContent = (k + 1) + " / {count}";
+}}
+step.oninput = () => show(+step.value);
+document.getElementById("prev").onclick = () => show(+step.value - 1);
+document.getElementById("next").onclick = () => show(+step.value + 1);
+document.getElementById("play").onclick = () => {{
+  if (timer) {{ clearInterval(timer); timer = null; return; }}
+  timer = setInterval(() => show(+step.value >= {last} ? 0 : +step.value + 1), {ms});
+}};
+show(0);
+</script></body></html>
+"""
+
+
+def html_page(story, seconds_per_frame=0.8):
+    """A standalone page: every frame, a slider, Previous / Play / Next (a few lines of JS)."""
+    blocks = "\n".join(f'<div class="mg-page-frame"><p>{escape(f.caption)}</p>\n{f.svg}</div>'
+                       for f in story)
+    return PAGE.format(frames=blocks, last=len(story) - 1, count=len(story),
+                       ms=int(seconds_per_frame * 1000))

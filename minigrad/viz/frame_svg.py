@@ -1,0 +1,329 @@
+"""One frame of the animation as SVG: the graph, a caption, and a side panel.
+
+The picture has three parts, all the same size in every frame of a story
+(so that frames can be stacked and played):
+
+- a caption strip on top: the phase, "step k of n" and one sentence;
+- the graph, at the fixed positions of `Stage` (forward: only the nodes
+  created so far).  The current node is yellow with a thick border; in
+  backward each node wears a badge with its dependency count (a tick once it
+  ran), edges that carried a gradient are blue, the edge carrying one now is
+  thick orange with its arrow pointing the way the gradient goes, and leaves
+  show their `.grad`;
+- a panel on the right: the saved tensors and their state (held, packed,
+  unpacked, freed; red with "v0 → v1" when a version check failed), the
+  memory they hold over time (the current step in orange), and in backward
+  the ready queue with each node's priority (its sequence number).
+
+DOM contract (the browser tests rely on it): the root is
+`<svg class="minigrad-frame" data-step=".." data-phase="forward|backward">`,
+each node a `<g class="mg-node" data-node="{id}" data-name="{Name}">`, the
+current one with the extra class `mg-current`.
+"""
+import re
+from xml.sax.saxutils import escape
+
+from .draw import COLORS, FONT_FAMILY, RED, SAVED_STATES, smooth_path
+from .layout import LINE_HEIGHT, PAD_Y, font_size, text_width
+from .settings import text
+from .stage import format_bytes
+
+CAPTION_SIZE, SMALL, ROW = 15, 12, 18
+MARGIN, PANEL_MIN, PANEL_PAD = 16, 300, 12
+MAX_ROWS = 10                      # rows of a panel list before "… n more"
+SPARK_H = 44
+CURRENT = ("#fff1b8", "#d99a00", "#1a1a1a")
+DONE_FILL = "#e9f5e4"
+GRAD_BLUE, FLOW_ORANGE, EDGE_GREY = "#1f77b4", "#ff7f0e", "#606060"
+STATE_COLORS = {
+    "saved": COLORS["saved"],
+    "packed": SAVED_STATES["packed"],
+    "unpacked": ("#dcefff", "#2b7bb9", "#0b3c5d"),
+    "freed": SAVED_STATES["freed"],
+    "stale": SAVED_STATES["stale"],
+}
+TOKENS = re.compile(r"[\u2e80-\u9fff\uff00-\uffef]|[^\s\u2e80-\u9fff\uff00-\uffef]+\s*|\s+")
+
+
+def wrap(line, size, width):
+    """Greedy line breaking, between words or between Chinese characters."""
+    lines, current = [], ""
+    for token in TOKENS.findall(line):
+        if current and text_width(current + token.rstrip(), size) > width:
+            lines.append(current.rstrip())
+            current = token.lstrip()
+        else:
+            current += token
+    return lines + [current.rstrip()] if current.strip() else lines or [""]
+
+
+def _text(x, y, content, size=SMALL, fill="#1a1a1a", anchor="start", bold=False):
+    weight = ' font-weight="bold"' if bold else ""
+    return (f'<text x="{x:.1f}" y="{y:.1f}" font-size="{size}" fill="{fill}" '
+            f'text-anchor="{anchor}"{weight}>{escape(content)}</text>')
+
+
+class FrameDrawer:
+    """Draws the frames of one story, all with the same size and positions."""
+
+    def __init__(self, stage, story):
+        self.stage, self.story, self.lang = stage, story, stage.lang
+        placed = stage.placed
+        self.memory = [f.memory_bytes for f in story]
+        self.names = stage.trace.names
+        # sequence numbers count every node ever made; the panel shows the creation
+        # order within this trace instead (same order, and the same picture every run)
+        numbers = sorted({e["sequence_nr"] for e in stage.trace.of_kind("node_created")})
+        self.created_rank = {seq: k + 1 for k, seq in enumerate(numbers)}
+        rows = [self._saved_row(key) for key in stage.saved]
+        rows += [text(self.lang, key) for key in ("panel_memory", "panel_ready", "panel_saved")]
+        widest = max((text_width(r, SMALL) for r in rows), default=0) + 2 * PANEL_PAD + 90
+        self.panel_w = max(PANEL_MIN, round(widest))
+        self.width = round(max(placed.width + self.panel_w, 560), 1)
+        self.caption_lines = {id(f): wrap(f.caption, CAPTION_SIZE, self.width - 2 * MARGIN)
+                              for f in story}
+        lines = max((len(v) for v in self.caption_lines.values()), default=1)
+        self.header = MARGIN + SMALL * 1.4 + lines * CAPTION_SIZE * 1.35 + 8
+        ready_rows = max([len(f.ready) for f in story] + [1])
+        self.saved_rows = min(len(stage.saved), MAX_ROWS + 1) or 1
+        self.ready_rows = min(ready_rows, MAX_ROWS + 1)
+        has_backward = any(f.phase == "backward" for f in story)
+        panel_h = (3 * ROW + self.saved_rows * ROW + 2 * ROW + SPARK_H + 3 * ROW
+                   + (2 * ROW + self.ready_rows * ROW if has_backward else 0) + 4 * ROW)
+        self.height = round(self.header + max(placed.height, panel_h), 1)
+
+    # --- the whole frame --------------------------------------------------------
+
+    def root(self, frame, body):
+        return (f'<svg class="minigrad-frame" data-step="{frame.step}" '
+                f'data-phase="{frame.phase}" xmlns="http://www.w3.org/2000/svg" '
+                f'width="{self.width}" height="{self.height}" '
+                f'viewBox="0 0 {self.width} {self.height}" font-family="{FONT_FAMILY}">\n'
+                + self.defs() + body + "</svg>\n")
+
+    def svg(self, frame):
+        return self.root(frame, self.body(frame))
+
+    @staticmethod
+    def defs():
+        """Arrowheads: grey data edges, blue and orange gradients."""
+        marks = []
+        for name, colour in (("data", EDGE_GREY), ("grad", GRAD_BLUE), ("flow", FLOW_ORANGE)):
+            marks.append(f'<marker id="mgf-{name}" viewBox="0 0 10 10" refX="10" refY="5" '
+                         'markerWidth="6" markerHeight="6" orient="auto-start-reverse">'
+                         f'<path d="M0,0 L10,5 L0,10 z" fill="{colour}"/></marker>')
+        return "<defs>" + "".join(marks) + "</defs>\n"
+
+    def body(self, frame):
+        """Everything inside the root element (the exports stack these)."""
+        out = [f'<rect width="{self.width}" height="{self.height}" fill="white"/>']
+        out += self.caption(frame)
+        out.append(f'<g class="mg-graph" transform="translate(0,{self.header:.1f})">')
+        out += self.graph(frame)
+        out.append("</g>")
+        out.append(f'<g class="mg-panel" transform="translate({self.width - self.panel_w:.1f},'
+                   f'{self.header:.1f})">')
+        out += self.panel(frame)
+        out.append("</g>")
+        return "\n".join(out) + "\n"
+
+    def caption(self, frame):
+        phase = text(self.lang, "phase_" + frame.phase)
+        where = text(self.lang, "step_of", k=frame.step + 1, n=len(self.story))
+        colour = FLOW_ORANGE if frame.phase == "backward" else GRAD_BLUE
+        failed = frame.failed_check is not None
+        out = [f'<rect x="0" y="0" width="{self.width}" height="{self.header - 6:.1f}" '
+               f'fill="{"#fdecea" if failed else "#f7f7f7"}"/>',
+               _text(MARGIN, MARGIN + 4, f"{phase} · {where}", SMALL, colour, bold=True)]
+        y = MARGIN + SMALL * 1.4 + CAPTION_SIZE
+        for line in self.caption_lines[id(frame)]:
+            out.append(_text(MARGIN, y, line, CAPTION_SIZE, RED if failed else "#1a1a1a"))
+            y += CAPTION_SIZE * 1.35
+        return ['<g class="mg-caption">'] + out + ["</g>"]
+
+    # --- the graph ----------------------------------------------------------------
+
+    def graph(self, frame):
+        stage, shown = self.stage, {str(n) for n in frame.nodes_shown}
+        shown |= {out for out, root in stage.outputs.items() if str(root) in shown}
+        shown |= {f"{n}.s{s}" for n, s in frame.saved_states}
+        carried = {(str(b), str(a)) for a, b in frame.grad_edges}
+        flowing = {(str(b), str(a)) for a, b in frame.flowing}
+        out = []
+        for edge, points in stage.placed.routes:
+            if edge.src in shown and edge.dst in shown:
+                out.append(self.edge(edge, points, carried, flowing))
+        for node in stage.model.nodes:
+            if node.id in shown:
+                out.append(self.box(frame, node))
+        return out
+
+    def edge(self, edge, points, carried, flowing):
+        if edge.style == "saved":
+            (x0, y0), (x1, y1) = points
+            return (f'<line x1="{x0:.1f}" y1="{y0:.1f}" x2="{x1:.1f}" y2="{y1:.1f}" '
+                    'stroke="#b07a2a" stroke-width="1.2" stroke-dasharray="4,3"/>')
+        key = (edge.src, edge.dst)
+        if key in flowing:
+            look = f'stroke="{FLOW_ORANGE}" stroke-width="4" marker-start="url(#mgf-flow)"'
+            css = "mg-edge mg-flowing"
+        elif key in carried:
+            look = f'stroke="{GRAD_BLUE}" stroke-width="2.2" marker-start="url(#mgf-grad)"'
+            css = "mg-edge mg-carried"
+        else:
+            look = f'stroke="{EDGE_GREY}" stroke-width="1.3" marker-end="url(#mgf-data)"'
+            css = "mg-edge"
+        return (f'<path class="{css}" data-src="{edge.src}" data-dst="{edge.dst}" '
+                f'd="{smooth_path(points)}" fill="none" {look}/>')
+
+    def box(self, frame, node):
+        """A node, leaf, saved tensor or output box, coloured by its state now."""
+        x, y, w, h = self.stage.box(node.id)
+        lines, (fill, border, ink), width = node.label, COLORS[node.kind], 1.3
+        attrs, state = f'class="mg-{node.kind}"', None
+        if node.kind in ("function", "leaf"):
+            ident = int(node.id)
+            current = frame.current == ident
+            attrs = (f'class="mg-node{" mg-current" if current else ""}" data-node="{ident}" '
+                     f'data-name="{escape(self.names.get(ident, "?"))}"')
+            if node.kind == "leaf":
+                lines = self.stage.leaf_lines(ident, self._leaf_grad(frame, ident))
+                if lines[-1] != text(self.lang, "grad_is", grad="None"):
+                    fill = "#bfe3b4"
+            if ident in frame.done and node.kind == "function":
+                fill = DONE_FILL
+            if current:
+                fill, border, ink, width = CURRENT[0], CURRENT[1], CURRENT[2], 3.2
+        elif node.kind == "saved":
+            key = (int(node.owner), int(node.id.rsplit(".s", 1)[1]))
+            state = "stale" if key in frame.stale else frame.saved_states[key]
+            lines = self.stage.saved_lines(key, state, frame.stale.get(key))
+            fill, border, ink = STATE_COLORS[state]
+            attrs += f' data-saved="{key[0]}.{key[1]}" data-state="{state}"'
+            if state == "stale":
+                width = 2.5
+        dash = ' stroke-dasharray="5,3"' if state == "freed" else ""
+        size = font_size(node.kind)
+        parts = [f"<g {attrs}>",
+                 f'<rect x="{x:.1f}" y="{y:.1f}" width="{w:.1f}" height="{h:.1f}" rx="6" '
+                 f'fill="{fill}" stroke="{border}" stroke-width="{width}"{dash}/>']
+        for k, line in enumerate(lines):
+            baseline = y + PAD_Y + size * LINE_HEIGHT * k + size
+            parts.append(_text(x + w / 2, baseline, line, size, ink, "middle", bold=k == 0))
+        if frame.phase == "backward" and node.kind == "function":
+            parts.append(self.badge(frame, int(node.id), x + w, y))
+        parts.append("</g>")
+        return "".join(parts)
+
+    def _leaf_grad(self, frame, node):
+        described = self.stage.leaves.get(node)
+        return frame.leaf_grads.get(described["id"]) if described else None
+
+    @staticmethod
+    def badge(frame, node, x, y):
+        """The dependency count at a node's corner; a tick once the node ran."""
+        if node in frame.done:
+            label, fill = "✓", "#4f9a3a"
+        elif node in frame.dependencies:
+            count = frame.dependencies[node]
+            label, fill = str(count), "#3f7fbf" if count else "#2ca02c"
+        else:
+            return ""
+        return (f'<g class="mg-badge"><circle cx="{x:.1f}" cy="{y:.1f}" r="9" fill="{fill}" '
+                'stroke="white" stroke-width="1.5"/>'
+                + _text(x, y + 4, label, 11, "white", "middle", bold=True) + "</g>")
+
+    # --- the side panel ---------------------------------------------------------
+
+    def _saved_row(self, key):
+        event = self.stage.saved[key]
+        name = self.names.get(key[0], "?")
+        tensor = self.stage.names.get(event["tensor"]["id"])        # "x", when named
+        return f"{name}[{key[1]}]{' ' + tensor if tensor else ''} {event['nbytes']} B"
+
+    def panel(self, frame):
+        lang, x, y = self.lang, PANEL_PAD, ROW
+        right = self.panel_w - PANEL_PAD
+        out = [f'<line x1="0" y1="0" x2="0" y2="{self.height - self.header:.1f}" '
+               'stroke="#dddddd"/>']
+        out.append(_text(x, y, text(lang, "panel_saved"), 13, bold=True))
+        keys = [k for k in self.stage.saved if k in frame.saved_states]
+        for key in keys[:MAX_ROWS]:
+            y += ROW
+            state = "stale" if key in frame.stale else frame.saved_states[key]
+            fill, border, ink = STATE_COLORS[state]
+            word = text(lang, "state_" + state) if state != "stale" else text(
+                lang, "stale", version=frame.stale[key][0], current=frame.stale[key][1])
+            word = word if state != "stale" else word.split("：")[-1].split(": ")[-1]
+            out.append(f'<g class="mg-saved-row" data-saved="{key[0]}.{key[1]}" '
+                       f'data-state="{state}">')
+            out.append(f'<rect x="{x - 4}" y="{y - 13}" width="{right - x + 8}" height="{ROW - 2}"'
+                       f' rx="4" fill="{fill}" stroke="{border}"/>')
+            out.append(_text(x, y, self._saved_row(key), SMALL, ink))
+            out.append(_text(right, y, word, SMALL, ink, "end", bold=state == "stale"))
+            out.append("</g>")
+        if len(keys) > MAX_ROWS:
+            y += ROW
+            out.append(_text(x, y, f"… +{len(keys) - MAX_ROWS}", SMALL, "#555555"))
+        if not keys:
+            y += ROW
+            out.append(_text(x, y, text(lang, "empty"), SMALL, "#777777"))
+        y = ROW + (self.saved_rows + 2) * ROW
+        out += self.sparkline(frame, x, y, right)
+        y += SPARK_H + 3 * ROW
+        if any(f.phase == "backward" for f in self.story):   # keep the legend in place
+            if frame.phase == "backward":
+                out += self.ready_queue(frame, x, y, right)
+            y += (self.ready_rows + 2) * ROW
+        out += self.legend(x, y)
+        return out
+
+    def sparkline(self, frame, x, y, right):
+        """Memory held by saved tensors at every step: past blue, now orange, future grey."""
+        out = [_text(x, y, text(self.lang, "panel_memory"), 13, bold=True)]
+        peak, count = max(self.memory + [1]), len(self.memory)
+        step = (right - x) / max(count, 1)
+        base = y + 10 + SPARK_H
+        out.append('<g class="mg-memory">')
+        for k, value in enumerate(self.memory):
+            colour = FLOW_ORANGE if k == frame.step else GRAD_BLUE if k < frame.step \
+                else "#d0d0d0"
+            height = max(SPARK_H * value / peak, 1)
+            out.append(f'<rect x="{x + k * step:.1f}" y="{base - height:.1f}" '
+                       f'width="{max(step - 1, 0.6):.1f}" height="{height:.1f}" fill="{colour}"/>')
+        out.append("</g>")
+        said = text(self.lang, "memory_now", now=format_bytes(frame.memory_bytes),
+                    peak=format_bytes(max(self.memory + [0])))
+        out.append(_text(x, base + ROW, said, SMALL, "#333333"))
+        return out
+
+    def ready_queue(self, frame, x, y, right):
+        out = [_text(x, y, text(self.lang, "panel_ready"), 13, bold=True)]
+        for rank, (node, priority) in enumerate(frame.ready[:MAX_ROWS]):
+            y += ROW
+            name = self.names.get(node, "?")
+            seq = "?" if priority is None else "∞" if priority == float("inf") \
+                else self.created_rank.get(priority, priority)
+            colour = FLOW_ORANGE if rank == 0 else "#1a1a1a"
+            out.append(f'<g class="mg-ready" data-node="{node}">'
+                       + _text(x, y, f"{rank + 1}. {name}", SMALL, colour, bold=rank == 0)
+                       + _text(right, y, text(self.lang, "priority", p=seq), SMALL, colour,
+                               "end") + "</g>")
+        if not frame.ready:
+            out.append(_text(x, y + ROW, text(self.lang, "empty"), SMALL, "#777777"))
+        return out
+
+    def legend(self, x, y):
+        out = []
+        for k, (key, colour, stroke) in enumerate((("legend_current", CURRENT[1], 0),
+                                                   ("legend_flowing", FLOW_ORANGE, 4),
+                                                   ("legend_carried", GRAD_BLUE, 2.2))):
+            row = y + k * ROW
+            if stroke:
+                out.append(f'<line x1="{x}" y1="{row - 4}" x2="{x + 26}" y2="{row - 4}" '
+                           f'stroke="{colour}" stroke-width="{stroke}"/>')
+            else:
+                out.append(f'<rect x="{x}" y="{row - 11}" width="26" height="12" rx="3" '
+                           f'fill="{CURRENT[0]}" stroke="{colour}" stroke-width="2"/>')
+            out.append(_text(x + 34, row, text(self.lang, key), SMALL, "#333333"))
+        return out

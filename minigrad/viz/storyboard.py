@@ -1,0 +1,304 @@
+"""A trace cut into frames: what the animation shows at each step, as plain data.
+
+`frames(trace)` replays the recorded events through a small state machine and
+takes a snapshot at every step worth a picture: a node created in forward,
+backward starting, a node starting, its saved tensors unpacked (the version
+check), a node finishing (the gradients it sends out), a hook, a gradient
+accumulated into a leaf, backward finishing.  Events that only complete a
+step are folded into it: the tensors a node saves join its node_created
+frame; the tensors freed after a node ran join its node_finished frame.
+
+Each `Frame` is plain data (ids are the trace's small integers), so tests
+assert on it without drawing anything; `frame.svg` draws it on first use.
+The widget (`player.py`) and the exports (`animation_export.py`) only read frames.
+
+Example::
+
+    >>> import minigrad as torch
+    >>> import minigrad.viz as viz
+    >>> x = torch.tensor([1.0, 2.0], requires_grad=True)
+    >>> with viz.record() as trace:
+    ...     x.exp().sum().backward()
+    >>> story = viz.frames(trace)
+    >>> [f.caption for f in story][:2]
+    ['ExpBackward0 is created: it saves 1 tensor for backward', 'SumBackward0 is created']
+    >>> story[-1].memory_bytes
+    0
+"""
+from .frame_svg import FrameDrawer
+from .settings import resolve_lang, text
+from .stage import Stage, format_bytes, format_tensor
+
+VIEWS = ("all", "forward", "backward")
+LEAF_PRIORITY = float("inf")
+
+
+class Frame:
+    """One step of the story.  Plain attributes (see `frames` for their meaning)."""
+
+    def __init__(self, **fields):
+        self.__dict__.update(fields)
+        self._svg = None
+
+    @property
+    def svg(self):
+        """The frame drawn as SVG text (deterministic: the same trace gives the same text)."""
+        if self._svg is None:
+            self._svg = self._drawer.svg(self)
+        return self._svg
+
+    def _repr_svg_(self):
+        return self.svg
+
+    def __repr__(self):
+        return f"<Frame {self.step} {self.phase} {self.event.kind}: {self.caption}>"
+
+
+def frames(trace, lang=None, *, view="all", names=None):
+    """Cut a recorded trace into the frames of an animation.
+
+    Args:
+        trace: a `Trace` from `minigrad.viz.record()` (or `minigrad.trace.record()`).
+        lang: "en" or "zh"; default `minigrad.settings.lang`, MINIGRAD_LANG, "en".
+        view: "all", or only the "forward" or "backward" frames (renumbered from 0).
+        names: optional {"x": x, ...} to label leaves by name (tensors of the trace).
+
+    Returns:
+        A list of `Frame`, each with: `step`, `phase` ("forward"/"backward"),
+        `event` (the event shown) and `events` (with those folded into it),
+        `current` (the highlighted node id or None), `nodes_shown` (node ids on
+        stage), `alive_saved` [(node, slot)], `saved_states` {(node, slot): state},
+        `memory_bytes` (held by saved tensors), `failed_check` ((node, slot) when a
+        version check failed at this step), `stale` {(node, slot): (saved, now)},
+        `ready` [(node, priority)] (next to run first), `dependencies` {node: count},
+        `done` (nodes that ran), `grad_edges` [(from, to)] (gradient direction) and
+        `flowing` (those of this step), `leaf_grads` {leaf tensor id: text},
+        `caption` and `svg`.
+    """
+    if view not in VIEWS:
+        raise ValueError(f"view must be one of {VIEWS}, got {view!r}")
+    lang = resolve_lang(lang)
+    stage = Stage(trace, lang=lang, names=names)
+    story = _Replay(stage).run()
+    if view != "all":
+        story = [f for f in story if f.phase == view]
+        for step, frame in enumerate(story):
+            frame.step = step
+    drawer = FrameDrawer(stage, story)
+    for frame in story:
+        frame._drawer = drawer
+    return story
+
+
+class _Replay:
+    """The state machine: applies events, opens and closes frames."""
+
+    OPENERS = {"node_created", "backward_started", "node_started", "grad_accumulated",
+               "hook_called", "backward_finished"}
+
+    def __init__(self, stage):
+        self.stage, self.trace = stage, stage.trace
+        self.story, self.open, self.pending = [], None, []
+        self.phase, self.current, self.flowing = "forward", None, []
+        introduced = {leaf for e in self.trace.of_kind("node_created") for leaf in e["leaves"]}
+        self.shown = [n for n in stage.functions if n not in stage.created_at]
+        self.shown += [n for n in stage.leaves if n not in introduced]
+        self.states, self.stale, self.failed = {}, {}, None
+        self.ready, self.dependencies, self.done = [], {}, []
+        self.grad_edges, self.leaf_grads = [], {}
+        # NOTE: AccumulateGrad runs as soon as it is ready (PyTorch gives it the top
+        # priority, UINT64_MAX; minigrad float("inf")); other nodes by sequence number.
+        self.priority = {n: LEAF_PRIORITY for n in stage.leaves}
+        self.priority.update({e["node"]: e["sequence_nr"]
+                              for e in self.trace.of_kind("node_created")})
+        for event in self.trace.of_kind("node_started"):
+            self.priority.update(dict(event["ready"]))
+
+    def run(self):
+        for event in self.trace:
+            role = self._role(event)
+            if role == "open":
+                self._close()
+                self.flowing, self.failed = [], None
+                self._apply(event)
+                self.open = [event] + self.pending
+                self.pending = []
+            elif role == "join":
+                self._apply(event)
+                self.open.append(event)
+            else:                                      # "pend": shown with the next step
+                self._close()
+                self._apply(event)
+                self.pending.append(event)
+        if self.pending:
+            self.open, self.pending = self.pending, []
+        self._close()
+        return self.story
+
+    def _role(self, event):
+        kind, opened = event.kind, self.open
+        if kind == "tensor_freed":
+            return "pend"
+        if opened is None:
+            return "open"
+        first = opened[0]
+        if kind in ("tensor_saved", "tensor_packed"):
+            return "join"
+        if kind == "node_finished":
+            return "join" if not event["grads_out"] and first.kind == "grad_accumulated" \
+                else "open"
+        if kind in ("version_check", "tensor_unpacked"):
+            unpacking = first.kind in ("version_check", "tensor_unpacked")
+            same = unpacking and first["node"] == event["node"] and self.failed is None
+            return "join" if same and event.get("passed", True) else "open"
+        return "open" if kind in self.OPENERS else "join"
+
+    # --- applying events to the state ----------------------------------------
+
+    def _apply(self, event):
+        handler = getattr(self, "_on_" + event.kind, None)
+        if event.get("node") is not None:
+            self.current = event["node"]
+        if handler is not None:
+            handler(event)
+
+    def _on_node_created(self, event):
+        for node in list(event["leaves"]) + [event["node"]]:
+            if node not in self.shown:
+                self.shown.append(node)
+
+    def _on_tensor_saved(self, event):
+        if not event["wrapped_number"]:
+            self.states[(event["node"], event["slot"])] = "saved"
+
+    def _on_tensor_packed(self, event):
+        self._set_state(event, "packed")
+
+    def _on_tensor_unpacked(self, event):
+        self._set_state(event, "unpacked")
+
+    def _on_tensor_freed(self, event):
+        self._set_state(event, "freed")
+
+    def _set_state(self, event, state):
+        key = (event["node"], event["slot"])
+        if key in self.states:
+            self.states[key] = state
+
+    def _on_version_check(self, event):
+        if not event["passed"]:
+            key = (event["node"], event["slot"])
+            self.failed = key
+            self.stale[key] = (event["saved_version"], event["current_version"])
+
+    def _on_backward_started(self, event):
+        self.phase = "backward"
+        self.current = event["roots"][0] if event["roots"] else None
+        self.dependencies = dict(event["dependencies"])
+        self.grad_edges, self.done = [], []
+        self.ready = self._sorted([(r, self.priority.get(r)) for r in event["roots"]
+                                   if self.dependencies.get(r, 0) == 0])
+
+    def _on_node_started(self, event):
+        self.ready = list(event["ready"])
+
+    def _on_node_finished(self, event):
+        node = event["node"]
+        self.done.append(node)
+        for (child, _), grad in zip(event["edges"], event["grads_out"]):
+            if child is not None and grad is not None:
+                self.flowing.append((node, child))
+                if (node, child) not in self.grad_edges:
+                    self.grad_edges.append((node, child))
+        self.dependencies.update(event["dependencies"])
+        newly = [(n, self.priority.get(n)) for n, count in event["dependencies"].items()
+                 if count == 0]
+        self.ready = self._sorted(self.ready + newly)
+
+    def _on_grad_accumulated(self, event):
+        self.leaf_grads[event["leaf"]] = format_tensor(event["grad"])
+
+    def _on_backward_finished(self, event):
+        self.current, self.ready = None, []
+
+    @staticmethod
+    def _sorted(ready):
+        """The engine's order: the highest sequence number runs first (stable otherwise)."""
+        return sorted(ready, key=lambda item: -(item[1] if item[1] is not None else -1))
+
+    # --- snapshots -------------------------------------------------------------
+
+    def _close(self):
+        """Take the snapshot of the open step, if there is one."""
+        if self.open is None:
+            return
+        events, self.open = self.open, None
+        event = events[0]
+        phase = "backward" if self.phase == "backward" else "forward"
+        alive = [key for key, state in self.states.items() if state != "freed"]
+        frame = Frame(
+            step=len(self.story), phase=phase, event=event, events=events,
+            current=self.current, nodes_shown=list(self.shown), alive_saved=alive,
+            saved_states=dict(self.states), stale=dict(self.stale),
+            memory_bytes=sum(self.stage.saved[key]["nbytes"] for key in alive),
+            failed_check=self.failed, ready=list(self.ready),
+            dependencies=dict(self.dependencies), done=list(self.done),
+            grad_edges=list(self.grad_edges), flowing=list(self.flowing),
+            leaf_grads=dict(self.leaf_grads))
+        frame.caption = caption(frame, self.stage)
+        self.story.append(frame)
+        if event.kind == "backward_finished":
+            self.phase = "forward"
+
+
+def _count(lang, number, noun):
+    """'1 tensor', '2 tensors' / '2 个张量'."""
+    return text(lang, noun + ("_one" if number == 1 else "_many"), n=number)
+
+
+def caption(frame, stage):
+    """One sentence, in the stage's language, saying what happens at this step."""
+    lang, event, names = stage.lang, frame.event, stage.trace.names
+    kind = event.kind
+    name = names.get(event.get("node"), "?")
+    if kind == "node_created":
+        saved = sum(e.kind == "tensor_saved" and not e["wrapped_number"] for e in frame.events)
+        if saved:
+            return text(lang, "cap_created_saves", name=name,
+                        tensors=_count(lang, saved, "tensor"))
+        return text(lang, "cap_created", name=name)
+    if kind == "backward_started":
+        return text(lang, "cap_backward_started", name=names.get(frame.current, "?"))
+    if kind == "node_started":
+        got = sum(g is not None for g in event["grads_in"])
+        said = text(lang, "cap_started", name=name, grads=_count(lang, got, "grad"))
+        if frame.ready:
+            said += text(lang, "cap_waiting", n=len(frame.ready))
+        return said
+    if frame.failed_check is not None:
+        saved, now = frame.stale[frame.failed_check]
+        return text(lang, "cap_check_failed", name=name, version=saved, current=now)
+    if kind in ("version_check", "tensor_unpacked"):
+        count = sum(e.kind == "tensor_unpacked" and (e["node"], e["slot"]) in stage.saved
+                    for e in frame.events)
+        checked = any(e.kind == "version_check" for e in frame.events)
+        return text(lang, "cap_unpacked" if checked else "cap_unpacked_hooks", name=name,
+                    tensors=_count(lang, count, "tensor"))
+    if kind == "node_finished":
+        out = sum(g is not None for g in event["grads_out"])
+        said = text(lang, "cap_finished", name=name, grads=_count(lang, out, "grad"))
+        freed = sum(e.kind == "tensor_freed" and (e["node"], e["slot"]) in stage.saved
+                    for e in frame.events)
+        if freed:
+            said += text(lang, "cap_freed", tensors=_count(lang, freed, "tensor"))
+        return said
+    if kind == "grad_accumulated":
+        leaf = stage.leaf_name(event["node"])
+        return text(lang, "cap_accumulated", leaf=leaf, grad=frame.leaf_grads[event["leaf"]])
+    if kind == "hook_called":
+        return text(lang, "cap_hook", hook=text(lang, "hook_" + event["hook"]), name=name)
+    if kind == "backward_finished":
+        return text(lang, "cap_finished_all", memory=format_bytes(frame.memory_bytes))
+    if kind == "tensor_freed":
+        return text(lang, "cap_freed_only", name=name)
+    return kind

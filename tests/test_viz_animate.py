@@ -1,0 +1,305 @@
+"""minigrad.viz.frames and minigrad.viz.animate, tested without a browser.
+
+Frames are recorded from real traces and checked as data (which node is
+current, which saved tensors are alive, the ready queue ...); their SVG is
+parsed as XML and searched for the DOM contract the browser tests rely on.
+"""
+import re
+import shutil
+import sys
+import xml.etree.ElementTree as ET
+
+import pytest
+
+import minigrad as torch
+import minigrad.viz as viz
+from minigrad import trace as tracing
+from minigrad.viz.frame_svg import RED
+
+SVG = "{http://www.w3.org/2000/svg}"
+
+
+def lesson_network():
+    """The lesson's x, w, b network: tanh saves its output, y * y saves y twice, a hook."""
+    x = torch.tensor([1.0, 2.0])
+    w = torch.tensor([0.5, -1.0], requires_grad=True)
+    b = torch.tensor(0.1, requires_grad=True)
+    with viz.record() as trace:
+        y = (x * w + b).tanh()
+        y.register_hook(lambda grad: grad)
+        loss = (y * y).sum()
+        loss.backward()
+    return trace, {"x": x, "w": w, "b": b, "y": y, "loss": loss}
+
+
+def branching():
+    """a feeds exp and sin: when Sin runs, Exp waits in the ready queue."""
+    x = torch.tensor([1.0], requires_grad=True)
+    with viz.record() as trace:
+        a = x * 2
+        (a.exp() + a.sin()).sum().backward()
+    return trace, a
+
+
+def in_place_failure():
+    """exp saves its result, add_ changes it: backward's version check fails."""
+    a = torch.tensor([0.5, 1.0], requires_grad=True)
+    with viz.record() as trace:
+        b = a.exp()
+        loss = (b * 2).sum()
+        b.add_(1)
+        with pytest.raises(RuntimeError, match="modified by an inplace operation"):
+            loss.backward()
+    return trace, b
+
+
+def root_of(svg):
+    return ET.fromstring(svg)
+
+
+def node_groups(svg):
+    return [g for g in root_of(svg).iter(SVG + "g") if "mg-node" in g.get("class", "").split()]
+
+
+def current_groups(svg):
+    return [g for g in node_groups(svg) if "mg-current" in g.get("class").split()]
+
+
+# --- frames as data -------------------------------------------------------------
+
+def test_backward_frames_follow_the_engine_order_and_start_at_the_root():
+    trace, t = lesson_network()
+    story = viz.frames(trace)
+    backward = [f for f in story if f.phase == "backward"]
+    first = backward[0]
+    assert first.event.kind == "backward_started"
+    assert first.current == tracing.ident(t["loss"].grad_fn)
+    started = [trace.names[f.current] for f in story if f.event.kind == "node_started"]
+    assert started == trace.backward_order()
+    assert [f.step for f in story] == list(range(len(story)))
+
+
+def test_forward_grows_the_graph_node_by_node():
+    trace, t = lesson_network()
+    story = viz.frames(trace)
+    forward = [f for f in story if f.phase == "forward"]
+    created = trace.of_kind("node_created")
+    assert [f.current for f in forward] == [e["node"] for e in created]
+    functions = [[n for n in f.nodes_shown if trace.names[n] != "AccumulateGrad"]
+                 for f in forward]
+    assert [len(nodes) for nodes in functions] == list(range(1, len(created) + 1))
+    for frame in forward:          # the picture draws exactly the nodes on stage
+        drawn = {int(g.get("data-node")) for g in node_groups(frame.svg)}
+        assert drawn == set(frame.nodes_shown)
+
+
+def test_saved_tensors_alive_and_memory_falls_to_zero():
+    trace, t = lesson_network()
+    story = viz.frames(trace)
+    tanh = tracing.ident(t["y"].grad_fn)
+    square = tracing.ident(t["loss"].grad_fn.next_functions[0][0])
+    saved = [e for e in trace.of_kind("tensor_saved") if not e["wrapped_number"]]
+    end_of_forward = [f for f in story if f.phase == "forward"][-1]
+    assert set(end_of_forward.alive_saved) == {(e["node"], e["slot"]) for e in saved}
+    assert end_of_forward.memory_bytes == sum(e["nbytes"] for e in saved) > 0
+    tanh_created = next(f for f in story if f.event.kind == "node_created"
+                        and f.current == tanh)
+    assert (tanh, 0) in tanh_created.alive_saved
+    assert tanh_created.saved_states[(tanh, 0)] == "saved"
+    square_done = next(f for f in story if f.event.kind == "node_finished"
+                       and f.current == square)
+    assert (square, 0) not in square_done.alive_saved
+    assert square_done.saved_states[(square, 1)] == "freed"
+    memory = [f.memory_bytes for f in story if f.phase == "backward"]
+    assert memory == sorted(memory, reverse=True) and memory[-1] == 0
+    assert story[-1].alive_saved == []
+
+
+def test_failed_version_check_frame_is_marked_and_red():
+    trace, b = in_place_failure()
+    story = viz.frames(trace)
+    exp = tracing.ident(b.grad_fn.next_functions[0][0])   # b.grad_fn is now AddBackward0
+    failed = [f for f in story if f.failed_check is not None]
+    assert len(failed) == 1 and failed[0].failed_check == (exp, 0)
+    assert failed[0].stale[(exp, 0)] == (0, 1)
+    assert RED in failed[0].svg and "v0 → v1" in failed[0].svg
+    assert all(RED not in f.svg for f in story if f.phase == "forward")
+    zh = viz.frames(trace, lang="zh")[failed[0].step]
+    assert "版本检查失败" in zh.caption and "原地操作" in zh.caption
+
+
+def test_ready_queue_priorities_and_dependency_counts():
+    trace, a = branching()
+    story = viz.frames(trace)
+    names = trace.names
+    sin_runs = next(f for f in story if f.event.kind == "node_started"
+                    and names[f.current] == "SinBackward0")
+    assert [names[n] for n, _ in sin_runs.ready] == ["ExpBackward0"]
+    mul = tracing.ident(a.grad_fn)
+    started = next(f for f in story if f.event.kind == "backward_started")
+    assert started.dependencies[mul] == 2
+    finishing = [f.dependencies[mul] for f in story if f.event.kind == "node_finished"
+                 and names[f.current] in ("SinBackward0", "ExpBackward0")]
+    assert finishing == [1, 0]
+    add_done = next(f for f in story if f.event.kind == "node_finished"
+                    and names[f.current] == "AddBackward0")
+    priorities = [p for _, p in add_done.ready]     # sin created after exp: runs first
+    assert [names[n] for n, _ in add_done.ready] == ["SinBackward0", "ExpBackward0"]
+    assert priorities == sorted(priorities, reverse=True)
+    assert "ExpBackward0" in add_done.svg and "mg-ready" in add_done.svg
+
+
+def test_gradient_edges_flow_and_leaves_show_their_grad():
+    trace, t = lesson_network()
+    story = viz.frames(trace, names=t)
+    loss_node = tracing.ident(t["loss"].grad_fn)
+    square = tracing.ident(t["loss"].grad_fn.next_functions[0][0])
+    sum_done = next(f for f in story if f.event.kind == "node_finished"
+                    and f.current == loss_node)
+    assert sum_done.flowing == [(loss_node, square)] and sum_done.grad_edges == [(loss_node,
+                                                                                 square)]
+    flowing = [p for p in root_of(sum_done.svg).iter(SVG + "path")
+               if "mg-flowing" in p.get("class", "")]
+    assert [(p.get("data-src"), p.get("data-dst")) for p in flowing] == [(str(square),
+                                                                          str(loss_node))]
+    later = story[-1]
+    assert len(later.grad_edges) > len(sum_done.grad_edges) and later.flowing == []
+    w = tracing.ident(t["w"])
+    assert w not in sum_done.leaf_grads
+    grads = [float(v) for v in re.findall(r"-?\d+\.?\d*", later.leaf_grads[w])]
+    assert grads == pytest.approx(t["w"].grad.tolist(), abs=1e-3)
+    assert "w.grad" in next(f.caption for f in story if f.event.kind == "grad_accumulated"
+                            and f.event["leaf"] == w)
+
+
+def test_hooks_and_packed_tensors_get_their_own_words():
+    trace, _ = lesson_network()
+    hook = next(f for f in viz.frames(trace) if f.event.kind == "hook_called")
+    assert "register_hook" in hook.caption and hook.phase == "backward"
+    x = torch.tensor([1.0, 2.0], requires_grad=True)
+    with viz.record() as packed:
+        with torch.autograd.graph.saved_tensors_hooks(lambda t: t, lambda t: t):
+            y = x.exp()
+        y.sum().backward()
+    story = viz.frames(packed)
+    states = [f.saved_states.get((tracing.ident(y.grad_fn), 0)) for f in story]
+    assert "packed" in states and "unpacked" in states and states[-1] == "freed"
+    assert any("unpack hook" in f.caption for f in story)
+
+
+def test_captions_in_both_languages():
+    trace, _ = lesson_network()
+    en, zh = viz.frames(trace, lang="en"), viz.frames(trace, lang="zh")
+    assert len(en) == len(zh)
+    assert "MulBackward0 runs: 2 gradients out, frees 2 tensors" in [f.caption for f in en]
+    assert "运行 MulBackward0：输出 2 个梯度，释放 2 个张量" in [f.caption for f in zh]
+    assert all(re.search("[\u4e00-\u9fff]", f.caption) for f in zh)
+    assert all(not re.search("[\u4e00-\u9fff]", f.caption) for f in en)
+    assert "反向传播" in zh[-1].svg and "就绪队列" in zh[-1].svg
+    with pytest.raises(ValueError, match="lang must be one of"):
+        viz.frames(trace, lang="fr")
+
+
+def test_views_replay_one_phase():
+    trace, _ = lesson_network()
+    everything = viz.frames(trace)
+    backward = viz.frames(trace, view="backward")
+    forward = viz.frames(trace, view="forward")
+    assert len(forward) + len(backward) == len(everything)
+    assert {f.phase for f in backward} == {"backward"} and backward[0].step == 0
+    assert backward[0].event.kind == "backward_started"
+    assert root_of(backward[0].svg).get("data-step") == "0"
+    with pytest.raises(ValueError, match="view must be one of"):
+        viz.frames(trace, view="sideways")
+
+
+# --- the SVG ------------------------------------------------------------------------
+
+def test_dom_contract_of_every_frame():
+    trace, _ = lesson_network()
+    for frame in viz.frames(trace):
+        root = root_of(frame.svg)
+        assert root.tag == SVG + "svg" and root.get("class") == "minigrad-frame"
+        assert root.get("data-step") == str(frame.step)
+        assert root.get("data-phase") == frame.phase
+        current = current_groups(frame.svg)
+        if frame.current is None:
+            assert current == []
+        else:
+            (group,) = current
+            assert group.get("data-node") == str(frame.current)
+            assert group.get("data-name") == trace.names[frame.current]
+        assert all(g.get("data-name") for g in node_groups(frame.svg))
+
+
+def test_svg_is_deterministic_and_independent_of_graphviz(monkeypatch):
+    trace, _ = lesson_network()
+    first = [f.svg for f in viz.frames(trace)]
+    assert first == [f.svg for f in viz.frames(trace)]
+    again, _ = lesson_network()               # a new recording: new ids, same picture
+    ids = re.compile(r'data-(node|src|dst|saved)="[\d.s]+"')
+    assert [ids.sub("", s) for s in first] == [ids.sub("", f.svg) for f in viz.frames(again)]
+    monkeypatch.setattr(shutil, "which", lambda name, *a, **k: None)     # no `dot`
+    assert [f.svg for f in viz.frames(trace)] == first
+
+
+def test_all_frames_have_one_size():
+    trace, _ = lesson_network()
+    sizes = {(root_of(f.svg).get("width"), root_of(f.svg).get("height"))
+             for f in viz.frames(trace, lang="zh")}
+    assert len(sizes) == 1
+
+
+# --- the player --------------------------------------------------------------------
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_player_buttons_slider_and_tooltips(lang):
+    trace, _ = lesson_network()
+    player = viz.animate(trace, lang=lang)
+    assert player.next_button.tooltip == "Next"
+    assert player.previous_button.tooltip == ("Previous" if lang == "en" else "上一步")
+    assert player.step == 0 and player.picture.value == player.frames[0].svg
+    shown = []
+    for move in (player.next, player.next, player.previous):
+        before = player.picture.value
+        move()
+        assert player.picture.value != before
+        shown.append(player.step)
+    assert shown == [1, 2, 1]
+    player.next_button.click()
+    assert player.step == 2 and player.play.value == 2
+    player.slider.value = 12                 # what dragging the slider does
+    frame = player.frames[12]
+    (group,) = current_groups(player.picture.value)
+    assert group.get("data-node") == str(frame.current)
+    assert frame.caption.split(":")[0].split("：")[0] in player.caption.value
+    player.play.value = 5                    # what Play does (jslinked in the browser)
+    assert player.step == 5 and player.picture.value == player.frames[5].svg
+    player.show(10_000)
+    assert player.step == len(player.frames) - 1
+    player.previous_button.click()
+    assert player.step == len(player.frames) - 2
+
+
+def test_player_speed_link_and_view():
+    trace, _ = lesson_network()
+    player = viz.animate(trace, interval_ms=800, view="backward")
+    assert {f.phase for f in player.frames} == {"backward"}
+    assert player.link.source == (player.play, "value")
+    assert player.link.target == (player.slider, "value")
+    player.speed.value = 2.0
+    assert player.play.interval == 400
+    player.speed.value = 0.5
+    assert player.play.interval == 1600
+    with pytest.raises(ValueError, match="nothing to replay"):
+        with viz.record() as empty:
+            pass
+        viz.animate(empty)
+
+
+def test_missing_ipywidgets_names_the_extra(monkeypatch):
+    trace, _ = lesson_network()
+    monkeypatch.setitem(sys.modules, "ipywidgets", None)
+    monkeypatch.delitem(sys.modules, "minigrad.viz.player", raising=False)
+    with pytest.raises(ImportError, match=r'pip install "minigrad\[widgets\]"'):
+        viz.animate(trace)
