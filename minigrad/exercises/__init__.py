@@ -1,0 +1,149 @@
+"""Auto-checked exercises: `check(id, answer)` tests an answer's behaviour and diagnoses it.
+
+The cell after each exercise in a lesson runs::
+
+    from minigrad.exercises import check
+    check("exp", Exp)
+
+and shows ✓, or ✗ with a hint naming the mistake (forgot grad_output, wrong
+number of gradients, a broadcast gradient not reduced...), in the lesson's
+language.  Checks test behaviour, not source text: values, gradients against
+the private reference solutions and finite differences, dtypes, what was
+saved.  `check` never raises and stops an answer that runs too long.
+
+Example::
+
+    >>> import minigrad as torch
+    >>> from minigrad.exercises import check
+    >>> class Exp(torch.autograd.Function):
+    ...     @staticmethod
+    ...     def forward(ctx, x):
+    ...         y = x.exp()
+    ...         ctx.save_for_backward(y)
+    ...         return y
+    ...     @staticmethod
+    ...     def backward(ctx, grad_output):
+    ...         (y,) = ctx.saved_tensors
+    ...         return y                   # forgot grad_output
+    >>> result = check("exp", Exp, lang="en")
+    >>> result.passed, result.hint
+    (False, 'forgot_grad_output')
+    >>> check("exp", Exp, lang="zh").message[:10]
+    '第 1 个输入的梯度'
+"""
+import importlib
+
+from .. import progress, settings
+from . import _messages
+from ._result import Result
+from ._runner import TIME_LIMIT, run_limited
+from ._tools import Hint, hint_for_exception
+
+__all__ = ["check", "Result", "EXERCISES"]
+
+
+def _exercise(lesson, module, en, zh):
+    return {"lesson": lesson, "module": module, "en": en, "zh": zh}
+
+
+EXERCISES = {
+    "topo_order": _exercise(
+        "02-backward-order", "graph_order",
+        "topo_order(output): the backward nodes in the order the engine runs them",
+        "topo_order(output)：按引擎的执行顺序列出反向传播的节点"),
+    "count_dependencies": _exercise(
+        "02-backward-order", "graph_order",
+        "count_dependencies(output): {node: number of edges pointing at it}",
+        "count_dependencies(output)：{节点: 指向它的边数}，即引擎开始时的依赖计数"),
+    "exp": _exercise("03-custom-functions", "functions", "Exp: eˣ as a custom Function",
+                     "Exp：用自定义 Function 实现 eˣ"),
+    "sigmoid": _exercise("03-custom-functions", "functions", "Sigmoid: 1/(1+e⁻ˣ)",
+                         "Sigmoid：用自定义 Function 实现 1/(1+e⁻ˣ)"),
+    "relu": _exercise("03-custom-functions", "functions",
+                      "ReLU: max(x, 0), gradient 0 at x ≤ 0",
+                      "ReLU：max(x, 0)，x ≤ 0 处梯度为 0"),
+    "mul_constant": _exercise("03-custom-functions", "functions",
+                              "MulConstant: tensor × Python number (no gradient for the number)",
+                              "MulConstant：张量 × Python 数字（数字没有梯度）"),
+    "add_broadcast": _exercise("03-custom-functions", "functions",
+                               "AddBroadcast: a + b with broadcasting, gradients reduced",
+                               "AddBroadcast：带广播的 a + b，梯度要归约回输入形状"),
+    "seed_func": _exercise("04-saving-tensors", "saving",
+                           "Func(x, y, z): x·y + y·z + w, saving tensors and keeping z, w on ctx",
+                           "Func(x, y, z)：x·y + y·z + w，保存张量，把 z 和 w 放在 ctx 上"),
+    "tanh_saves_output": _exercise("04-saving-tensors", "saving",
+                                   "Tanh: saves its output, dx = g·(1 − y²)",
+                                   "Tanh：保存输出而不是输入，dx = g·(1 − y²)"),
+    "inplace_relu": _exercise("05-inplace-and-versions", "saving",
+                              "InplaceReLU: clamps in place and calls ctx.mark_dirty",
+                              "InplaceReLU：原地截断并调用 ctx.mark_dirty"),
+    "matmul": _exercise("06-ctx-flags", "ctx_flags",
+                        "MatMul: a @ b computing only the gradients needs_input_grad asks for",
+                        "MatMul：a @ b，只计算 needs_input_grad 要求的梯度"),
+    "max_with_index": _exercise("06-ctx-flags", "ctx_flags",
+                                "MaxWithIndex: (values, indices) of the row maxima",
+                                "MaxWithIndex：每行最大值及其索引，索引不可导"),
+    "clip_grad_hook": _exercise("07-hooks", "hooks",
+                                "hook(grad): the gradient clamped to [-1, 1]",
+                                "hook(grad)：把梯度截断到 [-1, 1] 的张量钩子"),
+    "pack_float16": _exercise("07-hooks", "hooks",
+                              "(pack, unpack): saved float32 tensors stored as float16",
+                              "(pack, unpack)：把保存的 float32 张量存成 float16"),
+    "second_derivative": _exercise("09-higher-order", "higher_order",
+                                   "second_derivative(f, x): d²f/dx² with create_graph",
+                                   "second_derivative(f, x)：用 create_graph 求 d²f/dx²"),
+    "cube_double_backward": _exercise("09-higher-order", "higher_order",
+                                      "Cube: x³ with a differentiable backward",
+                                      "Cube：x³，backward 本身可导"),
+    "linear": _exercise("11-capstone", "linear",
+                        "Linear: x @ weight.T + bias, using needs_input_grad",
+                        "Linear：x @ weight.T + bias，使用 needs_input_grad"),
+}
+
+
+def check(exercise_id, answer, lang=None, *, time_limit=TIME_LIMIT):
+    """Check `answer` for the exercise `exercise_id`; returns a Result, never raises.
+
+    Args:
+        exercise_id: one of `EXERCISES` (an unknown id gives a Result listing them).
+        answer: what the exercise asks for (a Function class, a function, a hook pair).
+        lang: "en" or "zh"; None uses minigrad.settings.lang (the lesson's language).
+        time_limit: seconds the whole check may take before the answer is stopped.
+    """
+    try:
+        lang = settings.resolve_lang(lang)
+    except Exception:       # noqa: BLE001 — a typo in lang must not hide the feedback
+        lang = "en"
+    try:
+        return _check(exercise_id, answer, lang, time_limit)
+    except Exception as error:    # noqa: BLE001 — a bug here must not crash the lesson
+        hint = hint_for_exception(error)
+        return Result(exercise_id, "failed", _messages.text(hint.key, lang, **hint.params),
+                      hint.key, hint.params, lang)
+
+
+def _check(exercise_id, answer, lang, time_limit):
+    if not isinstance(exercise_id, str) or exercise_id not in EXERCISES:
+        known = ", ".join(EXERCISES)
+        params = {"id": repr(exercise_id), "known": known}
+        return Result(exercise_id, "unknown_exercise",
+                      _messages.text("unknown_exercise", lang, **params), None, params, lang)
+    module = importlib.import_module(f"{__name__}.{EXERCISES[exercise_id]['module']}")
+    checker = module.CHECKS[exercise_id]
+    outcome = run_limited(lambda: checker(answer), time_limit)
+    status, hint = "failed", None
+    if outcome.timed_out:
+        hint = Hint("timeout", seconds=f"{time_limit:g}")
+    elif isinstance(outcome.error, Hint):
+        hint = outcome.error
+    elif isinstance(outcome.error, NotImplementedError):
+        status = "not_solved"
+    elif outcome.error is not None:
+        hint = hint_for_exception(outcome.error)
+    else:
+        status = "passed"
+    progress.record(exercise_id, status == "passed")
+    key = hint.key if hint else status
+    params = hint.params if hint else {}
+    return Result(exercise_id, status, _messages.text(key, lang, **params),
+                  hint.key if hint else None, params, lang)

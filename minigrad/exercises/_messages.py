@@ -1,0 +1,171 @@
+"""The texts every check shares, in English and Chinese, and the lookup of any hint key.
+
+Each topic module (functions.py, saving.py...) keeps its own `MESSAGES`
+table for the hints only it gives; `text()` looks a key up in this table
+first, then in theirs.  Every entry has both languages with the same
+`{placeholders}` (tests/test_exercises.py walks all the tables).
+A hint guides: it names the mistake and where to look, never the solution.
+"""
+import importlib
+
+from .. import settings
+
+TOPICS = ("functions", "saving", "ctx_flags", "hooks", "graph_order", "higher_order",
+          "linear")
+
+COMMON = {
+    # outcomes
+    "passed": {
+        "en": "Correct! Your answer passed every check.",
+        "zh": "正确！你的答案通过了所有检查。"},
+    "not_solved": {
+        "en": "Not solved yet: replace `raise NotImplementedError()` with your code, "
+              "then run the exercise cell and this check again.",
+        "zh": "还没有完成：把 `raise NotImplementedError()` 换成你的代码，"
+              "然后重新运行练习单元格和这个检查。"},
+    "unknown_exercise": {
+        "en": "There is no exercise called {id}. The exercises are: {known}.",
+        "zh": "没有名为 {id} 的练习。现有的练习是：{known}。"},
+    "timeout": {
+        "en": "Your code took longer than {seconds} s and was stopped. Look for a loop that "
+              "never ends, e.g. a `while` whose condition never changes, or a graph walk "
+              "that visits the same node again and again.",
+        "zh": "你的代码运行超过了 {seconds} 秒，已被中止。检查有没有永远不会结束的循环，"
+              "比如条件永远不变的 `while`，或者在计算图上一遍遍重复访问同一个节点。"},
+    "raised": {
+        "en": "Your code raised {error}. Read the message, fix the line it points to, and run "
+              "the check again.",
+        "zh": "你的代码抛出了异常 {error}。读一读这条信息，修改它指向的那一行，然后再运行检查。"},
+    # what was passed to check
+    "not_function_class": {
+        "en": "Expected your Function class (a subclass of minigrad.autograd.Function), "
+              "got {got}. Pass the class itself, without calling it.",
+        "zh": "这里需要你写的 Function 类（minigrad.autograd.Function 的子类），"
+              "但收到的是 {got}。请直接传入这个类本身，不要调用它。"},
+    "forward_not_apply": {
+        "en": "You passed a method (forward, backward or apply). Pass the class itself: the "
+              "check calls `.apply(...)` on it, never `forward` directly, because only apply "
+              "records the node that backward needs.",
+        "zh": "你传入的是一个方法（forward、backward 或 apply）。请传入类本身：检查程序会调用它的 "
+              "`.apply(...)`，而不会直接调用 `forward`，因为只有 apply 才会记录反向传播需要的节点。"},
+    "instance_not_class": {
+        "en": "You passed an instance of your Function. Pass the class: Functions are never "
+              "instantiated, you call `.apply(...)` on the class.",
+        "zh": "你传入的是 Function 的一个实例。请传入类本身：Function 不需要实例化，"
+              "直接在类上调用 `.apply(...)`。"},
+    "not_callable": {
+        "en": "Expected a function (something you can call), got {got}.",
+        "zh": "这里需要一个函数（可以调用的对象），但收到的是 {got}。"},
+    "forward_args": {
+        "en": "forward has the wrong parameters: it receives ctx first, then exactly the "
+              "arguments given to apply.",
+        "zh": "forward 的参数不对：第一个参数是 ctx，后面正好是传给 apply 的那些参数。"},
+    "backward_args": {
+        "en": "backward has the wrong parameters: it receives ctx first, then one gradient for "
+              "each output of forward.",
+        "zh": "backward 的参数不对：第一个参数是 ctx，后面是 forward 每个输出各自对应的一个梯度。"},
+    # forward
+    "returned_numpy": {
+        "en": "{where} returned a numpy array. Return a minigrad tensor: compute with tensor "
+              "operations, or wrap the array with torch.tensor(...).",
+        "zh": "{where} 返回了 numpy 数组。请返回 minigrad 张量：用张量运算来计算，"
+              "或者用 torch.tensor(...) 把数组包装成张量。"},
+    "not_a_tensor": {
+        "en": "{where} returned {got}; expected a tensor.",
+        "zh": "{where} 返回了 {got}，这里需要的是张量。"},
+    "wrong_shape": {
+        "en": "{where} returned shape {got}; expected {expected}.",
+        "zh": "{where} 返回的形状是 {got}，应该是 {expected}。"},
+    "wrong_dtype": {
+        "en": "{where} returned dtype {got}; expected {expected}. Keep the input's dtype "
+              "(float32 in, float32 out).",
+        "zh": "{where} 返回的数据类型是 {got}，应该是 {expected}。输出要保持输入的数据类型"
+              "（输入 float32，输出也是 float32）。"},
+    "wrong_forward": {
+        "en": "{where} computes wrong values: at index {index} it gives {got}, the right value "
+              "is {expected}. Check the formula.",
+        "zh": "{where} 算出的数值不对：在下标 {index} 处得到 {got}，正确值是 {expected}。请检查公式。"},
+    "input_modified": {
+        "en": "forward changed its input in place. Compute a new tensor instead, so that the "
+              "caller's tensor keeps its values.",
+        "zh": "forward 原地修改了它的输入。请计算出一个新的张量，让调用者的张量保持原值。"},
+    # backward
+    "wrong_num_grads": {
+        "en": "backward returned {got} gradient(s); expected {expected}: one per input of "
+              "forward, in the same order, with None for inputs that are not tensors.",
+        "zh": "backward 返回了 {got} 个梯度，应该是 {expected} 个：forward 的每个输入对应一个，"
+              "顺序相同，不是张量的输入对应 None。"},
+    "grad_for_non_tensor": {
+        "en": "backward returned a gradient for input {input}, which is not a tensor (a plain "
+              "Python value). Return None in that position.",
+        "zh": "backward 为第 {input} 个输入返回了梯度，但这个输入不是张量（只是普通的 Python 值）。"
+              "这个位置应该返回 None。"},
+    "missing_grad": {
+        "en": "backward returned None for input {input}, which needs a gradient.",
+        "zh": "backward 为第 {input} 个输入返回了 None，但它需要梯度。"},
+    "forgot_grad_output": {
+        "en": "The gradient for input {input} ignores the incoming gradient. By the chain rule, "
+              "multiply your local derivative by grad_output.",
+        "zh": "第 {input} 个输入的梯度没有用到传进来的梯度。根据链式法则，"
+              "要把局部导数乘以 grad_output。"},
+    "wrong_sign": {
+        "en": "The gradient for input {input} has the wrong sign. Re-derive it and watch the "
+              "minus signs.",
+        "zh": "第 {input} 个输入的梯度符号反了。重新推导一遍，注意负号。"},
+    "wrong_factor": {
+        "en": "The gradient for input {input} is {factor} times the right one. Check the "
+              "constant factors in your derivative.",
+        "zh": "第 {input} 个输入的梯度是正确值的 {factor} 倍。检查导数里的常数因子。"},
+    "wrong_grad": {
+        "en": "The gradient for input {input} is wrong (it disagrees with finite differences). "
+              "Derive it on paper, then compare with your backward.",
+        "zh": "第 {input} 个输入的梯度不对（与有限差分的结果不一致）。先在纸上推导一遍，"
+              "再和你的 backward 对照。"},
+    "not_reduced_broadcast": {
+        "en": "The gradient for input {input} has the broadcast shape {got}, not the input's "
+              "shape {expected}. Sum it over the dimensions that broadcasting expanded.",
+        "zh": "第 {input} 个输入的梯度是广播后的形状 {got}，而不是输入本身的形状 {expected}。"
+              "要在被广播扩展的维度上求和。"},
+    "wrong_grad_shape": {
+        "en": "The gradient for input {input} has shape {got}; it must have the input's shape "
+              "{expected}.",
+        "zh": "第 {input} 个输入的梯度形状是 {got}，它必须和输入的形状 {expected} 一致。"},
+    "ignored_needs_input_grad": {
+        "en": "backward computed a gradient for input {input} although "
+              "ctx.needs_input_grad[{index}] is False. Check the flag first and return None "
+              "there: that work is wasted.",
+        "zh": "ctx.needs_input_grad[{index}] 是 False，backward 却仍然为第 {input} 个输入计算了梯度。"
+              "先检查这个标志，在那个位置返回 None：这部分计算是白费的。"},
+    "saved_then_modified": {
+        "en": "A tensor saved for backward was modified in place afterwards (its version "
+              "counter moved), so backward refused to use it. Save the value backward really "
+              "needs, or modify a clone() instead.",
+        "zh": "一个保存的张量在保存之后又被原地修改了（版本计数器变了），所以反向传播拒绝使用它。"
+              "请保存反向传播真正需要的值，或者改为修改它的 clone()。"},
+    "saved_non_tensor": {
+        "en": "save_for_backward takes tensors only. Keep numbers and other values as ctx "
+              "attributes (ctx.name = value).",
+        "zh": "save_for_backward 只能保存张量。数字和其他值请作为 ctx 的属性保存（ctx.name = value）。"},
+    "backward_not_differentiable": {
+        "en": "Your backward is not differentiable: with create_graph=True the gradient it "
+              "returns has no graph behind it (or a wrong one). Write backward with minigrad "
+              "tensor operations on saved tensors: no .numpy(), .item(), .detach() or "
+              "@once_differentiable.",
+        "zh": "你的 backward 不可导：在 create_graph=True 时，它返回的梯度背后没有计算图（或者计算图不对）。"
+              "请用 minigrad 的张量运算和保存的张量来写 backward：不要用 .numpy()、.item()、"
+              ".detach() 或 @once_differentiable。"},
+}
+
+
+def table():
+    """Every hint key of every exercise module, with its two texts."""
+    merged = dict(COMMON)
+    for name in TOPICS:
+        merged.update(importlib.import_module(f"{__package__}.{name}").MESSAGES)
+    return merged
+
+
+def text(key, lang=None, **params):
+    """The message for `key` in `lang` (None: minigrad.settings), with its {placeholders} filled."""
+    entry = COMMON.get(key) or table()[key]
+    return entry[settings.resolve_lang(lang)].format(**params)

@@ -1,0 +1,44 @@
+"""Result: what `check` returns, shown as text in Python and as a coloured box in Jupyter."""
+import html
+
+_MARKS = {"passed": "✓", "failed": "✗", "not_solved": "○", "unknown_exercise": "?"}
+_COLOURS = {      # border, background
+    "passed": ("#2e7d32", "#e8f5e9"), "failed": ("#c62828", "#ffebee"),
+    "not_solved": ("#9e9e9e", "#f5f5f5"), "unknown_exercise": ("#ef6c00", "#fff3e0")}
+
+
+class Result:
+    """The outcome of one check.
+
+    Attributes:
+        exercise_id: the id checked.
+        status: "passed", "failed", "not_solved" or "unknown_exercise".
+        passed: True only for "passed" (a Result is also truthy exactly then).
+        message: the feedback, in the notebook's language.
+        hint: the key of the diagnosed mistake (e.g. "forgot_grad_output"), else None.
+        params: the values the hint's text names.
+        lang: "en" or "zh".
+    """
+
+    def __init__(self, exercise_id, status, message, hint=None, params=None, lang="en"):
+        self.exercise_id, self.status, self.message = exercise_id, status, message
+        self.hint, self.params, self.lang = hint, dict(params or {}), lang
+
+    @property
+    def passed(self):
+        return self.status == "passed"
+
+    def __bool__(self):
+        return self.passed
+
+    def __repr__(self):
+        return f"{_MARKS[self.status]} {self.exercise_id}: {self.message}"
+
+    def _repr_html_(self):
+        border, background = _COLOURS[self.status]
+        return (
+            f'<div style="border-left: 6px solid {border}; background: {background}; '
+            f'padding: 0.5em 0.8em; margin: 0.3em 0; border-radius: 4px; color: #212121;">'
+            f'<span style="color: {border}; font-weight: bold; font-size: 1.2em;">'
+            f'{_MARKS[self.status]}</span> <code>{html.escape(str(self.exercise_id))}</code> '
+            f'{html.escape(self.message)}</div>')

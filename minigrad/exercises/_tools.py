@@ -1,0 +1,290 @@
+"""What the checks share: the Hint they raise, answer validation, gradient diagnosis.
+
+A check is a function `check(answer)` that returns when the answer is right
+and raises `Hint(key, **params)` naming the mistake it diagnosed.  Anything
+else the answer raises is translated by `hint_for_exception` (minigrad's own
+errors are recognised: wrong number of gradients, a numpy gradient...).
+"""
+import inspect
+import re
+
+import numpy as np
+
+from .. import autograd, creation
+from ..autograd.function import Function
+from ..autograd.grad_mode import no_grad
+
+
+class Hint(Exception):
+    """A diagnosed mistake: a key of a message table, and the values its text names."""
+
+    def __init__(self, key, **params):
+        super().__init__(key)
+        self.key, self.params = key, params
+
+
+def is_tensor(value):
+    return getattr(value, "_is_minigrad_tensor", False)
+
+
+def type_name(value):
+    kind = type(value)
+    return kind.__name__ if kind.__module__ == "builtins" else f"{kind.__module__}.{kind.__name__}"
+
+
+def require_function_class(answer):
+    """The answer must be a Function subclass; diagnose the usual near misses."""
+    if inspect.isclass(answer) and issubclass(answer, Function) and answer is not Function:
+        return answer
+    if getattr(answer, "__name__", "") in ("forward", "backward", "apply"):
+        raise Hint("forward_not_apply")
+    if isinstance(answer, Function):
+        raise Hint("instance_not_class")
+    raise Hint("not_function_class", got=describe(answer))
+
+
+def require_callable(answer):
+    if inspect.isclass(answer) or not callable(answer):
+        raise Hint("not_callable", got=describe(answer))
+    return answer
+
+
+def describe(value):
+    """A short, safe description of any value (for messages)."""
+    if inspect.isclass(value):
+        return f"class {value.__name__}"
+    if callable(value):
+        return f"function {getattr(value, '__name__', '?')}"
+    text = f"{type_name(value)} {value!r}" if isinstance(value, (int, float, str)) else type_name(value)
+    return text[:60]
+
+
+def as_array(tensor):
+    return np.array(tensor.detach()._data, dtype=np.float64)
+
+
+def require_tensor(value, where):
+    if isinstance(value, np.ndarray):
+        raise Hint("returned_numpy", where=where)
+    if not is_tensor(value):
+        raise Hint("not_a_tensor", where=where, got=describe(value))
+    return value
+
+
+def tolerances(dtype):
+    return (1e-4, 1e-5) if dtype.itemsize <= 4 else (1e-6, 1e-8)
+
+
+def close(actual, expected, dtype):
+    rtol, atol = tolerances(dtype)
+    return actual.shape == expected.shape and np.allclose(actual, expected, rtol, atol,
+                                                          equal_nan=True)
+
+
+def check_output(output, expected, where="forward"):
+    """Type, shape, dtype and values of one output against the reference's."""
+    require_tensor(output, where)
+    if tuple(output.shape) != tuple(expected.shape):
+        raise Hint("wrong_shape", where=where, got=list(output.shape),
+                   expected=list(expected.shape))
+    if output.dtype is not expected.dtype:
+        raise Hint("wrong_dtype", where=where, got=str(output.dtype), expected=str(expected.dtype))
+    got, want = as_array(output), as_array(expected)
+    if not close(got, want, expected.dtype):
+        bad = tuple(int(i) for i in np.argwhere(~np.isclose(got, want, *tolerances(expected.dtype)))[0])
+        raise Hint("wrong_forward", where=where, index=list(bad),
+                   expected=f"{want[bad]:.4g}", got=f"{got[bad]:.4g}")
+
+
+def _require_parameters(method, args, key):
+    """A call that cannot bind to the method's parameters is diagnosed before it is made."""
+    try:
+        signature = inspect.signature(method)
+    except (TypeError, ValueError):      # no signature to read: let the call decide
+        return
+    try:
+        signature.bind(*args)
+    except TypeError:
+        raise Hint(key) from None
+
+
+def apply(cls, *args):
+    """cls.apply(*args), diagnosing a forward whose parameters do not fit."""
+    new_style = cls.setup_context is not Function.setup_context    # forward without ctx
+    _require_parameters(cls.forward, args if new_style else (None, *args), "forward_args")
+    return cls.apply(*args)
+
+
+def raw_backward(cls, node, grads):
+    """Call the answer's backward directly: what it returns, before minigrad tidies it."""
+    _require_parameters(cls.backward, (node, *grads), "backward_args")
+    with no_grad():
+        result = cls.backward(node, *grads)
+    return tuple(result) if isinstance(result, (tuple, list)) else (result,)
+
+
+def check_gradients(raw, inputs, expected, local, output_shape, needs_input_grad=False):
+    """Diagnose what backward returned, one slot per input of forward.
+
+    `expected[i]` is the right gradient (None where none is wanted), `local[i]`
+    the gradient for an incoming gradient of ones (what forgetting it gives).
+    """
+    count = len(inputs)
+    if len(raw) < count or any(g is not None for g in raw[count:]):
+        raise Hint("wrong_num_grads", got=len(raw), expected=count)
+    for position, (grad, tensor) in enumerate(zip(raw, inputs)):
+        number = position + 1
+        if not is_tensor(tensor):
+            if grad is not None:
+                raise Hint("grad_for_non_tensor", input=number)
+            continue
+        if needs_input_grad and not tensor.requires_grad:
+            if grad is not None:
+                raise Hint("ignored_needs_input_grad", input=number, index=position)
+            continue
+        if expected[position] is None:
+            continue
+        if grad is None:
+            raise Hint("missing_grad", input=number)
+        require_tensor(grad, "backward")
+        shape, want = tuple(grad.shape), tuple(tensor.shape)
+        if shape != want:
+            key = "not_reduced_broadcast" if shape == tuple(output_shape) else "wrong_grad_shape"
+            raise Hint(key, input=number, got=list(shape), expected=list(want))
+        diagnose_values(as_array(grad), expected[position], local[position], number,
+                        tensor.dtype)
+
+
+def diagnose_values(got, expected, local, number, dtype):
+    """Right values, or which typical mistake: no grad_output, sign, factor."""
+    if close(got, expected, dtype):
+        return
+    if local is not None and close(got, local, dtype):
+        raise Hint("forgot_grad_output", input=number)
+    if close(got, -expected, dtype):
+        raise Hint("wrong_sign", input=number)
+    big = np.abs(expected) > 1e-3
+    if big.any():
+        ratios = got[big] / expected[big]
+        factor = float(np.median(ratios))
+        if factor != 0 and close(got, factor * expected, dtype):
+            raise Hint("wrong_factor", input=number, factor=f"{factor:.3g}")
+    raise Hint("wrong_grad", input=number)
+
+
+def reference_grads(reference, inputs, grad_output):
+    """Gradients of the reference Function for `grad_output`, and for ones (the local ones)."""
+    wanted = [t for t in inputs if is_tensor(t) and t.requires_grad]
+    results = []
+    for seed in (grad_output, creation.ones_like(grad_output)):
+        out = reference.apply(*inputs)
+        grads = iter(autograd.grad(out, wanted, seed))
+        results.append([as_array(next(grads)) if is_tensor(t) and t.requires_grad else None
+                        for t in inputs])
+    return results
+
+
+def snapshot(inputs):
+    return [as_array(t) if is_tensor(t) else None for t in inputs]
+
+
+def require_unchanged(inputs, before):
+    for tensor, values in zip(inputs, before):
+        if values is not None and not np.array_equal(as_array(tensor), values, equal_nan=True):
+            raise Hint("input_modified")
+
+
+def check_function(answer, reference, cases, needs_input_grad=False, seed=0):
+    """The usual check of a one-output Function: forward, raw backward, then the engine.
+
+    `cases` are functions returning fresh input tuples (tensors and numbers).
+    """
+    cls = require_function_class(answer)
+    generator = np.random.default_rng(seed)
+    for make_inputs in cases:
+        inputs = make_inputs()
+        before = snapshot(inputs)
+        output = apply(cls, *inputs)
+        require_unchanged(inputs, before)
+        with no_grad():
+            expected_output = reference.apply(*make_inputs())
+        check_output(output, expected_output)
+        if output.grad_fn is None:
+            continue
+        grad_output = creation.tensor(generator.uniform(-2, 2, size=output.shape),
+                                      dtype=output.dtype)
+        expected, local = reference_grads(reference, inputs, grad_output)
+        raw = raw_backward(cls, output.grad_fn, (grad_output,))
+        check_gradients(raw, inputs, expected, local, output.shape, needs_input_grad)
+        check_through_engine(output, inputs, grad_output, expected)
+
+
+def check_through_engine(output, inputs, grad_output, expected):
+    """Backward once more, by the engine this time: what a student's training loop does.
+
+    The node already ran once (called directly), so a backward that modified
+    a saved tensor in place is caught here by the version check.
+    """
+    output.backward(grad_output)
+    for position, tensor in enumerate(inputs):
+        if is_tensor(tensor) and tensor.requires_grad and expected[position] is not None:
+            if tensor.grad is None:
+                raise Hint("missing_grad", input=position + 1)
+            diagnose_values(as_array(tensor.grad), expected[position], None, position + 1,
+                            tensor.dtype)
+
+
+_EXCEPTION_HINTS = (      # (exception type, text in its message, hint key, fixed params)
+    (RuntimeError, "incorrect number of gradients", "wrong_num_grads", {}),
+    (RuntimeError, "corresponding forward input was not", "grad_for_non_tensor", {}),
+    (RuntimeError, "expected Variable or None (got numpy", "returned_numpy", {"where": "backward"}),
+    (TypeError, "hook returned 'ndarray'", "returned_numpy", {"where": "hook"}),
+    (RuntimeError, "modified by an inplace operation", "saved_then_modified", {}),
+    (TypeError, "save_for_backward can only save", "saved_non_tensor", {}),
+    (TypeError, "backward() takes", "backward_args", {}),
+    (TypeError, "backward() missing", "backward_args", {}),
+    (TypeError, "forward() takes", "forward_args", {}),
+    (TypeError, "forward() missing", "forward_args", {}),
+)
+_NUMBERS = {      # what minigrad's message says, for the keys whose text names numbers
+    "wrong_num_grads": r"expected (?P<expected>\d+), got (?P<got>\d+)",
+    "grad_for_non_tensor": r"at position (?P<input>\d+)",
+}
+
+
+def hint_for_exception(error):
+    """The Hint for an exception raised by the answer: a known mistake, or 'raised'."""
+    text = str(error)
+    for kind, fragment, key, params in _EXCEPTION_HINTS:
+        if isinstance(error, kind) and fragment in text:
+            if key in _NUMBERS:
+                found = re.search(_NUMBERS[key], text)
+                if found is None:
+                    break
+                params = {name: int(value) for name, value in found.groupdict().items()}
+            return Hint(key, **params)
+    if len(text) > 300:
+        text = text[:300] + "..."
+    return Hint("raised", error=f"{type(error).__name__}: {text}" if text else type(error).__name__)
+
+
+def case(*shapes, dtype="float64", seed=0, requires_grad=True, extra=(), low=-2.0, high=2.0):
+    """A function making fresh input tensors (same values each call), then `extra` values.
+
+    `requires_grad` is one bool for all tensors or one per shape.
+    """
+    generator = np.random.default_rng(seed)
+    arrays = [generator.uniform(low, high, size=shape) for shape in shapes]
+    flags = requires_grad if isinstance(requires_grad, (tuple, list)) else [requires_grad] * len(shapes)
+    return values_case(arrays, dtype, flags, extra)
+
+
+def values_case(arrays, dtype="float64", requires_grad=True, extra=()):
+    """Like `case`, with the values given."""
+    flags = requires_grad if isinstance(requires_grad, (tuple, list)) else [requires_grad] * len(arrays)
+
+    def make_inputs():
+        tensors = tuple(creation.tensor(np.array(a, dtype=dtype), requires_grad=flag)
+                        for a, flag in zip(arrays, flags))
+        return tensors + tuple(extra)
+    return make_inputs

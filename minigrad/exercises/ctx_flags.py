@@ -1,0 +1,152 @@
+"""Lesson 06, ctx flags: matmul (needs_input_grad), max_with_index (mark_non_differentiable).
+
+needs_input_grad is observed by calling the answer's backward directly on a
+node where only one input requires grad: a gradient returned for the other
+one is work the flag said to skip.
+"""
+import numpy as np
+
+from .. import creation, dtypes
+from ..autograd.function import Function
+from . import _tools
+from ._tools import Hint, as_array, case
+
+MESSAGES = {
+    "matmul_transpose": {
+        "en": "The gradient for input {input} has the right shape but its factors are "
+              "transposed or in the wrong order. Check which matrix is transposed, and on "
+              "which side of grad_output it goes (the shapes must line up).",
+        "zh": "第 {input} 个输入的梯度形状对了，但因子被转置了或者顺序不对。检查哪个矩阵需要转置，"
+              "以及它应该放在 grad_output 的哪一边（形状必须对得上）。"},
+    "return_values_and_indices": {
+        "en": "forward must return a tuple of two tensors: (values, indices).",
+        "zh": "forward 必须返回由两个张量组成的元组：(values, indices)。"},
+    "indices_dtype": {
+        "en": "The indices have dtype {got}; they must be int64 (as x.max(dim=1) gives them).",
+        "zh": "索引的数据类型是 {got}，必须是 int64（和 x.max(dim=1) 给出的一样）。"},
+    "forgot_mark_non_differentiable": {
+        "en": "The indices are not marked: call ctx.mark_non_differentiable(indices) in forward, "
+              "on the tensor you return.",
+        "zh": "索引没有被标记：请在 forward 中对你返回的那个张量调用 "
+              "ctx.mark_non_differentiable(indices)。"},
+    "grad_not_to_argmax": {
+        "en": "The gradient reaches every element of a row. Only the position of the row's "
+              "maximum contributed to the value, so only it gets the gradient; the others get 0.",
+        "zh": "梯度流到了一行中的每个元素。只有最大值所在的位置对输出有贡献，"
+              "所以只有它得到梯度，其余位置都是 0。"},
+}
+
+
+class _MatMul(Function):
+    @staticmethod
+    def forward(ctx, a, b):
+        ctx.save_for_backward(a, b)
+        return a @ b
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        a, b = ctx.saved_tensors
+        grad_a = grad_output @ b.T if ctx.needs_input_grad[0] else None
+        grad_b = a.T @ grad_output if ctx.needs_input_grad[1] else None
+        return grad_a, grad_b
+
+
+class _MaxWithIndex(Function):
+    @staticmethod
+    def forward(ctx, x):
+        values, indices = x.max(dim=1)
+        ctx.mark_non_differentiable(indices)
+        ctx.save_for_backward(indices)
+        ctx.columns = x.shape[1]
+        return values, indices
+
+    @staticmethod
+    def backward(ctx, grad_values, grad_indices):
+        (indices,) = ctx.saved_tensors
+        one_hot = creation.arange(ctx.columns) == indices.reshape(-1, 1)
+        return one_hot.to(grad_values.dtype) * grad_values.reshape(-1, 1)
+
+
+_REFERENCES = {"matmul": _MatMul, "max_with_index": _MaxWithIndex}
+
+
+def check_matmul(answer):
+    cls = _tools.require_function_class(answer)
+    _diagnose_transposes(cls)
+    cases = (case((2, 3), (3, 4), seed=30), case((3, 2), (2, 2), seed=31, dtype="float32"),
+             case((2, 3), (3, 4), seed=32, requires_grad=(True, False)),
+             case((4, 3), (3, 2), seed=33, requires_grad=(False, True)),
+             case((3, 3), (3, 1), seed=34, dtype="float32", requires_grad=(False, True)))
+    _tools.check_function(answer, _MatMul, cases, needs_input_grad=True)
+
+
+def _diagnose_transposes(cls):
+    """On square matrices a misplaced transpose still runs: compare with those mistakes."""
+    a, b = case((3, 3), (3, 3), seed=35)()
+    output = _tools.apply(cls, a, b)
+    _tools.require_tensor(output, "forward")
+    g = np.random.default_rng(36).uniform(-2, 2, size=(3, 3))
+    raw = _tools.raw_backward(cls, output.grad_fn, (creation.tensor(g),))
+    a, b = as_array(a), as_array(b)
+    right = (g @ b.T, a.T @ g)
+    for position, grad in enumerate(raw[:2]):
+        if not _tools.is_tensor(grad) or tuple(grad.shape) != (3, 3):
+            continue
+        got = as_array(grad)
+        products = [*_products(g, a), *_products(g, b)]
+        wrong = [p for p in products if not np.allclose(p, right[position])]
+        if not np.allclose(got, right[position]) and any(np.allclose(got, p) for p in wrong):
+            raise Hint("matmul_transpose", input=position + 1)
+
+
+def _products(g, other):
+    """Every product of g or gᵀ with other or otherᵀ, both orders, and their transposes."""
+    for left in (g, g.T):
+        for right in (other, other.T):
+            for product in (left @ right, right @ left):
+                yield product
+                yield product.T
+
+
+def check_max_with_index(answer):
+    cls = _tools.require_function_class(answer)
+    generator = np.random.default_rng(37)
+    for shape, dtype in (((3, 4), "float64"), ((2, 5), "float32"), ((4, 1), "float64")):
+        values = generator.permutation(np.arange(-10, 10))[:shape[0] * shape[1]].reshape(shape)
+        _check_max_case(cls, (values * 0.37).astype(dtype), generator)
+
+
+def _check_max_case(cls, values, generator):
+    x = creation.tensor(values, requires_grad=True)
+    outputs = _tools.apply(cls, x)
+    if not isinstance(outputs, tuple) or len(outputs) != 2:
+        raise Hint("return_values_and_indices")
+    maxima, indices = outputs
+    _tools.check_output(maxima, creation.tensor(values.max(axis=1)), "forward (values)")
+    _tools.require_tensor(indices, "forward (indices)")
+    if indices.dtype is not dtypes.int64:
+        raise Hint("indices_dtype", got=str(indices.dtype))
+    _tools.check_output(indices, creation.tensor(values.argmax(axis=1)), "forward (indices)")
+    node = maxima.grad_fn
+    if indices.requires_grad or not any(t is indices for t in getattr(node, "_non_differentiable", ())):
+        raise Hint("forgot_mark_non_differentiable")
+    rows, columns = values.shape
+    g = generator.uniform(0.5, 2, size=rows) * generator.choice([-1, 1], size=rows)
+    grad_values = creation.tensor(g, dtype=x.dtype)
+    grad_indices = creation.zeros(rows, dtype=dtypes.int64)
+    raw = _tools.raw_backward(cls, node, (grad_values, grad_indices))
+    if len(raw) < 1 or any(r is not None for r in raw[1:]):
+        raise Hint("wrong_num_grads", got=len(raw), expected=1)
+    grad = _tools.require_tensor(raw[0], "backward")
+    if tuple(grad.shape) != values.shape:
+        raise Hint("wrong_grad_shape", input=1, got=list(grad.shape), expected=list(values.shape))
+    one_hot = np.eye(columns)[values.argmax(axis=1)]
+    got = as_array(grad)
+    if columns > 1 and _tools.close(got, np.repeat(g[:, None], columns, axis=1), x.dtype):
+        raise Hint("grad_not_to_argmax")
+    _tools.diagnose_values(got, one_hot * g[:, None], one_hot, 1, x.dtype)
+    _tools.apply(cls, x)[0].backward(grad_values)
+    _tools.diagnose_values(as_array(x.grad), one_hot * g[:, None], None, 1, x.dtype)
+
+
+CHECKS = {"matmul": check_matmul, "max_with_index": check_max_with_index}

@@ -1,0 +1,132 @@
+"""Lesson 03, custom Functions: exp, sigmoid, relu, mul_constant, add_broadcast.
+
+Each answer is a Function subclass.  `check_function` (see _tools) runs it on
+float64 and float32 inputs with negative values and zeros, compares forward
+with the private reference, calls backward directly to see exactly what it
+returns, then runs a real backward through the engine.
+"""
+import numpy as np
+
+from .. import creation
+from ..autograd.function import Function
+from . import _tools
+from ._tools import Hint, case, values_case
+
+MESSAGES = {
+    "relu_grad_at_zero": {
+        "en": "At x = 0 your ReLU passes the gradient through. Like PyTorch, the gradient at "
+              "x ≤ 0 must be 0: only strictly positive inputs let the gradient through.",
+        "zh": "在 x = 0 处，你的 ReLU 让梯度通过了。和 PyTorch 一样，x ≤ 0 处的梯度必须是 0："
+              "只有严格大于 0 的输入才让梯度通过。"},
+}
+
+
+class _Exp(Function):
+    @staticmethod
+    def forward(ctx, x):
+        result = x.exp()
+        ctx.save_for_backward(result)
+        return result
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        (result,) = ctx.saved_tensors
+        return grad_output * result
+
+
+class _Sigmoid(Function):
+    @staticmethod
+    def forward(ctx, x):
+        result = 1 / (1 + (-x).exp())
+        ctx.save_for_backward(result)
+        return result
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        (result,) = ctx.saved_tensors
+        return grad_output * result * (1 - result)
+
+
+class _ReLU(Function):
+    @staticmethod
+    def forward(ctx, x):
+        ctx.save_for_backward(x)
+        return x.clamp(min=0)
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        (x,) = ctx.saved_tensors
+        return grad_output * (x > 0).to(grad_output.dtype)
+
+
+class _MulConstant(Function):
+    @staticmethod
+    def forward(ctx, tensor, constant):
+        ctx.constant = constant
+        return tensor * constant
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        return grad_output * ctx.constant, None
+
+
+class _AddBroadcast(Function):
+    @staticmethod
+    def forward(ctx, a, b):
+        ctx.shapes = (a.shape, b.shape)
+        return a + b
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        shape_a, shape_b = ctx.shapes
+        return grad_output.sum_to_size(shape_a), grad_output.sum_to_size(shape_b)
+
+
+_REFERENCES = {"exp": _Exp, "sigmoid": _Sigmoid, "relu": _ReLU, "mul_constant": _MulConstant,
+               "add_broadcast": _AddBroadcast}
+
+# Inputs away from 0 first (general mistakes), then edge cases: zeros, float32.
+_UNARY_CASES = (case((2, 3), seed=1), case((4,), seed=2, dtype="float32"),
+                values_case([[0.0, -3.0, 5.0]]), values_case([[-0.5, 0.0, 0.25]], "float32"))
+
+
+def check_exp(answer):
+    _tools.check_function(answer, _Exp, _UNARY_CASES)
+
+
+def check_sigmoid(answer):
+    _tools.check_function(answer, _Sigmoid, _UNARY_CASES + (values_case([[-30.0, 30.0]]),))
+
+
+def check_relu(answer):
+    away_from_zero = (values_case([[-1.5, 2.0, -0.3, 0.7]]),
+                      values_case([[[1.0, -2.0], [-3.0, 4.0]]], "float32"))
+    _tools.check_function(answer, _ReLU, away_from_zero)
+    cls = _tools.require_function_class(answer)
+    x = creation.tensor([-1.0, 0.0, 2.0, 0.0], requires_grad=True)
+    output = _tools.apply(cls, x)
+    grad_output = creation.tensor([1.0, 2.0, 3.0, -4.0])
+    (grad,) = _tools.raw_backward(cls, output.grad_fn, (grad_output,))[:1]
+    _tools.require_tensor(grad, "backward")
+    if np.any(_tools.as_array(grad)[[1, 3]] != 0):
+        raise Hint("relu_grad_at_zero")
+    _tools.check_function(answer, _ReLU, _UNARY_CASES)
+
+
+def check_mul_constant(answer):
+    cases = (case((2, 3), seed=3, extra=(3.0,)), case((5,), seed=4, extra=(-2.5,)),
+             case((3,), seed=5, dtype="float32", extra=(2,)), case((2, 2), seed=6, extra=(0.0,)))
+    _tools.check_function(answer, _MulConstant, cases)
+
+
+def check_add_broadcast(answer):
+    cases = (case((2, 3), (2, 3), seed=7),
+             case((2, 3), (3,), seed=8),
+             case((4, 1), (1, 5), seed=9, dtype="float32"),
+             case((3,), (), seed=10),
+             case((2, 1, 3), (4, 1), seed=11))
+    _tools.check_function(answer, _AddBroadcast, cases)
+
+
+CHECKS = {"exp": check_exp, "sigmoid": check_sigmoid, "relu": check_relu,
+          "mul_constant": check_mul_constant, "add_broadcast": check_add_broadcast}

@@ -1,0 +1,233 @@
+"""Lesson 02, backward order: topo_order and count_dependencies.
+
+The answers walk the graph from `output.grad_fn`.  They are run on several
+small graphs (a chain, a diamond, an input used twice, a constant input)
+and compared with the private reference, which follows the engine's rules
+(see minigrad/autograd/engine.py): count the edges into each node; among
+the ready nodes run the most recently created first; AccumulateGrad first
+of all.  tests/test_exercises.py checks that reference against the engine.
+"""
+import heapq
+import itertools
+
+import numpy as np
+
+from .. import creation
+from ..autograd.graph import AccumulateGrad
+from . import _tools
+from ._tools import Hint
+
+MESSAGES = {
+    "not_a_list": {
+        "en": "Return a list of nodes (in order), not {got}.",
+        "zh": "请返回一个（有顺序的）节点列表，而不是 {got}。"},
+    "not_a_dict": {
+        "en": "Return a dict {{node: count}}, not {got}.",
+        "zh": "请返回一个字典 {{节点: 计数}}，而不是 {got}。"},
+    "not_nodes": {
+        "en": "Use the nodes themselves (the grad_fn objects and what next_functions points to), "
+              "not names, tensors or None.",
+        "zh": "请使用节点本身（grad_fn 对象以及 next_functions 指向的对象），"
+              "而不是名字、张量或 None。"},
+    "duplicate_nodes": {
+        "en": "Some nodes appear more than once. A node reached along two paths runs only once: "
+              "remember which nodes you have already seen.",
+        "zh": "有些节点出现了不止一次。一个节点即使能从两条路径到达，也只执行一次："
+              "要记住哪些节点已经访问过。"},
+    "missing_accumulate_grad": {
+        "en": "The AccumulateGrad nodes of the leaves are missing. They are nodes too (in "
+              "next_functions), and the engine runs them.",
+        "zh": "缺少叶子张量的 AccumulateGrad 节点。它们也是节点（出现在 next_functions 里），"
+              "引擎同样会执行它们。"},
+    "root_missing": {
+        "en": "The root, output.grad_fn, is missing. No edge points to it: its count is 0, and "
+              "it must be in the dict.",
+        "zh": "缺少根节点 output.grad_fn。没有边指向它：它的计数是 0，但它也必须出现在字典中。"},
+    "missing_nodes": {
+        "en": "You have {got} nodes; the graph has {expected} reachable from output.grad_fn. "
+              "Follow next_functions from every node you reach (skipping None entries).",
+        "zh": "你找到了 {got} 个节点，而从 output.grad_fn 出发可以到达 {expected} 个。"
+              "要从每个到达的节点继续沿 next_functions 走下去（跳过 None）。"},
+    "reversed_order": {
+        "en": "Your order runs backwards: the leaves come first. Backward starts at the output's "
+              "node and moves towards the leaves.",
+        "zh": "你的顺序是反的：叶子排在了前面。反向传播从输出的节点开始，向叶子方向推进。"},
+    "wrong_order": {
+        "en": "A node comes before a node that still has to send it a gradient. A node may run "
+              "only when everything pointing to it has run (its dependency count is 0).",
+        "zh": "有个节点排在了还要给它传梯度的节点前面。只有当指向某个节点的所有节点都执行完"
+              "（依赖计数降为 0）时，它才能执行。"},
+    "not_engine_order": {
+        "en": "That is a valid topological order, but not the engine's. Among the ready nodes "
+              "the engine runs the most recently created one first (highest sequence number), "
+              "and AccumulateGrad nodes before all others.",
+        "zh": "这是一个合法的拓扑顺序，但不是引擎的顺序。在就绪队列里，引擎先执行最近创建的节点"
+              "（序号最大的），而 AccumulateGrad 节点排在所有节点之前。"},
+    "count_each_edge": {
+        "en": "Count edges, not distinct nodes: if a node appears twice in next_functions (x * x), "
+              "two gradients flow into it and its count is 2.",
+        "zh": "要数边，而不是数不同的节点：如果一个节点在 next_functions 中出现两次（比如 x * x），"
+              "就有两份梯度流向它，它的计数是 2。"},
+    "counted_paths": {
+        "en": "Some counts are too large: you counted paths, visiting a node once for every path "
+              "that reaches it. Count each edge once: expand each node only the first time you "
+              "see it.",
+        "zh": "有些计数太大了：你数的是路径，每条到达某节点的路径都会再访问它一次。"
+              "每条边只数一次：每个节点只在第一次遇到时展开。"},
+    "counted_outgoing": {
+        "en": "You counted the edges leaving each node (its next_functions). The engine needs the "
+              "edges arriving at it: how many gradients it waits for.",
+        "zh": "你数的是从每个节点出去的边（它的 next_functions）。引擎需要的是指向它的边："
+              "它要等待多少份梯度。"},
+    "wrong_counts": {
+        "en": "The count of {node} is {got}; the engine starts it at {expected}. Count the "
+              "next_functions entries that point to it from the reachable nodes.",
+        "zh": "{node} 的计数是 {got}，而引擎开始时它的计数是 {expected}。"
+              "数一数可达节点的 next_functions 中有多少项指向它。"},
+}
+
+
+def _reachable_counts(root):
+    """Edges into each node reachable from root (root: 0), with an explicit stack."""
+    counts, stack = {root: 0}, [root]
+    while stack:
+        for child, _ in stack.pop().next_functions:
+            if child is None:
+                continue
+            if child not in counts:
+                counts[child] = 0
+                stack.append(child)
+            counts[child] += 1
+    return counts
+
+
+def _engine_order(root):
+    counts, order, tiebreak = _reachable_counts(root), [], itertools.count()
+    ready = [(-root._sequence_nr, next(tiebreak), root)]
+    while ready:
+        node = heapq.heappop(ready)[2]
+        order.append(node)
+        for child, _ in node.next_functions:
+            if child is not None:
+                counts[child] -= 1
+                if counts[child] == 0:
+                    heapq.heappush(ready, (-child._sequence_nr, next(tiebreak), child))
+    return order
+
+
+def _topo_order(output):
+    return _engine_order(output.grad_fn)
+
+
+def _count_dependencies(output):
+    return _reachable_counts(output.grad_fn)
+
+
+_REFERENCES = {"topo_order": _topo_order, "count_dependencies": _count_dependencies}
+
+
+def _graphs():
+    """Small graphs whose orders tell the usual mistakes apart; each returns its output."""
+    def leaf(*values):
+        return creation.tensor(np.array(values), requires_grad=True)
+
+    def chain():
+        return leaf(0.5, 1.0).exp().sin().sum()
+
+    def diamond():
+        x, w = leaf(1.0, 2.0), leaf(0.5, -1.0)
+        a = x * w
+        return (a.exp() + a.sin() * w).sum()
+
+    def twice():
+        x, b = leaf(1.0, -2.0), leaf(3.0, 1.0)
+        return (x * x + (b * 2).tanh() + x.exp()).sum()
+
+    def constant():
+        x, c = leaf(0.3, 0.6), creation.tensor([1.0, 2.0])
+        d = (x * c).exp()
+        return (d * x.sin() + d).sum()
+    return (chain, diamond, twice, constant)
+
+
+def _node_list(result):
+    if not isinstance(result, (list, tuple)):
+        raise Hint("not_a_list", got=_tools.describe(result))
+    if not all(hasattr(node, "next_functions") for node in result):
+        raise Hint("not_nodes")
+    return list(result)
+
+
+def _compare_sets(got, want, root):
+    if got == want:
+        return
+    accumulators = {n for n in want if isinstance(n, AccumulateGrad)}
+    if accumulators and got == want - accumulators:
+        raise Hint("missing_accumulate_grad")
+    if root not in got and got == want - {root}:
+        raise Hint("root_missing")
+    raise Hint("missing_nodes", got=len(got), expected=len(want))
+
+
+def check_topo_order(answer):
+    topo_order = _tools.require_callable(answer)
+    for build in _graphs():
+        output = build()
+        got = _node_list(topo_order(output))
+        want = _engine_order(output.grad_fn)
+        if len(set(got)) != len(got):
+            raise Hint("duplicate_nodes")
+        _compare_sets(set(got), set(want), output.grad_fn)
+        if got != want:
+            raise Hint(_order_mistake(got))
+
+
+def _order_mistake(got):
+    position = {node: index for index, node in enumerate(got)}
+    edges = [(position[node], position[child]) for node in got
+             for child, _ in node.next_functions if child is not None]
+    if all(parent < child for parent, child in edges):
+        return "not_engine_order"
+    if all(parent > child for parent, child in edges):
+        return "reversed_order"
+    return "wrong_order"
+
+
+def check_count_dependencies(answer):
+    count_dependencies = _tools.require_callable(answer)
+    for build in _graphs():
+        output = build()
+        got = count_dependencies(output)
+        if not isinstance(got, dict):
+            raise Hint("not_a_dict", got=_tools.describe(got))
+        if not all(hasattr(node, "next_functions") for node in got):
+            raise Hint("not_nodes")
+        want = _reachable_counts(output.grad_fn)
+        _compare_sets(set(got), set(want), output.grad_fn)
+        if got != want:
+            key, params = _count_mistake(got, want, output.grad_fn)
+            raise Hint(key, **params)
+
+
+def _count_mistake(got, want, root):
+    """Which wrong way of counting gives exactly `got`."""
+    parents, outgoing, paths = {n: 0 for n in want}, {}, {n: 0 for n in want}
+    visits = {root: 1}
+    for node in _engine_order(root):            # parents before children
+        outgoing[node] = sum(child is not None for child, _ in node.next_functions)
+        for child in {child for child, _ in node.next_functions if child is not None}:
+            parents[child] += 1
+        for child, _ in node.next_functions:
+            if child is not None:
+                paths[child] += visits[node]
+                visits[child] = visits.get(child, 0) + visits[node]
+    for wrong, key in ((parents, "count_each_edge"), (paths, "counted_paths"),
+                       (outgoing, "counted_outgoing")):
+        if wrong != want and got == wrong:
+            return key, {}
+    node = next(n for n in want if got.get(n) != want[n])
+    return "wrong_counts", {"node": node.name().split("::")[-1], "got": got.get(node),
+                             "expected": want[node]}
+
+
+CHECKS = {"topo_order": check_topo_order, "count_dependencies": check_count_dependencies}

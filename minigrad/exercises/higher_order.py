@@ -1,0 +1,135 @@
+"""Lesson 09, higher-order gradients: second_derivative, cube_double_backward.
+
+The second derivative is compared with the analytic one for a few elementwise
+functions; the mistakes leave fingerprints (the first derivative, or the sum of
+both when `.grad` accumulated).  A Function's backward is differentiable when
+the gradient it returns under create_graph=True has a graph leading back to x.
+"""
+import numpy as np
+
+from .. import autograd, creation
+from ..autograd.function import Function
+from . import _tools
+from ._tools import Hint, as_array, case, values_case
+
+MESSAGES = {
+    "forgot_create_graph": {
+        "en": "The first gradient has no graph, so it cannot be differentiated again. Ask for "
+              "it with create_graph=True.",
+        "zh": "第一次求出的梯度没有计算图，所以无法再求导。求它的时候要传入 create_graph=True。"},
+    "backward_twice": {
+        "en": "The graph was freed after the first gradient. With create_graph=True it is kept "
+              "(and the gradient itself gets a graph).",
+        "zh": "第一次求梯度之后计算图就被释放了。使用 create_graph=True 时计算图会被保留"
+              "（而且梯度本身也会带上计算图）。"},
+    "needs_sum": {
+        "en": "autograd.grad needs a scalar output, or grad_outputs. The function is "
+              "elementwise, so summing the output first gives every element's derivative.",
+        "zh": "autograd.grad 需要标量输出，或者传入 grad_outputs。这个函数是逐元素的，"
+              "所以先对输出求和，就能得到每个元素各自的导数。"},
+    "returned_first_derivative": {
+        "en": "Your result is the first derivative df/dx. Differentiate it once more.",
+        "zh": "你的结果是一阶导数 df/dx。还要再对它求一次导。"},
+    "grad_accumulated": {
+        "en": "Your result is f' + f'': backward() added the second derivative into x.grad, "
+              "which already held the first. Use autograd.grad (it returns gradients without "
+              "touching .grad), or clear x.grad in between.",
+        "zh": "你的结果是 f' + f''：backward() 把二阶导数累加到了已经存着一阶导数的 x.grad 上。"
+              "请使用 autograd.grad（它直接返回梯度，不会改动 .grad），或者在两次之间清空 x.grad。"},
+    "wrong_second_derivative": {
+        "en": "The second derivative is wrong for f = {function}. Check what you differentiate "
+              "the second time, and with respect to which tensor.",
+        "zh": "对于 f = {function}，二阶导数不对。检查第二次求导的对象是什么，以及是对哪个张量求导。"},
+}
+
+
+class _Cube(Function):
+    @staticmethod
+    def forward(ctx, x):
+        ctx.save_for_backward(x)
+        return x * x * x
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        (x,) = ctx.saved_tensors
+        return grad_output * 3 * x * x
+
+
+def _second_derivative(f, x):
+    x = x.detach().requires_grad_()
+    (first,) = autograd.grad(f(x).sum(), x, create_graph=True)
+    (second,) = autograd.grad(first.sum(), x)
+    return second
+
+
+_REFERENCES = {"second_derivative": _second_derivative, "cube_double_backward": _Cube}
+
+
+def _functions():
+    """(name, f, f', f'') for the elementwise functions tried."""
+    def tanh_second(x):
+        t = np.tanh(x)
+        return -2 * t * (1 - t * t)
+    return (("x³", lambda x: x ** 3, lambda x: 3 * x ** 2, lambda x: 6 * x),
+            ("sin x", lambda x: x.sin(), np.cos, lambda x: -np.sin(x)),
+            ("x·eˣ", lambda x: x * x.exp(), lambda x: np.exp(x) * (x + 1),
+             lambda x: np.exp(x) * (x + 2)),
+            ("tanh x", lambda x: x.tanh(), lambda x: 1 - np.tanh(x) ** 2, tanh_second))
+
+
+_GRAPH_ERRORS = (("does not require grad and does not have a grad_fn", "forgot_create_graph"),
+                 ("backward through the graph a second time", "backward_twice"),
+                 ("grad can be implicitly created only for scalar", "needs_sum"))
+
+
+def check_second_derivative(answer):
+    second_derivative = _tools.require_callable(answer)
+    values = np.array([-1.5, -0.2, 0.0, 0.7, 1.3])
+    for dtype in ("float64", "float32"):
+        for name, f, first, second in _functions():
+            x = creation.tensor(values.astype(dtype), requires_grad=True)
+            try:
+                result = second_derivative(f, x)
+            except RuntimeError as error:
+                for fragment, key in _GRAPH_ERRORS:
+                    if fragment in str(error):
+                        raise Hint(key) from None
+                raise
+            _check_second(result, x, name, first(values), second(values))
+
+
+def _check_second(result, x, name, first, second):
+    _tools.require_tensor(result, "second_derivative")
+    if tuple(result.shape) != tuple(x.shape):
+        raise Hint("wrong_shape", where="second_derivative", got=list(result.shape),
+                   expected=list(x.shape))
+    got = as_array(result)
+    if _tools.close(got, second, x.dtype):
+        return
+    if _tools.close(got, first, x.dtype):
+        raise Hint("returned_first_derivative")
+    if _tools.close(got, first + second, x.dtype):
+        raise Hint("grad_accumulated")
+    raise Hint("wrong_second_derivative", function=name)
+
+
+def check_cube_double_backward(answer):
+    cases = (case((2, 3), seed=50), case((4,), seed=51, dtype="float32"),
+             values_case([[0.0, -1.0, 2.0]]))
+    _tools.check_function(answer, _Cube, cases)
+    cls = _tools.require_function_class(answer)
+    values = np.array([-1.5, 0.5, 2.0, 0.0])
+    x = creation.tensor(values, requires_grad=True)
+    (first,) = autograd.grad(_tools.apply(cls, x).sum(), x, create_graph=True)
+    if first.grad_fn is None:
+        raise Hint("backward_not_differentiable")
+    (second,) = autograd.grad(first.sum(), x, allow_unused=True)
+    if second is None or not _tools.close(as_array(second), 6 * values, x.dtype):
+        raise Hint("backward_not_differentiable")
+    grad_output = creation.tensor([0.5, -1.0, 2.0, 1.5], dtype=x.dtype, requires_grad=True)
+    if not autograd.gradgradcheck(cls.apply, (x,), (grad_output,), raise_exception=False):
+        raise Hint("backward_not_differentiable")
+
+
+CHECKS = {"second_derivative": check_second_derivative,
+          "cube_double_backward": check_cube_double_backward}

@@ -1,0 +1,156 @@
+"""Lesson 07, hooks: clip_grad_hook (a tensor hook), pack_float16 (saved-tensor hooks).
+
+A hook is called directly first (what it returns, whether it changed its
+argument, how many bytes a packed tensor keeps), then inside a real backward.
+"""
+import numpy as np
+
+from .. import creation, dtypes
+from ..autograd.graph import saved_tensors_hooks
+from . import _tools
+from ._tools import Hint, as_array
+
+MESSAGES = {
+    "hook_modified_grad": {
+        "en": "Your hook changed the gradient it received, in place. Other hooks and the "
+              "engine still use that tensor: return a new tensor instead of modifying grad.",
+        "zh": "你的钩子原地修改了收到的梯度。其他钩子和引擎还在使用这个张量："
+              "请返回一个新的张量，而不是修改 grad。"},
+    "hook_returned_none": {
+        "en": "Your hook returned None, which leaves the gradient unchanged. Return the new "
+              "(clamped) gradient.",
+        "zh": "你的钩子返回了 None，这表示梯度保持不变。请返回新的（截断后的）梯度。"},
+    "wrong_clip_range": {
+        "en": "The hook's result is not the gradient clamped to [-1, 1]: entries above 1 must "
+              "become 1, entries below -1 must become -1, and the others stay as they are.",
+        "zh": "钩子的结果不是截断到 [-1, 1] 的梯度：大于 1 的元素要变成 1，小于 -1 的要变成 -1，"
+              "其余元素保持不变。"},
+    "not_hook_pair": {
+        "en": "Expected a tuple (pack_hook, unpack_hook) of two functions, got {got}.",
+        "zh": "这里需要由两个函数组成的元组 (pack_hook, unpack_hook)，但收到的是 {got}。"},
+    "pack_not_half": {
+        "en": "What pack_hook returns still holds {got} bytes for a float32 tensor of {expected} "
+              "bytes: store it as float16 (half the bytes), and keep no reference to the "
+              "original tensor.",
+        "zh": "对于一个 {expected} 字节的 float32 张量，pack_hook 返回的东西仍然占用 {got} 字节："
+              "请把它存成 float16（字节数减半），并且不要保留对原张量的引用。"},
+    "unpack_dtype": {
+        "en": "unpack_hook gave back a tensor of dtype {got}; backward expects the dtype that was "
+              "saved, float32. Convert back when unpacking.",
+        "zh": "unpack_hook 返回的张量数据类型是 {got}，而反向传播需要保存时的数据类型 float32。"
+              "解包时要转换回来。"},
+    "unpack_values": {
+        "en": "unpack_hook does not give back the saved values (up to float16 rounding), or "
+              "the shape changed. pack then unpack must restore the tensor.",
+        "zh": "unpack_hook 没有还原保存的数值（允许 float16 的舍入误差），或者形状变了。"
+              "先打包再解包，必须能还原这个张量。"},
+}
+
+
+def _clip_hook(grad):
+    return grad.clamp(-1, 1)
+
+
+def _pack(tensor):
+    return tensor.to(dtypes.float16)
+
+
+def _unpack(packed):
+    return packed.to(dtypes.float32)
+
+
+_REFERENCES = {"clip_grad_hook": _clip_hook, "pack_float16": (_pack, _unpack)}
+
+_GRAD = [-3.0, -0.5, 0.0, 0.7, 2.5, 1.0, -1.0, 1.5]
+
+
+def check_clip_grad_hook(answer):
+    hook = _tools.require_callable(answer)
+    for dtype in ("float32", "float64"):
+        grad = creation.tensor(np.array(_GRAD, dtype=dtype))
+        _check_hook_result(hook, grad)
+    scale = np.array([3.0, -0.2, -4.0, 0.5])
+    x = creation.tensor(np.array([1.0, 2.0, -1.0, 0.5]), requires_grad=True)
+    x.register_hook(hook)
+    (x * creation.tensor(scale)).sum().backward()
+    if not _tools.close(as_array(x.grad), np.clip(scale, -1, 1), x.dtype):
+        raise Hint("wrong_clip_range")
+    leaf = creation.tensor(np.array([1.0, 2.0, -1.0, 0.5]), requires_grad=True)
+    hidden = leaf * 2
+    hidden.register_hook(hook)
+    (hidden * creation.tensor(scale)).sum().backward()
+    if not _tools.close(as_array(leaf.grad), 2 * np.clip(scale, -1, 1), leaf.dtype):
+        raise Hint("wrong_clip_range")
+
+
+def _check_hook_result(hook, grad):
+    before = as_array(grad)
+    result = hook(grad)
+    if not np.array_equal(as_array(grad), before):
+        raise Hint("hook_modified_grad")
+    if result is None:
+        raise Hint("hook_returned_none")
+    _tools.require_tensor(result, "hook")
+    if tuple(result.shape) != tuple(grad.shape):
+        raise Hint("wrong_shape", where="hook", got=list(result.shape),
+                   expected=list(grad.shape))
+    if result.dtype is not grad.dtype:
+        raise Hint("wrong_dtype", where="hook", got=str(result.dtype), expected=str(grad.dtype))
+    if not _tools.close(as_array(result), np.clip(before, -1, 1), grad.dtype):
+        raise Hint("wrong_clip_range")
+
+
+def _nbytes(value, seen=None):
+    """Bytes held by tensors and arrays inside `value` (tuples, lists, dicts followed)."""
+    seen = set() if seen is None else seen
+    if id(value) in seen:
+        return 0
+    seen.add(id(value))
+    if _tools.is_tensor(value):
+        return value._data.nbytes
+    if isinstance(value, np.ndarray):
+        return value.nbytes
+    if isinstance(value, (tuple, list)):
+        return sum(_nbytes(item, seen) for item in value)
+    if isinstance(value, dict):
+        return sum(_nbytes(item, seen) for item in value.values())
+    return 0
+
+
+def check_pack_float16(answer):
+    if (not isinstance(answer, (tuple, list)) or len(answer) != 2
+            or not all(callable(hook) for hook in answer)):
+        raise Hint("not_hook_pair", got=_tools.describe(answer))
+    pack, unpack = answer
+    generator = np.random.default_rng(40)
+    original = generator.uniform(-3, 3, size=(16, 8)).astype(np.float32)
+    tensor = creation.tensor(original)
+    packed = pack(tensor)
+    size = _nbytes(packed)
+    if size > original.nbytes // 2:
+        raise Hint("pack_not_half", got=size, expected=original.nbytes)
+    restored = unpack(packed)
+    _tools.require_tensor(restored, "unpack_hook")
+    if restored.dtype is not dtypes.float32:
+        raise Hint("unpack_dtype", got=str(restored.dtype))
+    if (tuple(restored.shape) != original.shape
+            or not np.allclose(as_array(restored), original, rtol=1e-3, atol=1e-3)):
+        raise Hint("unpack_values")
+    _check_in_backward(pack, unpack, generator)
+
+
+def _check_in_backward(pack, unpack, generator):
+    """The hooks inside a real backward: gradients right up to float16 rounding."""
+    values = generator.uniform(-1, 1, size=(5, 4)).astype(np.float32)
+    x = creation.tensor(values, requires_grad=True)
+    with saved_tensors_hooks(pack, unpack):
+        y = (x.exp() * x).sum()
+    y.backward()
+    expected = np.exp(values) * (1 + values)
+    if x.grad is None or x.grad.dtype is not dtypes.float32:
+        raise Hint("unpack_dtype", got=str(getattr(x.grad, "dtype", None)))
+    if not np.allclose(as_array(x.grad), expected, rtol=1e-2, atol=1e-2):
+        raise Hint("unpack_values")
+
+
+CHECKS = {"clip_grad_hook": check_clip_grad_hook, "pack_float16": check_pack_float16}

@@ -1,0 +1,220 @@
+"""Lessons 04 and 05, what to save: seed_func, tanh_saves_output, inplace_relu.
+
+Besides values and gradients, these checks look at what forward saved:
+`saved_tensors_hooks` observes every tensor packed (which object it was),
+`saved_tensors_info()` says whether a saved tensor is an output, and the
+node (which is the ctx) shows the attributes forward kept on it.
+"""
+import numpy as np
+
+from .. import creation
+from ..autograd.function import Function
+from ..autograd.graph import saved_tensors_hooks
+from . import _tools
+from ._tools import Hint, as_array, case, values_case
+
+MESSAGES = {
+    "keep_z_on_ctx": {
+        "en": "ctx.z should hold z, the Python number given to forward. Numbers are not saved "
+              "with save_for_backward: keep them as ctx attributes.",
+        "zh": "ctx.z 应该保存传给 forward 的 Python 数字 z。数字不用 save_for_backward 保存，"
+              "而是作为 ctx 的属性保留下来。"},
+    "keep_w_on_ctx": {
+        "en": "ctx.w should hold w = x·y·z as computed in forward: an intermediate tensor "
+              "(neither input nor output) that backward may want.",
+        "zh": "ctx.w 应该保存 forward 中算出的 w = x·y·z：它是中间结果张量（既不是输入也不是输出），"
+              "backward 可能会用到它。"},
+    "inputs_on_ctx": {
+        "en": "An input tensor was stored as a ctx attribute. Save input and output tensors with "
+              "ctx.save_for_backward: only saved tensors are version-checked, and an output kept "
+              "on ctx makes a reference cycle.",
+        "zh": "你把输入张量直接存成了 ctx 的属性。输入和输出张量要用 ctx.save_for_backward 保存："
+              "只有保存的张量才会做版本检查，而把输出挂在 ctx 上会造成循环引用。"},
+    "save_x_y_out": {
+        "en": "forward should save x, y and its output with ctx.save_for_backward (check what "
+              "you pass to it).",
+        "zh": "forward 应该用 ctx.save_for_backward 保存 x、y 和输出（检查一下你传给它的参数）。"},
+    "forgot_w_term": {
+        "en": "The gradients miss the contribution of w: w = x·y·z depends on x and y too, so "
+              "its derivative adds to both gradients.",
+        "zh": "梯度漏掉了 w 的贡献：w = x·y·z 也依赖于 x 和 y，所以它的导数要加到这两个梯度上。"},
+    "saved_input_not_output": {
+        "en": "Save the output of tanh, not its input: the derivative 1 − tanh²(x) is written "
+              "with the output alone, so backward needs no recomputation.",
+        "zh": "要保存 tanh 的输出，而不是输入：导数 1 − tanh²(x) 只用输出就能写出来，"
+              "backward 不必重新计算。"},
+    "nothing_saved": {
+        "en": "forward saved nothing with ctx.save_for_backward; backward needs a saved tensor.",
+        "zh": "forward 没有用 ctx.save_for_backward 保存任何张量，而 backward 需要一个保存的张量。"},
+    "not_in_place": {
+        "en": "forward did not modify x in place: x still has its old values. Use an in-place "
+              "operation (the ones ending in _) on x itself.",
+        "zh": "forward 没有原地修改 x：x 的值还是原来的。请在 x 本身上使用原地操作（名字以 _ 结尾的那些）。"},
+    "forgot_mark_dirty": {
+        "en": "x was modified in place but not declared: call ctx.mark_dirty(x) in forward, so "
+              "the graph knows x now comes from your Function.",
+        "zh": "x 被原地修改了，但没有声明：请在 forward 中调用 ctx.mark_dirty(x)，"
+              "让计算图知道 x 现在来自你的 Function。"},
+    "return_dirty_input": {
+        "en": "forward marked x dirty but returned another tensor: the output must be x itself.",
+        "zh": "forward 把 x 标记为已修改（dirty），却返回了另一个张量：输出必须就是 x 本身。"},
+    "mask_after_clamp": {
+        "en": "The gradient passes where the input was negative. After clamping in place, the "
+              "negative entries are 0, so a mask 'x ≥ 0' on the clamped x lets everything "
+              "through: the gradient must be 0 where x ≤ 0.",
+        "zh": "在输入为负的位置，梯度也通过了。原地截断后负数都变成了 0，所以对截断后的 x 用"
+              "“x ≥ 0”做掩码会让所有位置都通过：x ≤ 0 处的梯度必须是 0。"},
+}
+
+
+class _Func(Function):
+    @staticmethod
+    def forward(ctx, x, y, z):
+        w = x * y * z
+        out = x * y + y * z + w
+        ctx.save_for_backward(x, y, out)
+        ctx.z, ctx.w = z, w
+        return out
+
+    @staticmethod
+    def backward(ctx, grad_out):
+        x, y, out = ctx.saved_tensors
+        return grad_out * (y + y * ctx.z), grad_out * (x + ctx.z + x * ctx.z), None
+
+
+class _Tanh(Function):
+    @staticmethod
+    def forward(ctx, x):
+        result = x.tanh()
+        ctx.save_for_backward(result)
+        return result
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        (result,) = ctx.saved_tensors
+        return grad_output * (1 - result * result)
+
+
+class _InplaceReLU(Function):
+    @staticmethod
+    def forward(ctx, x):
+        x.clamp_(min=0)
+        ctx.mark_dirty(x)
+        ctx.save_for_backward(x)
+        return x
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        (x,) = ctx.saved_tensors
+        return grad_output * (x > 0).to(grad_output.dtype)
+
+
+_REFERENCES = {"seed_func": _Func, "tanh_saves_output": _Tanh, "inplace_relu": _InplaceReLU}
+
+
+def _apply_observing_saves(cls, *args):
+    """Run cls.apply(*args) and return (output, the tensors forward saved)."""
+    saved = []
+
+    def pack(tensor):
+        saved.append(tensor)
+        return tensor
+
+    with saved_tensors_hooks(pack, lambda tensor: tensor):
+        output = _tools.apply(cls, *args)
+    return output, saved
+
+
+def _contains(tensors, wanted):
+    return any(t is wanted for t in tensors)
+
+
+def check_seed_func(answer):
+    cls = _tools.require_function_class(answer)
+    x, y = case((3,), (3,), seed=20)()
+    output, saved = _apply_observing_saves(cls, x, y, 2)
+    _tools.require_tensor(output, "forward")
+    node = output.grad_fn
+    if any(value is x or value is y for value in vars(node).values()):
+        raise Hint("inputs_on_ctx")
+    if getattr(node, "z", None) != 2:
+        raise Hint("keep_z_on_ctx")
+    w = getattr(node, "w", None)
+    if not _tools.is_tensor(w) or not _tools.close(as_array(w), as_array(x * y * 2), x.dtype):
+        raise Hint("keep_w_on_ctx")
+    if not all(_contains(saved, t) for t in (x, y, output)):
+        raise Hint("save_x_y_out")
+    _diagnose_missing_w(cls, x, y, 2)
+    cases = (case((3,), (3,), seed=21, extra=(2,)), case((2, 2), (2, 2), seed=22, extra=(-3,)),
+             case((4,), (4,), seed=23, dtype="float32", extra=(5,)),
+             values_case([[0.0, -1.0], [2.0, 0.0]], extra=(0,)))
+    _tools.check_function(answer, _Func, cases)
+
+
+def _diagnose_missing_w(cls, x, y, z):
+    """The classic slip: differentiating x·y + y·z and forgetting that w depends on x, y."""
+    output = _tools.apply(cls, x, y, z)
+    grad_output = creation.tensor([0.5, -1.5, 2.0], dtype=x.dtype)
+    raw = _tools.raw_backward(cls, output.grad_fn, (grad_output,))
+    if len(raw) < 2 or not all(_tools.is_tensor(g) for g in raw[:2]):
+        return
+    g, xs, ys = as_array(grad_output), as_array(x), as_array(y)
+    if (_tools.close(as_array(raw[0]), g * ys, x.dtype)
+            or _tools.close(as_array(raw[1]), g * (xs + z), x.dtype)):
+        raise Hint("forgot_w_term")
+
+
+def check_tanh_saves_output(answer):
+    cls = _tools.require_function_class(answer)
+    x = creation.tensor([0.3, -1.2, 2.0], requires_grad=True)
+    output, saved = _apply_observing_saves(cls, x)
+    _tools.require_tensor(output, "forward")
+    if any(value is x for value in vars(output.grad_fn).values()):
+        raise Hint("saved_input_not_output")
+    if _contains(saved, x) or (saved and not _contains(saved, output)):
+        raise Hint("saved_input_not_output")
+    if not saved:
+        raise Hint("nothing_saved")
+    info = [i for i in output.grad_fn.saved_tensors_info() if i is not None]
+    if not any(i["is_output"] for i in info):
+        raise Hint("saved_input_not_output")
+    cases = (case((2, 3), seed=24), case((4,), seed=25, dtype="float32"),
+             values_case([[0.0, -3.0, 5.0]]))
+    _tools.check_function(answer, _Tanh, cases)
+
+
+def check_inplace_relu(answer):
+    cls = _tools.require_function_class(answer)
+    for dtype in ("float64", "float32"):
+        _check_inplace_case(cls, np.array([-1.5, 2.0, -0.3, 0.7, -2.0, 0.1], dtype=dtype))
+
+
+def _check_inplace_case(cls, values):
+    leaf = creation.tensor(values, requires_grad=True)
+    x = leaf * 1                              # not a leaf: in-place changes are allowed
+    output = _tools.apply(cls, x)
+    if np.array_equal(as_array(x), values.astype(np.float64)):
+        raise Hint("not_in_place")
+    _tools.require_tensor(output, "forward")
+    node = output.grad_fn
+    if x.grad_fn is not node:
+        dirty = getattr(node, "_dirty", ())
+        raise Hint("return_dirty_input" if _contains(dirty, x) else "forgot_mark_dirty")
+    _tools.check_output(output, creation.tensor(np.maximum(values, 0)))
+    generator = np.random.default_rng(26)
+    grad_output = creation.tensor(generator.uniform(0.5, 2, size=values.shape) *
+                                  generator.choice([-1, 1], size=values.shape), dtype=x.dtype)
+    expected = as_array(grad_output) * (values > 0)
+    raw = _tools.raw_backward(cls, node, (grad_output,))
+    if len(raw) != 1 and not (len(raw) > 1 and all(g is None for g in raw[1:])):
+        raise Hint("wrong_num_grads", got=len(raw), expected=1)
+    grad = _tools.require_tensor(raw[0], "backward")
+    if _tools.close(as_array(grad), as_array(grad_output), x.dtype):
+        raise Hint("mask_after_clamp")
+    _tools.diagnose_values(as_array(grad), expected, (values > 0).astype(float), 1, x.dtype)
+    output.backward(grad_output)
+    _tools.diagnose_values(as_array(leaf.grad), expected, None, 1, x.dtype)
+
+
+CHECKS = {"seed_func": check_seed_func, "tanh_saves_output": check_tanh_saves_output,
+          "inplace_relu": check_inplace_relu}

@@ -1,0 +1,399 @@
+"""Every checker rejects typical wrong answers with the hint that names the mistake.
+
+Each WRONG entry is (exercise id, wrong answer, expected hint key); every
+exercise has at least three distinct keys.  The message must be the key's
+text in the requested language.
+"""
+import collections
+
+import numpy as np
+import pytest
+
+import minigrad as torch
+from minigrad import settings
+from minigrad.autograd import Function
+from minigrad.autograd.function import once_differentiable
+from minigrad.autograd.graph import AccumulateGrad
+from minigrad.exercises import EXERCISES, _messages, check
+
+
+def fn(forward, backward=None, name="Answer"):
+    """A Function subclass from two plain functions."""
+    def no_backward(ctx, *grads):
+        raise RuntimeError("backward should not be reached")
+    return type(name, (Function,), {"forward": staticmethod(forward),
+                                    "backward": staticmethod(backward or no_backward)})
+
+
+def saving_output(op):
+    def forward(ctx, x):
+        y = op(x)
+        ctx.save_for_backward(y)
+        return y
+    return forward
+
+
+def saving_inputs(op):
+    def forward(ctx, *args):
+        ctx.save_for_backward(*[a for a in args if isinstance(a, torch.Tensor)])
+        ctx.args = [a for a in args if not isinstance(a, torch.Tensor)]
+        return op(*args)
+    return forward
+
+
+def saved(ctx):
+    return ctx.saved_tensors
+
+
+exp_forward = saving_output(lambda x: x.exp())
+sigmoid_forward = saving_output(lambda x: 1 / (1 + (-x).exp()))
+tanh_forward = saving_output(lambda x: x.tanh())
+relu_forward = saving_inputs(lambda x: x.clamp(min=0))
+
+
+def relu_in_place(ctx, x):
+    x.clamp_(min=0)
+    return x
+
+
+def mul_forward(ctx, x, c):
+    ctx.c = c
+    return x * c
+
+
+def mul_saving_constant(ctx, x, c):
+    ctx.save_for_backward(c)
+    return x * c
+
+
+def seed_forward(keep_z=True, keep_w=True, save=("x", "y", "out"), inputs_on_ctx=False):
+    def forward(ctx, x, y, z):
+        w = x * y * z
+        out = x * y + y * z + w
+        names = {"x": x, "y": y, "w": w, "out": out, "z": z}
+        ctx.save_for_backward(*[names[n] for n in save])
+        if keep_z:
+            ctx.z = z
+        if keep_w:
+            ctx.w = w
+        if inputs_on_ctx:
+            ctx.x, ctx.y = x, y
+        return out
+    return forward
+
+
+def seed_backward(gz=False, w_term=True):
+    def backward(ctx, g):
+        x, y = saved(ctx)[:2]
+        z = ctx.z
+        gx = g * (y + y * z) if w_term else g * y
+        gy = g * (x + z + x * z) if w_term else g * (x + z)
+        return gx, gy, (g if gz else None)
+    return backward
+
+
+def seed_backward_ctx_inputs(ctx, g):
+    return g * (ctx.y + ctx.y * ctx.z), g * (ctx.x + ctx.z + ctx.x * ctx.z), None
+
+
+def seed_backward_zz(ctx, g):
+    x, y, out = saved(ctx)
+    return g * (y + y * ctx.zz), g * (x + ctx.zz + x * ctx.zz), None
+
+
+def seed_forward_zz(ctx, x, y, z):
+    ctx.zz = z
+    w = x * y * z
+    ctx.w = w
+    out = x * y + y * z + w
+    ctx.save_for_backward(x, y, out)
+    return out
+
+
+def inplace_dirty(ctx, x):
+    x.clamp_(min=0)
+    ctx.mark_dirty(x)
+    ctx.save_for_backward(x)
+    return x
+
+
+def inplace_undeclared(ctx, x):
+    x.clamp_(min=0)
+    ctx.save_for_backward(x)
+    return x
+
+
+def matmul_forward(ctx, a, b):
+    ctx.save_for_backward(a, b)
+    return a @ b
+
+
+def max_forward(mark=True, index_dtype=None, only_values=False):
+    def forward(ctx, x):
+        values, indices = x.max(dim=1)
+        if index_dtype is not None:
+            indices = indices.to(index_dtype)
+        if mark:
+            ctx.mark_non_differentiable(indices)
+        ctx.save_for_backward(indices)
+        ctx.columns = x.shape[1]
+        return values if only_values else (values, indices)
+    return forward
+
+
+def max_backward(ctx, grad_values, grad_indices):
+    (indices,) = saved(ctx)
+    one_hot = (torch.arange(ctx.columns) == indices.reshape(-1, 1)).to(grad_values.dtype)
+    return one_hot * grad_values.reshape(-1, 1)
+
+
+def max_backward_everywhere(ctx, grad_values, grad_indices):
+    (indices,) = saved(ctx)
+    return torch.ones(indices.shape[0], ctx.columns, dtype=grad_values.dtype) * \
+        grad_values.reshape(-1, 1)
+
+
+def linear_forward(ctx, x, w, b):
+    ctx.save_for_backward(x, w)
+    return x @ w.T + b
+
+
+def linear_backward(use_flags=True, sum_bias=True, transpose_weight=False, count=3):
+    def backward(ctx, g):
+        x, w = saved(ctx)
+        needs = ctx.needs_input_grad if use_flags else (True, True, True)
+        gx = g @ w if needs[0] else None
+        gw = (x.T @ g if transpose_weight else g.T @ x) if needs[1] else None
+        gb = (g.sum(0) if sum_bias else g) if needs[2] else None
+        return (gx, gw, gb)[:count]
+    return backward
+
+
+def dfs_order(output):
+    order, seen, stack = [], set(), [(output.grad_fn, False)]
+    while stack:
+        node, expanded = stack.pop()
+        if expanded:
+            order.append(node)
+        elif node not in seen:
+            seen.add(node)
+            stack.append((node, True))
+            stack.extend((child, False) for child, _ in node.next_functions if child is not None)
+    return order[::-1]
+
+
+def bfs_without_seen(output):
+    order, queue = [], [output.grad_fn]
+    while queue:
+        node = queue.pop(0)
+        order.append(node)
+        queue.extend(child for child, _ in node.next_functions if child is not None)
+    return order
+
+
+def counts(output, distinct=False, revisit=False, with_root=True, outgoing=False):
+    result, stack, seen = {output.grad_fn: 0}, [output.grad_fn], {output.grad_fn}
+    while stack:
+        node = stack.pop()
+        children = [c for c, _ in node.next_functions if c is not None]
+        if outgoing:
+            result[node] = len(children)
+        for child in (set(children) if distinct else children):
+            result[child] = result.get(child, 0) + (0 if outgoing else 1)
+            if revisit or child not in seen:
+                seen.add(child)
+                stack.append(child)
+    if not with_root:
+        del result[output.grad_fn]
+    return result
+
+
+def second_derivative(create_graph=True, second=True, sum_first=True):
+    def answer(f, x):
+        y = f(x).sum() if sum_first else f(x)
+        (g,) = torch.autograd.grad(y, x, create_graph=create_graph)
+        if not second:
+            return g
+        (h,) = torch.autograd.grad(g.sum(), x)
+        return h
+    return answer
+
+
+def second_with_backward(f, x):
+    f(x).sum().backward(create_graph=True)
+    x.grad.sum().backward()
+    result = x.grad.detach()
+    x.grad = None
+    return result
+
+
+def sigmoid_backward_in_place(ctx, g):
+    (y,) = saved(ctx)
+    y.mul_(1 - y)                 # reuses the saved output's memory: version moves
+    return g * y
+
+
+def relu_backward_in_place(ctx, g):
+    (x,) = saved(ctx)
+    x.clamp_(min=0)
+    return g * (x > 0).to(g.dtype)
+
+
+def cube_forward(ctx, x):
+    ctx.save_for_backward(x)
+    return x * x * x
+
+
+@once_differentiable
+def cube_backward_once(ctx, g):
+    (x,) = saved(ctx)
+    return g * 3 * x * x
+
+
+def cube_backward_numpy(ctx, g):
+    (x,) = saved(ctx)
+    return g * torch.tensor(3 * x.detach().numpy() ** 2)
+
+
+WRONG = [
+    ("exp", fn(exp_forward, lambda ctx, g: saved(ctx)[0]), "forgot_grad_output"),
+    ("exp", fn(exp_forward, lambda ctx, g: -g * saved(ctx)[0]), "wrong_sign"),
+    ("exp", fn(exp_forward, lambda ctx, g: (g * saved(ctx)[0]).numpy()), "returned_numpy"),
+    ("exp", fn(lambda ctx, x: np.exp(x.detach().numpy())), "returned_numpy"),
+    ("exp", fn(exp_forward, lambda ctx, g: g * saved(ctx)[0]).forward, "forward_not_apply"),
+    ("sigmoid", fn(sigmoid_forward, lambda ctx, g: saved(ctx)[0] * (1 - saved(ctx)[0])),
+     "forgot_grad_output"),
+    ("sigmoid", fn(sigmoid_forward, lambda ctx, g: g * saved(ctx)[0]), "wrong_grad"),
+    ("sigmoid", fn(sigmoid_forward, lambda ctx, g: g * saved(ctx)[0] * (saved(ctx)[0] - 1)),
+     "wrong_sign"),
+    ("sigmoid", fn(saving_output(lambda x: 1 / (1 + x.exp()))), "wrong_forward"),
+    ("sigmoid", fn(sigmoid_forward, sigmoid_backward_in_place), "saved_then_modified"),
+    ("relu", fn(relu_forward, lambda ctx, g: g * (saved(ctx)[0] >= 0).to(g.dtype)),
+     "relu_grad_at_zero"),
+    ("relu", fn(relu_forward, lambda ctx, g: (saved(ctx)[0] > 0).to(g.dtype)),
+     "forgot_grad_output"),
+    ("relu", fn(relu_in_place), "input_modified"),
+    ("relu", fn(relu_forward, relu_backward_in_place), "saved_then_modified"),
+    ("relu", fn(saving_inputs(lambda x: x.clamp(min=0).to(torch.float64)),
+                lambda ctx, g: g * (saved(ctx)[0] > 0).to(g.dtype)), "wrong_dtype"),
+    ("mul_constant", fn(mul_forward, lambda ctx, g: (g * ctx.c, g)), "grad_for_non_tensor"),
+    ("mul_constant", fn(mul_forward, lambda ctx, g: g * ctx.c), "wrong_num_grads"),
+    ("mul_constant", fn(mul_forward, lambda ctx, g: (g, None)), "wrong_factor"),
+    ("mul_constant", fn(mul_saving_constant), "saved_non_tensor"),
+    ("add_broadcast", fn(lambda ctx, a, b: a + b, lambda ctx, g: (g, g)),
+     "not_reduced_broadcast"),
+    ("add_broadcast", fn(lambda ctx, a, b: a + b, lambda ctx, g: g), "wrong_num_grads"),
+    ("add_broadcast", fn(lambda ctx, a, b: a + b, lambda ctx, g: (g.sum(0), g.sum(0))),
+     "wrong_grad_shape"),
+    ("add_broadcast", fn(lambda ctx, a, b: a * b), "wrong_forward"),
+    ("seed_func", fn(seed_forward(save=("x", "y", "w")), seed_backward()), "save_x_y_out"),
+    ("seed_func", fn(seed_forward(), seed_backward(w_term=False)), "forgot_w_term"),
+    ("seed_func", fn(seed_forward(), seed_backward(gz=True)), "grad_for_non_tensor"),
+    ("seed_func", fn(seed_forward_zz, seed_backward_zz), "keep_z_on_ctx"),
+    ("seed_func", fn(seed_forward(keep_w=False), seed_backward()), "keep_w_on_ctx"),
+    ("seed_func", fn(seed_forward(save=(), inputs_on_ctx=True), seed_backward_ctx_inputs),
+     "inputs_on_ctx"),
+    ("seed_func", fn(seed_forward(save=("x", "y", "z"))), "saved_non_tensor"),
+    ("tanh_saves_output", fn(saving_inputs(lambda x: x.tanh()),
+                             lambda ctx, g: g * (1 - saved(ctx)[0].tanh() ** 2)),
+     "saved_input_not_output"),
+    ("tanh_saves_output", fn(tanh_forward, lambda ctx, g: 1 - saved(ctx)[0] ** 2),
+     "forgot_grad_output"),
+    ("tanh_saves_output", fn(tanh_forward, lambda ctx, g: g * (1 - saved(ctx)[0])),
+     "wrong_grad"),
+    ("tanh_saves_output", fn(tanh_forward, lambda ctx, g: g * (saved(ctx)[0] ** 2 - 1)),
+     "wrong_sign"),
+    ("inplace_relu", fn(inplace_undeclared, lambda ctx, g: g * (saved(ctx)[0] > 0).to(g.dtype)),
+     "forgot_mark_dirty"),
+    ("inplace_relu", fn(relu_forward, lambda ctx, g: g * (saved(ctx)[0] > 0).to(g.dtype)),
+     "not_in_place"),
+    ("inplace_relu", fn(inplace_dirty, lambda ctx, g: g * (saved(ctx)[0] >= 0).to(g.dtype)),
+     "mask_after_clamp"),
+    ("inplace_relu", fn(inplace_dirty, lambda ctx, g: (saved(ctx)[0] > 0).to(g.dtype)),
+     "forgot_grad_output"),
+    ("matmul", fn(matmul_forward, lambda ctx, g: (g @ saved(ctx)[1].T, saved(ctx)[0].T @ g)),
+     "ignored_needs_input_grad"),
+    ("matmul", fn(matmul_forward, lambda ctx, g: (g @ saved(ctx)[1], saved(ctx)[0].T @ g)),
+     "matmul_transpose"),
+    ("matmul", fn(matmul_forward, lambda ctx, g: (saved(ctx)[0].T @ g, g @ saved(ctx)[1].T)),
+     "matmul_transpose"),
+    ("matmul", fn(matmul_forward, lambda ctx, g: ((g @ saved(ctx)[1].T).numpy(), None)),
+     "returned_numpy"),
+    ("max_with_index", fn(max_forward(mark=False), max_backward),
+     "forgot_mark_non_differentiable"),
+    ("max_with_index", fn(max_forward(), lambda ctx, g: g), "backward_args"),
+    ("max_with_index", fn(max_forward(), max_backward_everywhere), "grad_not_to_argmax"),
+    ("max_with_index", fn(max_forward(index_dtype=torch.float32), max_backward),
+     "indices_dtype"),
+    ("max_with_index", fn(max_forward(only_values=True), max_backward),
+     "return_values_and_indices"),
+    ("clip_grad_hook", lambda grad: grad.clamp_(-1, 1), "hook_modified_grad"),
+    ("clip_grad_hook", lambda grad: None, "hook_returned_none"),
+    ("clip_grad_hook", lambda grad: grad.clamp(0, 1), "wrong_clip_range"),
+    ("clip_grad_hook", lambda grad: np.clip(grad.numpy(), -1, 1), "returned_numpy"),
+    ("clip_grad_hook", 42, "not_callable"),
+    ("pack_float16", (lambda t: t, lambda t: t), "pack_not_half"),
+    ("pack_float16", (lambda t: t.half(), lambda p: p), "unpack_dtype"),
+    ("pack_float16", (lambda t: t.half(), lambda p: p.float() * 2), "unpack_values"),
+    ("pack_float16", (lambda t: (t, t.half()), lambda p: p[1].float()), "pack_not_half"),
+    ("pack_float16", lambda t: t.half(), "not_hook_pair"),
+    ("topo_order", dfs_order, "not_engine_order"),
+    ("topo_order", lambda output: dfs_order(output)[::-1], "reversed_order"),
+    ("topo_order", lambda output: [n for n in dfs_order(output)
+                                   if not isinstance(n, AccumulateGrad)],
+     "missing_accumulate_grad"),
+    ("topo_order", bfs_without_seen, "duplicate_nodes"),
+    ("topo_order", lambda output: [n.name() for n in dfs_order(output)], "not_nodes"),
+    ("topo_order", lambda output: set(dfs_order(output)), "not_a_list"),
+    ("count_dependencies", lambda output: counts(output, distinct=True), "count_each_edge"),
+    ("count_dependencies", lambda output: counts(output, revisit=True), "counted_paths"),
+    ("count_dependencies", lambda output: counts(output, with_root=False), "root_missing"),
+    ("count_dependencies", lambda output: counts(output, outgoing=True), "counted_outgoing"),
+    ("count_dependencies", lambda output: {n: 1 for n in counts(output)}, "wrong_counts"),
+    ("count_dependencies", lambda output: list(counts(output)), "not_a_dict"),
+    ("second_derivative", second_derivative(create_graph=False), "forgot_create_graph"),
+    ("second_derivative", second_derivative(second=False), "returned_first_derivative"),
+    ("second_derivative", second_with_backward, "grad_accumulated"),
+    ("second_derivative", second_derivative(sum_first=False), "needs_sum"),
+    ("second_derivative", lambda f, x: second_derivative()(f, x).numpy(), "returned_numpy"),
+    ("cube_double_backward", fn(cube_forward, cube_backward_once),
+     "backward_not_differentiable"),
+    ("cube_double_backward", fn(cube_forward, cube_backward_numpy),
+     "backward_not_differentiable"),
+    ("cube_double_backward", fn(cube_forward, lambda ctx, g: 3 * saved(ctx)[0] ** 2),
+     "forgot_grad_output"),
+    ("cube_double_backward", fn(cube_forward, lambda ctx, g: g * saved(ctx)[0] ** 2),
+     "wrong_factor"),
+    ("linear", fn(linear_forward, linear_backward(use_flags=False)), "ignored_needs_input_grad"),
+    ("linear", fn(linear_forward, linear_backward(sum_bias=False)), "not_reduced_broadcast"),
+    ("linear", fn(linear_forward, linear_backward(transpose_weight=True)),
+     "weight_grad_transposed"),
+    ("linear", fn(linear_forward, linear_backward(count=2)), "wrong_num_grads"),
+]
+
+
+@pytest.fixture(autouse=True)
+def isolated(tmp_path, monkeypatch):
+    monkeypatch.setenv("MINIGRAD_WORKSPACE", str(tmp_path))
+    monkeypatch.setattr(settings, "lang", None)
+
+
+def test_every_exercise_rejects_at_least_three_distinct_mistakes():
+    keys = collections.defaultdict(set)
+    for exercise_id, _, key in WRONG:
+        keys[exercise_id].add(key)
+    assert set(keys) == set(EXERCISES)
+    assert {i: len(k) for i, k in keys.items() if len(k) < 3} == {}
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize("exercise_id, answer, key", WRONG,
+                         ids=[f"{i}-{k}-{n}" for n, (i, _, k) in enumerate(WRONG)])
+def test_a_wrong_answer_gets_the_matching_hint(exercise_id, answer, key, lang):
+    result = check(exercise_id, answer, lang=lang)
+    assert not result.passed and result.status == "failed"
+    assert result.hint == key, result
+    assert result.message == _messages.text(key, lang, **result.params)
+    other = "zh" if lang == "en" else "en"
+    assert result.message != _messages.text(key, other, **result.params)
+    assert repr(result).startswith(f"✗ {exercise_id}: ")

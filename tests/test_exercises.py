@@ -1,0 +1,293 @@
+"""minigrad.exercises: references pass, stubs are 'not solved', check never raises or hangs.
+
+The diagnoses of wrong answers (at least three per exercise) are in
+test_exercise_hints.py.
+"""
+import importlib
+import inspect
+import re
+import string
+import threading
+import time
+
+import numpy as np
+import pytest
+
+import minigrad as torch
+from minigrad import settings
+from minigrad.autograd import Function
+from minigrad.autograd.graph import AccumulateGrad
+from minigrad.exercises import EXERCISES, Result, _messages, _tools, check
+
+CONTRACT = {      # the ids of the lesson/exercise contract, by lesson
+    "02-backward-order": ("topo_order", "count_dependencies"),
+    "03-custom-functions": ("exp", "sigmoid", "relu", "mul_constant", "add_broadcast"),
+    "04-saving-tensors": ("seed_func", "tanh_saves_output"),
+    "05-inplace-and-versions": ("inplace_relu",),
+    "06-ctx-flags": ("matmul", "max_with_index"),
+    "07-hooks": ("clip_grad_hook", "pack_float16"),
+    "09-higher-order": ("second_derivative", "cube_double_backward"),
+    "11-capstone": ("linear",),
+}
+FUNCTION_ANSWERS = ("topo_order", "count_dependencies", "clip_grad_hook", "second_derivative")
+
+
+def reference(exercise_id):
+    module = importlib.import_module(f"minigrad.exercises.{EXERCISES[exercise_id]['module']}")
+    return module._REFERENCES[exercise_id]
+
+
+def stub_for(exercise_id):
+    """What a student notebook holds before the exercise is solved."""
+    def unsolved(*args):
+        # YOUR CODE HERE
+        raise NotImplementedError()
+    if exercise_id == "pack_float16":
+        return (unsolved, unsolved)
+    if exercise_id in FUNCTION_ANSWERS:
+        return unsolved
+    return type("Unsolved", (Function,), {"forward": staticmethod(unsolved),
+                                          "backward": staticmethod(unsolved)})
+
+
+@pytest.fixture(autouse=True)
+def no_progress_file(tmp_path, monkeypatch):
+    """Progress goes to a temporary workspace, never into the checkout."""
+    monkeypatch.setenv("MINIGRAD_WORKSPACE", str(tmp_path))
+    monkeypatch.setattr(settings, "lang", None)
+    monkeypatch.delenv("MINIGRAD_LANG", raising=False)
+
+
+def test_the_exercise_ids_are_the_contracts():
+    assert len(EXERCISES) >= 15
+    assert {lesson: tuple(i for i in EXERCISES if EXERCISES[i]["lesson"] == lesson)
+            for lesson in CONTRACT} == CONTRACT
+    for entry in EXERCISES.values():
+        assert entry["en"] and re.search(r"[\u4e00-\u9fff]", entry["zh"])
+
+
+def test_the_lessons_metadata_names_the_same_exercises():
+    lessons = pytest.importorskip("minigrad.lessons")
+    for lesson in lessons.LESSONS:
+        for exercise_id in lesson.exercises:
+            assert EXERCISES[exercise_id]["lesson"] == lesson.slug
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize("exercise_id", list(EXERCISES))
+def test_the_reference_solution_passes(exercise_id, lang):
+    result = check(exercise_id, reference(exercise_id), lang=lang)
+    assert result.passed and bool(result), result
+    assert result.hint is None and result.status == "passed"
+    assert result.message == _messages.text("passed", lang)
+    assert repr(result).startswith(f"✓ {exercise_id}: ")
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize("exercise_id", list(EXERCISES))
+def test_an_unsolved_stub_is_not_solved_yet(exercise_id, lang):
+    result = check(exercise_id, stub_for(exercise_id), lang=lang)
+    assert not result.passed and result.status == "not_solved" and result.hint is None
+    assert result.message == _messages.text("not_solved", lang)
+    assert ("还没有完成" in result.message) == (lang == "zh")
+    assert "✗" not in repr(result)
+
+
+WEIRD = [None, 42, "exp", lambda x: x, int, type("NotAFunction", (), {}), Function,
+         (1, 2, 3), np.zeros(3), torch.ones(2)]
+
+
+@pytest.mark.parametrize("exercise_id", list(EXERCISES))
+def test_check_never_raises_for_weird_answers(exercise_id):
+    for answer in WEIRD:
+        result = check(exercise_id, answer, time_limit=2)
+        assert isinstance(result, Result) and not result.passed, (answer, result)
+        assert result.status == "failed" and result.hint, (answer, result)
+        assert result.message == _messages.text(result.hint, "en", **result.params)
+
+
+def function_class(forward, backward=None):
+    def default_backward(ctx, grad_output):
+        return grad_output
+    return type("Answer", (Function,), {"forward": staticmethod(forward),
+                                        "backward": staticmethod(backward or default_backward)})
+
+
+def test_an_answer_that_raises_gets_feedback():
+    def forward(ctx, x):
+        raise ValueError("something odd")
+    result = check("exp", function_class(forward))
+    assert result.hint == "raised" and "ValueError: something odd" in result.message
+    zh = check("exp", function_class(forward), lang="zh")
+    assert zh.hint == "raised" and "抛出了异常" in zh.message
+
+
+def test_an_answer_that_loops_is_stopped_within_the_time_limit():
+    def forward(ctx, x):
+        while True:
+            pass
+    start = time.perf_counter()
+    result = check("sigmoid", function_class(forward), time_limit=1)
+    assert time.perf_counter() - start < 3
+    assert result.hint == "timeout" and "longer than 1 s" in result.message
+    zh = check("sigmoid", function_class(forward), lang="zh", time_limit=0.5)
+    assert zh.hint == "timeout" and "0.5 秒" in zh.message
+
+
+def test_a_loop_swallowing_exceptions_is_stopped_too():
+    def forward(ctx, x):
+        while True:
+            try:
+                sum(range(1000))
+            except Exception:        # the time limit is a BaseException: not caught here
+                pass
+    result = check("relu", function_class(forward), time_limit=0.5)
+    assert result.hint == "timeout"
+
+
+def test_a_loop_is_stopped_off_the_main_thread():
+    def topo_order(output):
+        while True:
+            pass
+    box = {}
+    worker = threading.Thread(target=lambda: box.update(result=check("topo_order", topo_order,
+                                                                     time_limit=0.5)))
+    start = time.perf_counter()
+    worker.start()
+    worker.join(10)
+    assert time.perf_counter() - start < 5 and box["result"].hint == "timeout"
+
+
+def test_garbage_results_get_feedback():
+    result = check("exp", function_class(lambda ctx, x: "garbage"))
+    assert result.hint == "not_a_tensor" and "str" in result.message
+    backward_garbage = function_class(lambda ctx, x: x.exp(), lambda ctx, g: "garbage")
+    assert check("exp", backward_garbage).hint == "not_a_tensor"
+    assert check("topo_order", lambda output: 42).hint == "not_a_list"
+    assert check("count_dependencies", lambda output: [output]).hint == "not_a_dict"
+
+
+def test_an_unknown_id_lists_the_known_ones():
+    for exercise_id in ("nope", None, 3, ["exp"]):
+        result = check(exercise_id, lambda x: x)
+        assert result.status == "unknown_exercise" and not result.passed
+        assert all(known in result.message for known in EXERCISES)
+    assert "没有名为" in check("nope", None, lang="zh").message
+
+
+def test_the_language_comes_from_settings_and_a_bad_one_falls_back(monkeypatch):
+    monkeypatch.setattr(settings, "lang", "zh")
+    assert "还没有完成" in check("exp", stub_for("exp")).message
+    assert "Not solved" in check("exp", stub_for("exp"), lang="en").message
+    monkeypatch.setattr(settings, "lang", None)
+    monkeypatch.setenv("MINIGRAD_LANG", "zh_CN.UTF-8")
+    assert check("exp", stub_for("exp")).lang == "zh"
+    result = check("exp", reference("exp"), lang="klingon")
+    assert result.passed and result.lang == "en"
+
+
+def test_each_check_records_progress(tmp_path):
+    from minigrad import progress
+    check("exp", reference("exp"))
+    check("relu", stub_for("relu"))
+    check("relu", function_class(lambda ctx, x: x * 0))
+    check("unknown-id", None)
+    entries = progress.load(tmp_path)
+    assert entries["exp"]["passed"] is True and entries["exp"]["attempts"] == 1
+    assert entries["relu"]["passed"] is False and entries["relu"]["attempts"] == 2
+    assert "unknown-id" not in entries
+
+
+def test_results_show_as_text_and_as_html():
+    failed = check("exp", function_class(lambda ctx, x: x.exp(), lambda ctx, g: g * 0 + 1))
+    assert repr(failed).startswith("✗ exp: ") and not failed
+    html = failed._repr_html_()
+    assert "✗" in html and "#c62828" in html and "<code>exp</code>" in html
+    passed = check("exp", reference("exp"))
+    assert "✓" in passed._repr_html_() and "#2e7d32" in passed._repr_html_()
+    odd = Result("<b>", "failed", "a < b & c", hint="raised")
+    assert "&lt;b&gt;" in odd._repr_html_() and "a &lt; b &amp; c" in odd._repr_html_()
+
+
+def all_tables():
+    tables = {"_messages.COMMON": _messages.COMMON}
+    for name in _messages.TOPICS:
+        tables[name] = importlib.import_module(f"minigrad.exercises.{name}").MESSAGES
+    return tables
+
+
+def placeholders(text):
+    return {field for _, field, _, _ in string.Formatter().parse(text) if field}
+
+
+def test_every_message_exists_in_both_languages_with_the_same_placeholders():
+    seen = {}
+    for table_name, table in all_tables().items():
+        for key, entry in table.items():
+            assert key not in seen, f"{key} defined in {seen.get(key)} and {table_name}"
+            seen[key] = table_name
+            assert set(entry) == {"en", "zh"}, key
+            assert entry["en"].strip() and entry["zh"].strip(), key
+            assert placeholders(entry["en"]) == placeholders(entry["zh"]), key
+            assert re.search(r"[\u4e00-\u9fff]", entry["zh"]), key
+            assert not re.search(r"[\u4e00-\u9fff]", entry["en"]), key
+            params = {name: "X" for name in placeholders(entry["en"])}
+            for lang in ("en", "zh"):
+                assert _messages.text(key, lang, **params)
+
+
+def solution_lines():
+    """The computing lines of every reference solution (assignments and returns)."""
+    lines = set()
+    for exercise_id in EXERCISES:
+        answer = reference(exercise_id)
+        for part in answer if isinstance(answer, tuple) else (answer,):
+            for line in inspect.getsource(part).splitlines():
+                line = line.strip()
+                computes = line.startswith("return ") or re.match(r"^[\w., ]+ = ", line)
+                if computes and len(line) > 10:
+                    lines.add(line)
+    return lines
+
+
+def test_hints_never_contain_the_reference_solutions_code():
+    lines = solution_lines()
+    assert len(lines) > 30
+    for table in all_tables().values():
+        for entry in table.values():
+            for text in entry.values():
+                leaked = [line for line in lines if line in text]
+                assert not leaked, (text, leaked)
+
+
+def test_minigrad_errors_are_recognised():
+    x = torch.tensor([1.0, 2.0], requires_grad=True)
+    y = x.exp()
+    y.add_(1)
+    with pytest.raises(RuntimeError) as error:
+        y.sum().backward()
+    assert _tools.hint_for_exception(error.value).key == "saved_then_modified"
+    wrong_count = function_class(lambda ctx, x, c: x * c, lambda ctx, g: (g, g, g))
+    with pytest.raises(RuntimeError) as error:
+        wrong_count.apply(x, 2.0).sum().backward()
+    hint = _tools.hint_for_exception(error.value)
+    assert (hint.key, hint.params) == ("wrong_num_grads", {"expected": 2, "got": 3})
+    assert _tools.hint_for_exception(KeyError("k")).key == "raised"
+
+
+def test_the_graph_order_reference_is_what_the_engine_does():
+    from minigrad import trace
+    from minigrad.exercises import graph_order
+    for build in graph_order._graphs():
+        output = build()
+        root = output.grad_fn
+        order = graph_order._engine_order(root)
+        counts = graph_order._reachable_counts(root)
+        with trace.record() as recorded:
+            output.backward()
+        assert [e["node"] for e in recorded.of_kind("node_started")] == \
+            [trace.ident(node) for node in order]
+        (started,) = recorded.of_kind("backward_started")
+        assert started["dependencies"] == {trace.ident(n): c for n, c in counts.items()
+                                           if n is not root}
+        assert counts[root] == 0 and any(isinstance(n, AccumulateGrad) for n in order)
