@@ -1,0 +1,271 @@
+"""The lessons: built notebooks match their sources, both languages agree, and they run.
+
+Static tests (fast) read `lessons/*.py` and the built notebooks under
+`minigrad/lessons/`.  The tests marked `notebooks` run every notebook in a
+Jupyter kernel: solution versions through nbval (stored outputs reproduced,
+every check ✓), student versions through nbclient (no error, every check
+"not solved yet").  Deselect them with `-m "not notebooks"`.
+"""
+import importlib.util
+import pathlib
+import re
+import subprocess
+import sys
+
+import nbformat
+import pytest
+
+from minigrad.lessons import LESSONS, LESSONS_DIR, lesson_path, list_lessons
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+SOURCES = ROOT / "lessons"
+GLOSSARY = ROOT / "docs" / "glossary.md"
+LANGUAGE_TAG = "minigrad-language"
+IGNORE_OUTPUT = "nbval-ignore-output"
+CHECK_CALL = re.compile(r"""\bcheck\(\s*["']([a-z0-9_]+)["']""")
+CJK = re.compile(r"[\u4e00-\u9fff]")
+
+
+def load_builder():
+    spec = importlib.util.spec_from_file_location("build_lessons", ROOT / "scripts" /
+                                                  "build-lessons.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+builder = load_builder()
+
+
+def source_of(lesson):
+    return SOURCES / f"{lesson.slug}.py"
+
+
+def read(path):
+    return nbformat.read(path, as_version=4)
+
+
+def code_cells(notebook):
+    return [cell for cell in notebook.cells if cell.cell_type == "code"]
+
+
+def prose(notebook):
+    return "\n".join(cell.source for cell in notebook.cells if cell.cell_type == "markdown")
+
+
+def tags(cell):
+    return cell.metadata.get("tags", [])
+
+
+def all_notebooks():
+    return [(lesson, lang, solutions) for lesson in LESSONS for lang in ("en", "zh")
+            for solutions in (False, True)]
+
+
+# --- the build ------------------------------------------------------------------------
+
+@pytest.mark.parametrize("lesson", LESSONS, ids=lambda lesson: lesson.slug)
+def test_every_lesson_has_a_source_and_four_notebooks(lesson):
+    assert source_of(lesson).is_file(), f"missing lessons/{lesson.slug}.py"
+    for lang in ("en", "zh"):
+        for solutions in (False, True):
+            assert lesson_path(lesson, lang, solutions).is_file()
+    assert [p.stem for p in list_lessons("zh")] == sorted(p.stem for p in list_lessons("zh"))
+
+
+def test_built_notebooks_are_up_to_date():
+    sources = sorted(SOURCES.glob("[0-9][0-9]-*.py"))
+    assert {path.stem for path in sources} == {lesson.slug for lesson in LESSONS}
+    problems = builder.stale_notebooks(sources)
+    assert not problems, "run scripts/build-lessons.py --execute:\n" + "\n".join(problems)
+
+
+def test_stale_check_notices_an_edited_source(tmp_path, monkeypatch):
+    lesson = LESSONS[0]
+    edited = tmp_path / source_of(lesson).name
+    edited.write_text(source_of(lesson).read_text(encoding="utf-8") + "\n# %%\nprint(42)\n",
+                      encoding="utf-8")
+    problems = builder.stale_notebooks([edited])
+    assert len(problems) == 4 and all("stale" in problem for problem in problems)
+
+
+def test_student_version_replaces_each_solution_block_at_its_indentation():
+    source = ("class Exp:\n    def forward(x):\n        ### BEGIN SOLUTION\n        y = x\n"
+              "        return y\n        ### END SOLUTION\n")
+    student = builder.student_code(source)
+    assert student == ("class Exp:\n    def forward(x):\n        # YOUR CODE HERE\n"
+                       "        raise NotImplementedError()\n")
+    assert builder.solution_code(source) == ("class Exp:\n    def forward(x):\n        y = x\n"
+                                             "        return y\n")
+    with pytest.raises(builder.LessonError):
+        builder.student_code("### BEGIN SOLUTION\nx = 1\n")
+
+
+def test_a_prose_cell_without_its_twin_is_refused(tmp_path):
+    broken = tmp_path / "99-broken.py"
+    broken.write_text('# %% [markdown] lang="en"\n# Hello\n\n# %%\nx = 1\n', encoding="utf-8")
+    with pytest.raises(builder.LessonError, match="Chinese twin"):
+        builder.read_source(broken)
+
+
+# --- the two languages ----------------------------------------------------------------
+
+@pytest.mark.parametrize("lesson", LESSONS, ids=lambda lesson: lesson.slug)
+@pytest.mark.parametrize("solutions", [False, True], ids=["student", "solution"])
+def test_languages_have_the_same_code(lesson, solutions):
+    en, zh = (read(lesson_path(lesson, lang, solutions)) for lang in ("en", "zh"))
+    en_code, zh_code = code_cells(en), code_cells(zh)
+    assert LANGUAGE_TAG in tags(en_code[0]) and LANGUAGE_TAG in tags(zh_code[0])
+    assert en_code[0].source.endswith('lang = "en"') and zh_code[0].source.endswith('"zh"')
+    assert [c.source for c in en_code[1:]] == [c.source for c in zh_code[1:]]
+    assert [tags(c) for c in en_code[1:]] == [tags(c) for c in zh_code[1:]]
+    assert all(LANGUAGE_TAG not in tags(c) for c in en_code[1:] + zh_code[1:])
+    assert [c.cell_type for c in en.cells] == [c.cell_type for c in zh.cells]
+
+
+@pytest.mark.parametrize("lesson", LESSONS, ids=lambda lesson: lesson.slug)
+def test_every_prose_cell_comes_in_both_languages(lesson):
+    cells = builder.read_source(source_of(lesson))       # refuses unpaired prose
+    pairs = [cell for cell in cells if cell.metadata.get("lang") == "en"]
+    assert 8 <= len(pairs) <= 20, f"{len(pairs)} prose pairs; a lesson has 8 to 15"
+    for cell in cells:
+        if cell.cell_type != "markdown":
+            continue
+        lang = cell.metadata.get("lang")
+        text = re.sub(r"`[^`]*`|\$[^$]*\$", "", cell.source)
+        if lang == "zh":
+            assert CJK.search(text), f"a zh cell with no Chinese:\n{cell.source}"
+        elif lang == "en":
+            assert not CJK.search(text), f"Chinese in an en cell:\n{cell.source}"
+        else:
+            assert not re.search(r"[A-Za-z]{4,}|" + CJK.pattern, text), (
+                f"a markdown cell without lang goes to both languages, so it must have no "
+                f"words (formulas, numbers only):\n{cell.source}")
+
+
+# --- exercises ------------------------------------------------------------------------
+
+@pytest.mark.parametrize("lesson", LESSONS, ids=lambda lesson: lesson.slug)
+def test_each_exercise_of_the_contract_has_a_check_cell(lesson):
+    notebook = read(lesson_path(lesson, "en", solutions=True))
+    checked = [m for cell in code_cells(notebook) for m in CHECK_CALL.findall(cell.source)]
+    assert sorted(checked) == sorted(lesson.exercises)
+    imports = [c for c in code_cells(notebook)
+               if "from minigrad.exercises import check" in c.source]
+    assert len(imports) == (1 if lesson.exercises else 0)
+
+
+def test_at_least_fifteen_exercises():
+    assert sum(len(lesson.exercises) for lesson in LESSONS) >= 15
+    ids = [exercise for lesson in LESSONS for exercise in lesson.exercises]
+    assert len(ids) == len(set(ids))
+
+
+@pytest.mark.parametrize("lesson", LESSONS, ids=lambda lesson: lesson.slug)
+def test_student_notebooks_hide_every_solution(lesson):
+    for lang in ("en", "zh"):
+        student = read(lesson_path(lesson, lang))
+        solution = read(lesson_path(lesson, lang, solutions=True))
+        for cell in code_cells(student) + code_cells(solution):
+            assert "### BEGIN SOLUTION" not in cell.source
+            assert "### END SOLUTION" not in cell.source
+        assert not any(cell.outputs for cell in code_cells(student)), "stored with outputs"
+        assert not any("raise NotImplementedError()" in c.source for c in code_cells(solution))
+        stubs = sum(c.source.count("# YOUR CODE HERE") for c in code_cells(student))
+        blocks = source_of(lesson).read_text(encoding="utf-8").count("### BEGIN SOLUTION")
+        assert stubs == blocks
+        assert (stubs > 0) == bool(lesson.exercises)
+
+
+@pytest.mark.parametrize("lesson", LESSONS, ids=lambda lesson: lesson.slug)
+def test_stored_solution_outputs_pass_every_check(lesson):
+    for lang in ("en", "zh"):
+        notebook = read(lesson_path(lesson, lang, solutions=True))
+        for cell in code_cells(notebook):
+            assert not [o for o in cell.outputs if o.output_type == "error"], cell.source
+            if CHECK_CALL.search(cell.source):
+                texts = [o.get("data", {}).get("text/plain", o.get("text", ""))
+                         for o in cell.outputs]
+                assert texts and all(t.startswith("✓ ") for t in texts), (cell.source, texts)
+
+
+@pytest.mark.parametrize("lesson", LESSONS, ids=lambda lesson: lesson.slug)
+def test_widget_and_drawing_cells_are_not_compared_by_nbval(lesson):
+    notebook = read(lesson_path(lesson, "en", solutions=True))
+    for cell in code_cells(notebook):
+        if re.search(r"viz\.(graph|animate)\(", cell.source) and "print(" not in cell.source:
+            assert IGNORE_OUTPUT in tags(cell), (
+                f"{lesson.slug}: a cell showing a drawing or widget needs the tag "
+                f"{IGNORE_OUTPUT} (its output depends on graphviz / widget ids):\n"
+                f"{cell.source}")
+
+
+# --- the glossary ---------------------------------------------------------------------
+
+def glossary_rows():
+    rows = []
+    for line in GLOSSARY.read_text(encoding="utf-8").splitlines():
+        cells = [cell.strip() for cell in line.strip().strip("|").split("|")]
+        if len(cells) == 5 and CJK.search(cells[1]) and not cells[0].startswith("English"):
+            english = [term.strip() for term in cells[0].split(",")]
+            forbidden = [v.strip() for v in cells[4].split("、") if v.strip() not in ("", "-")]
+            rows.append((english, cells[1], forbidden))
+    return rows
+
+
+def test_glossary_has_the_key_terms():
+    rows = glossary_rows()
+    assert len(rows) >= 25
+    chinese = {row[1] for row in rows}
+    for term in ["计算图", "反向传播", "叶子张量", "梯度", "张量", "节点", "边", "钩子", "保存的张量",
+                 "版本计数器", "原地操作", "拓扑顺序", "依赖计数", "就绪队列", "前向传播", "链式法则",
+                 "雅可比矩阵", "广播", "自定义函数", "上下文对象 ctx", "梯度检查", "异常检测模式",
+                 "高阶导数"]:
+        assert term in chinese, term
+    for _, term, forbidden in rows:
+        assert all(variant not in term for variant in forbidden), (term, forbidden)
+
+
+@pytest.mark.parametrize("lesson", LESSONS, ids=lambda lesson: lesson.slug)
+def test_chinese_notebooks_use_the_glossary_terms(lesson):
+    english = prose(read(lesson_path(lesson, "en", solutions=True))).lower()
+    chinese = prose(read(lesson_path(lesson, "zh", solutions=True)))
+    for terms, term, forbidden in glossary_rows():
+        for variant in forbidden:
+            assert variant not in chinese, f"{lesson.slug}: write {term}, not {variant}"
+        mentioned = [t for t in terms if re.search(rf"\b{re.escape(t.lower())}s?\b", english)]
+        if mentioned:
+            assert term.split()[0] in chinese, (
+                f"{lesson.slug}: the English says {mentioned[0]!r}; the Chinese should say "
+                f"{term} (docs/glossary.md)")
+
+
+# --- running the notebooks ------------------------------------------------------------
+
+@pytest.mark.notebooks
+@pytest.mark.parametrize("lesson", LESSONS, ids=lambda lesson: lesson.slug)
+def test_solution_notebooks_reproduce_their_outputs(lesson):
+    """nbval runs both solution notebooks and compares every output it is not told to ignore."""
+    notebooks = [str(lesson_path(lesson, lang, solutions=True)) for lang in ("en", "zh")]
+    command = [sys.executable, "-m", "pytest", "--nbval", "--nbval-current-env", "-q",
+               "-p", "no:cacheprovider", "-p", "no:warnings", "--rootdir", str(LESSONS_DIR),
+               "-o", "addopts=", *notebooks]
+    result = subprocess.run(command, capture_output=True, text=True, timeout=600)
+    assert result.returncode == 0, result.stdout[-6000:] + result.stderr[-2000:]
+
+
+@pytest.mark.notebooks
+@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize("lesson", LESSONS, ids=lambda lesson: lesson.slug)
+def test_student_notebooks_run_and_report_not_solved_yet(lesson, lang):
+    from nbclient import NotebookClient
+    notebook = read(lesson_path(lesson, lang))
+    NotebookClient(notebook, timeout=300, kernel_name="python3", allow_errors=True,
+                   record_timing=False).execute()
+    for cell in code_cells(notebook):
+        errors = [o for o in cell.outputs if o.output_type == "error"]
+        assert not errors, f"{cell.source}\n{errors[0].ename}: {errors[0].evalue}"
+        if CHECK_CALL.search(cell.source):
+            texts = [o.get("data", {}).get("text/plain", o.get("text", ""))
+                     for o in cell.outputs]
+            assert texts and all(t.startswith("○ ") for t in texts), (cell.source, texts)
