@@ -1,0 +1,283 @@
+# %% [markdown] lang="en"
+# # 01 · Tensors and the graph
+#
+# Welcome! This course opens up PyTorch's **autograd**, the machinery that computes
+# gradients for you, and shows it working step by step. We use **minigrad**, a small
+# copy of PyTorch's autograd written in plain Python on top of numpy: it has the same
+# API (`import minigrad as torch` runs the code in these notebooks unchanged), but
+# its insides are short enough to read.
+#
+# Eleven lessons take you from "what is a computational graph" to writing, checking
+# and debugging your own autograd Functions.
+#
+# **How the notebooks work**
+#
+# * Run a cell with **Shift+Enter**; run them in order, top to bottom.
+# * An exercise is a cell with `# YOUR CODE HERE` and `raise NotImplementedError()`:
+#   replace those two lines with your code.
+# * The cell after an exercise is a **check**: it tests your answer and says
+#   ✓ (correct), ✗ (not yet right, with a hint) or ○ (not solved yet).
+# * Stuck? Every lesson has a worked version in the `solutions/` folder.
+#
+# This first lesson has no exercises: it shows what a tensor records when it is
+# used, and how that record becomes a graph.
+
+# %% [markdown] lang="zh"
+# # 01 · 张量与计算图
+#
+# 欢迎！这门课带你拆开 PyTorch 的 **autograd**（自动求导）——替你算梯度的那套机制，一步一步看它怎么工作。
+# 我们用的是 **minigrad**：一个用纯 Python 在 numpy 之上写成的"迷你版" PyTorch autograd。
+# 它的 API 和 PyTorch 完全一样（把 `import minigrad as torch` 换成 `import torch`，本课程的代码照样能跑），
+# 但内部实现短小，完全读得懂。
+#
+# 全课共十一讲，从"什么是计算图"讲起，一直到自己动手编写、检查和调试自定义的 autograd 函数。
+#
+# **笔记本怎么用**
+#
+# * 按 **Shift+Enter** 运行一个单元格；请从上到下按顺序运行。
+# * 练习单元格里写着 `# YOUR CODE HERE` 和 `raise NotImplementedError()`：把这两行换成你自己的代码。
+# * 练习后面紧跟一个**检查**单元格，它会测试你的答案，显示 ✓（正确）、✗（还不对，附提示）或 ○（还没有完成）。
+# * 卡住了？每一讲在 `solutions/` 文件夹里都有一份参考答案。
+#
+# 第一讲没有练习：我们先看看张量在参与运算时记录了什么，这些记录又是怎样连成一张图的。
+
+# %%
+import minigrad as torch
+import minigrad.viz
+
+# %% [markdown] lang="en"
+# ## A tensor that asks for gradients
+#
+# A tensor is an array of numbers with a shape and a dtype. Passing
+# `requires_grad=True` asks autograd to watch it: every operation that uses it
+# will be recorded, so that later we can ask "how does the result change when
+# this tensor changes?"
+
+# %% [markdown] lang="zh"
+# ## 需要梯度的张量
+#
+# 张量就是带有形状（shape）和数据类型（dtype）的多维数组。创建时传入 `requires_grad=True`，
+# 就是告诉 autograd："盯住它。"之后凡是用到它的运算都会被记录下来，
+# 这样我们才能回头追问：这个张量变一点，结果会跟着变多少？
+
+# %%
+x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
+w = torch.tensor(2.0, requires_grad=True)
+print(x)
+print(x.shape, x.dtype, x.requires_grad)
+
+# %% [markdown] lang="en"
+# ## Forward records a graph
+#
+# Now compute something. Each result remembers the operation that made it in its
+# `grad_fn` attribute: a **node** of the backward graph. The tensors we made by
+# hand have no `grad_fn`.
+
+# %% [markdown] lang="zh"
+# ## 前向传播会记录一张图
+#
+# 现在来算点东西。每个结果都会在 `grad_fn` 属性里记住产生它的那个运算——这就是反向图里的一个**节点**。
+# 我们亲手创建的张量则没有 `grad_fn`。
+
+# %%
+z = x * w
+y = z.exp().sum()
+print(y)
+print("y.grad_fn:", y.grad_fn.name())
+print("z.grad_fn:", z.grad_fn.name())
+print("x.grad_fn:", x.grad_fn)
+
+# %% [markdown] lang="en"
+# The names end in `Backward0`: a node does not redo the forward computation, it
+# knows how to send gradients **backward** through it. `MulBackward0` knows the
+# derivative of a product, `ExpBackward0` the derivative of `exp`.
+
+# %% [markdown] lang="zh"
+# 这些名字都以 `Backward0` 结尾：节点并不会重做前向计算，它只知道怎样把梯度沿着这一步**往回**传。
+# `MulBackward0` 知道乘法的导数，`ExpBackward0` 知道 `exp` 的导数。
+
+# %% [markdown] lang="en"
+# ## Leaves
+#
+# Tensors created by you (not by an operation) are **leaf tensors**. The
+# gradients autograd computes are stored only in leaves that require grad: they are
+# the parameters you want to train. Results in the middle are not leaves.
+
+# %% [markdown] lang="zh"
+# ## 叶子张量
+#
+# 由你直接创建（而不是由某个运算产生）的张量叫**叶子张量**。
+# autograd 算出的梯度只会存进那些 `requires_grad=True` 的叶子张量——它们通常就是你要训练的参数。
+# 运算过程中产生的中间结果都不是叶子张量。
+
+# %%
+plain = torch.tensor([4.0, 5.0, 6.0])
+print(f"{'tensor':8}{'is_leaf':>9}{'requires_grad':>15}  grad_fn")
+for name, t in [("x", x), ("w", w), ("plain", plain), ("z", z), ("y", y)]:
+    node = t.grad_fn.name() if t.grad_fn is not None else "None"
+    print(f"{name:8}{str(t.is_leaf):>9}{str(t.requires_grad):>15}  {node}")
+
+# %% [markdown] lang="en"
+# `plain` did not ask for gradients, so autograd ignores it, and an operation whose
+# inputs all ignore gradients records nothing at all:
+
+# %% [markdown] lang="zh"
+# `plain` 没有要求梯度，所以 autograd 不理会它；如果一个运算的所有输入都不需要梯度，
+# 那它什么都不会记录：
+
+# %%
+print((plain * 3).grad_fn, (plain * 3).requires_grad)
+print((plain * x).grad_fn.name())
+
+# %% [markdown] lang="en"
+# ## Edges: `next_functions`
+#
+# A node points to the nodes that made its inputs, through `next_functions`: a tuple
+# of `(node, input_nr)` pairs, one per input. These pointers are the **edges** of
+# the graph. Follow them from `y` down:
+
+# %% [markdown] lang="zh"
+# ## 边：`next_functions`
+#
+# 每个节点都通过 `next_functions` 指向产生它输入的那些节点：这是一个由 `(节点, 输入编号)` 组成的元组，
+# 每个输入对应一项。这些指针就是图的**边**。我们从 `y` 出发，顺着边往下走：
+
+# %%
+node = y.grad_fn
+while node is not None:
+    print(node.name())
+    nexts = [n for n, _ in node.next_functions if n is not None]
+    node = nexts[0] if nexts else None
+
+# %% [markdown] lang="en"
+# At the bottom sits `AccumulateGrad`: the node of a leaf. Its job in backward is to
+# add the gradient that arrives into the leaf's `.grad`; its `variable` is the leaf
+# itself. `MulBackward0` has two inputs, so it has two edges, one to each leaf's
+# `AccumulateGrad`:
+
+# %% [markdown] lang="zh"
+# 走到最底下是 `AccumulateGrad`：它是叶子张量的节点。反向传播时，它负责把流到这里的梯度累加进叶子张量的 `.grad`；
+# 它的 `variable` 属性就是那个叶子张量本身。`MulBackward0` 有两个输入，所以有两条边，各自指向一个叶子张量的 `AccumulateGrad`：
+
+# %%
+for next_node, input_nr in z.grad_fn.next_functions:
+    print(next_node.name(), input_nr, next_node.variable is x, next_node.variable is w)
+
+# %% [markdown] lang="en"
+# ## A picture of the graph
+#
+# `minigrad.viz.graph` draws the same thing: blue boxes are the leaves, grey boxes
+# the backward nodes, and beside a node, in orange, the tensors it saved for
+# backward (lesson 04 is about those). Arrows follow the data of the forward pass.
+
+# %% [markdown] lang="zh"
+# ## 把图画出来
+#
+# `minigrad.viz.graph` 把同一张图画了出来：蓝色方框是叶子张量，灰色方框是反向图的节点，
+# 节点旁边橙色的是它为反向传播保存的张量（第 04 讲专门讲这个）。箭头沿着前向传播时数据流动的方向。
+
+# %% tags=["nbval-ignore-output"]
+minigrad.viz.graph(y, names={"x": x, "w": w, "y": y})
+
+# %% [markdown] lang="en"
+# ## Walking the whole graph
+#
+# To visit every node (not just one path) we keep a list of nodes still to visit:
+# no recursion, so even a graph of a million nodes is fine. Each line below is one
+# edge, from a node to the node of one of its inputs.
+
+# %% [markdown] lang="zh"
+# ## 遍历整张图
+#
+# 要访问所有节点（而不只是一条路径），我们用一个列表存放"还没访问的节点"——不用递归，
+# 所以即使图里有一百万个节点也没问题。下面每一行是一条边：从一个节点指向它某个输入的节点。
+
+# %%
+a = torch.tensor([1.0, -1.0], requires_grad=True)
+b = torch.tensor([0.5, 2.0], requires_grad=True)
+loss = (a * b + a.sin()).sum()
+
+to_visit, seen = [loss.grad_fn], {loss.grad_fn}
+while to_visit:
+    node = to_visit.pop()
+    for next_node, input_nr in node.next_functions:
+        if next_node is None:
+            continue
+        print(f"{node.name():14} -> {next_node.name().split('::')[-1]} (input {input_nr})")
+        if next_node not in seen:
+            seen.add(next_node)
+            to_visit.append(next_node)
+
+# %% [markdown] lang="en"
+# `a` is used twice (in `a * b` and in `a.sin()`), so two edges point at its
+# `AccumulateGrad`: the graph is not a tree but a **DAG**, a directed acyclic graph.
+# In backward, `a.grad` must receive the sum of the gradients along both edges.
+
+# %% [markdown] lang="zh"
+# `a` 被用了两次（在 `a * b` 和 `a.sin()` 里），所以有两条边指向它的 `AccumulateGrad`：
+# 计算图不是一棵树，而是一张**有向无环图**（DAG）。反向传播时，`a.grad` 必须等于沿这两条边传来的梯度之和。
+
+# %%
+a_node = next(n for n in seen if getattr(n, "variable", None) is a)
+edges_into_a = [node.name() for node in seen for next_node, _ in node.next_functions
+                if next_node is a_node]
+print("edges into a's AccumulateGrad come from:", sorted(edges_into_a))
+
+# %% [markdown] lang="en"
+# ## Backward walks the edges in reverse
+#
+# `y.backward()` starts at `y`'s node with gradient 1 and runs the nodes one by one,
+# applying the **chain rule** at each. Here `y = Σ exp(x·w)`, so by hand
+# `dy/dx = w·exp(x·w)` and `dy/dw = Σ x·exp(x·w)`:
+
+# %% [markdown] lang="zh"
+# ## 反向传播沿着边倒着走
+#
+# `y.backward()` 从 `y` 的节点出发，初始梯度为 1，逐个运行节点，每一步都用一次**链式法则**。
+# 这里 `y = Σ exp(x·w)`，手算可得 `dy/dx = w·exp(x·w)`，`dy/dw = Σ x·exp(x·w)`：
+
+# %%
+y.backward()
+print("x.grad:     ", x.grad)
+print("by hand:    ", w.detach() * (x.detach() * w.detach()).exp())
+print("w.grad:     ", w.grad)
+print("by hand:    ", (x.detach() * (x.detach() * w.detach()).exp()).sum())
+
+# %% [markdown] lang="en"
+# Only leaves keep a `.grad`. To keep the gradient of a middle tensor too, ask for
+# it with `retain_grad()` before calling backward:
+
+# %% [markdown] lang="zh"
+# 只有叶子张量会保留 `.grad`。如果也想拿到某个中间张量的梯度，要在调用 backward 之前对它调用 `retain_grad()`：
+
+# %%
+x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
+z = x * 2
+z.retain_grad()
+(z * z).sum().backward()
+print("z.grad:", z.grad)
+print("x.grad:", x.grad)
+
+# %% [markdown] lang="en"
+# ## Summary
+#
+# | idea | where you see it |
+# |---|---|
+# | forward records a graph | `tensor.grad_fn` |
+# | edges point to the inputs' nodes | `node.next_functions` |
+# | leaves end in `AccumulateGrad` | `node.variable`, `tensor.is_leaf` |
+# | backward runs the nodes, gradients land in leaves | `tensor.grad` |
+#
+# Next lesson: in which **order** does backward run the nodes, and why?
+
+# %% [markdown] lang="zh"
+# ## 小结
+#
+# | 概念 | 在哪里能看到 |
+# |---|---|
+# | 前向传播会记录计算图 | `tensor.grad_fn` |
+# | 边指向输入的节点 | `node.next_functions` |
+# | 叶子张量的尽头是 `AccumulateGrad` | `node.variable`、`tensor.is_leaf` |
+# | 反向传播逐个运行节点，梯度落到叶子张量上 | `tensor.grad` |
+#
+# 下一讲：反向传播按什么**顺序**运行这些节点？为什么是这个顺序？

@@ -1,0 +1,221 @@
+# ---
+# jupyter:
+#   jupytext:
+#     text_representation:
+#       extension: .py
+#       format_name: percent
+#   kernelspec:
+#     display_name: Python 3 (ipykernel)
+#     language: python
+#     name: python3
+# ---
+
+# %% [markdown] lang="en"
+# # 10 · The GPU: devices, moving tensors, and GPU memory
+#
+# Every tensor lives on a **device**: `cpu` (its data is a numpy array) or `cuda` (a CuPy array
+# in GPU memory). minigrad's ops ask the array for its module — numpy or CuPy — so the same op code
+# runs on both; autograd does not care where the numbers are.
+#
+# This lesson runs everywhere. On a machine with an NVIDIA GPU and CuPy
+# (`pip install "minigrad[cuda]"`), it uses the GPU; otherwise every cell runs on the CPU and
+# tells you what would differ.
+
+# %% [markdown] lang="zh"
+# # 10 · GPU：设备、在设备间搬运张量，以及显存
+#
+# 每个张量都存放在某个**设备**上：`cpu`（数据是一个 numpy 数组）或 `cuda`（显存中的一个 CuPy 数组）。
+# minigrad 的算子会问数组用的是哪个模块——numpy 还是 CuPy——所以同一份算子代码在两种设备上都能运行；
+# 自动求导也不关心这些数存放在哪里。
+#
+# 这一课在任何机器上都能运行。如果机器有 NVIDIA GPU 并安装了 CuPy（`pip install "minigrad[cuda]"`），
+# 就会使用 GPU；否则每个单元格都在 CPU 上运行，并说明有 GPU 时会有什么不同。
+
+# %% tags=["nbval-ignore-output"]
+import minigrad as torch
+
+device = "cuda" if torch.cuda.is_available() else "cpu"
+print("device:", device)
+
+# %% [markdown] lang="en"
+# That one line is the whole device choice, and it is PyTorch's own idiom. Everything below uses
+# `device` instead of writing `"cuda"`.
+#
+# Without a GPU, asking for one is an error that says what is missing (this cell prints nothing
+# when a GPU is available):
+
+# %% [markdown] lang="zh"
+# 选择设备只需要这一行，而且这正是 PyTorch 的惯用写法。下面的代码都用 `device`，而不是直接写 `"cuda"`。
+#
+# 没有 GPU 时硬要使用它，会得到一个说明缺了什么的报错（有 GPU 时这个单元格什么也不打印）：
+
+# %% tags=["nbval-ignore-output"]
+if not torch.cuda.is_available():
+    try:
+        torch.ones(3, device="cuda")
+    except (RuntimeError, AssertionError) as error:
+        print(type(error).__name__, ":", error)
+
+# %% [markdown] lang="en"
+# ## Tensors on a device
+#
+# Create tensors directly on the device with `device=`, or move one with `.to(device)`. Results of
+# an op live where its inputs live; so do gradients: a leaf's `.grad` is on the leaf's device.
+
+# %% [markdown] lang="zh"
+# ## 设备上的张量
+#
+# 用 `device=` 可以直接在设备上创建张量，也可以用 `.to(device)` 搬过去。运算结果和它的输入在同一个设备上；
+# 梯度也一样：叶子张量的 `.grad` 和叶子张量本身在同一个设备上。
+
+# %% tags=["nbval-ignore-output"]
+torch.manual_seed(0)
+w = torch.randn(3, 2, device=device, requires_grad=True)
+x = torch.randn(4, 3).to(device)
+loss = (x @ w).tanh().sum()
+loss.backward()
+print("x:", x.device, " w:", w.device, " loss:", loss.device, " w.grad:", w.grad.device)
+
+# %% [markdown] lang="en"
+# Moving is itself an operation that autograd records: the gradient flows back across devices.
+# A leaf made on the CPU and moved to the device gets its gradient back on the CPU.
+
+# %% [markdown] lang="zh"
+# 搬运本身也是一个会被自动求导记录的运算：梯度可以跨设备流回去。
+# 在 CPU 上创建的叶子张量被搬到设备上参与计算，它的梯度最终会回到 CPU 上。
+
+# %%
+a_cpu = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
+a_dev = a_cpu.to(device)
+(a_dev ** 2).sum().backward()
+print("a_cpu.grad =", a_cpu.grad, "on", a_cpu.grad.device)
+
+# %% [markdown] lang="en"
+# Operands of one op must be on the same device; minigrad, like PyTorch, refuses to copy behind your
+# back (a hidden copy between GPU and host is slow). On a GPU this cell shows the error; on the CPU
+# there is only one device, so it prints nothing.
+
+# %% [markdown] lang="zh"
+# 同一个运算的操作数必须在同一个设备上；minigrad 和 PyTorch 一样，不会偷偷替你拷贝
+# （GPU 与主机之间的隐式拷贝很慢）。有 GPU 时这个单元格会显示报错；只有 CPU 时只有一个设备，什么也不打印。
+
+# %% tags=["nbval-ignore-output"]
+if device == "cuda":
+    try:
+        torch.ones(3) + torch.ones(3, device="cuda")
+    except RuntimeError as error:
+        print(error)
+
+# %% [markdown] lang="en"
+# ## Speed
+#
+# A GPU pays off on large arrays. Time a 1024×1024 matrix product and its backward on the CPU and
+# on `device` (the numbers depend entirely on your machine; `.item()` waits until the GPU is done):
+
+# %% [markdown] lang="zh"
+# ## 速度
+#
+# 数组越大，GPU 的优势越明显。分别在 CPU 和 `device` 上给 1024×1024 的矩阵乘法及其反向传播计时
+# （数字完全取决于你的机器；`.item()` 会等 GPU 算完）：
+
+# %% tags=["nbval-ignore-output"]
+import time
+
+
+def time_matmul(on):
+    a = torch.randn(1024, 1024, device=on, requires_grad=True)
+    (a @ a).sum().item()                       # warm-up
+    start = time.perf_counter()
+    (a @ a).sum().backward()
+    a.grad.sum().item()
+    return time.perf_counter() - start
+
+
+for on in sorted({"cpu", device}):
+    print(f"{on:5}: {time_matmul(on) * 1e3:8.1f} ms")
+
+# %% [markdown] lang="en"
+# ## GPU memory and `save_on_cpu`
+#
+# GPU memory is small compared with host memory, and between forward and backward most of it is
+# held by **saved tensors** (lesson 07). `torch.autograd.graph.save_on_cpu()` packs every saved
+# tensor into host memory and copies it back to the GPU when backward needs it: less device memory,
+# paid for with copies.
+#
+# We measure the device memory held after forward. On a GPU that is
+# `torch.cuda.memory_allocated()`; on the CPU we measure numpy's memory with `tracemalloc`.
+
+# %% [markdown] lang="zh"
+# ## 显存与 `save_on_cpu`
+#
+# 显存比主机内存小得多，而在前向和反向之间，显存大多被**保存的张量**占着（见第 07 课）。
+# `torch.autograd.graph.save_on_cpu()` 会把每个保存的张量打包到主机内存，等反向传播需要时再拷回 GPU：
+# 用拷贝的开销换取更少的显存占用。
+#
+# 下面测量前向结束后设备上占用的内存。在 GPU 上用 `torch.cuda.memory_allocated()`；
+# 在 CPU 上则用 `tracemalloc` 测量 numpy 的内存。
+
+# %% tags=["nbval-ignore-output"]
+import contextlib
+import tracemalloc
+
+
+def forward(x):
+    return x.tanh().tanh().tanh().tanh()         # each tanh saves its 4 MiB output
+
+
+def device_memory_after_forward(saving):
+    torch.manual_seed(0)
+    x = torch.randn(1024, 1024, device=device, requires_grad=True)
+    tracemalloc.start()
+    before = torch.cuda.memory_allocated() if device == "cuda" else 0
+    with saving:
+        y = forward(x)
+    if device == "cuda":
+        held = torch.cuda.memory_allocated() - before
+    else:
+        held = tracemalloc.get_traced_memory()[0]
+    tracemalloc.stop()
+    y.sum().backward()
+    return held / 2**20, x.grad.sum().item()
+
+
+plain = device_memory_after_forward(contextlib.nullcontext())
+on_cpu = device_memory_after_forward(torch.autograd.graph.save_on_cpu())
+print(f"device: {device}")
+print(f"{'':12} {'MiB':>6} {'x.grad.sum()':>14}")
+print(f"{'plain':12} {plain[0]:6.1f} {plain[1]:14.4f}")
+print(f"{'save_on_cpu':12} {on_cpu[0]:6.1f} {on_cpu[1]:14.4f}")
+
+# %% [markdown] lang="en"
+# On the CPU both rows show about 16 MiB: four saved 4 MiB outputs, and "save on CPU" has nowhere to
+# move them. On a GPU the `save_on_cpu` row drops to about 4 MiB — only `y`, which we still hold,
+# stays on the device — while the gradients are identical. PyTorch's `save_on_cpu(pin_memory=True)`
+# also uses page-locked host memory to make the copies faster.
+#
+# ## Summary
+#
+# | | |
+# |---|---|
+# | choose | `device = "cuda" if torch.cuda.is_available() else "cpu"` |
+# | create / move | `torch.randn(..., device=device)`, `t.to(device)`, `t.cpu()` |
+# | rule | operands on one device; gradients land on their leaf's device |
+# | memory | saved tensors dominate; `save_on_cpu()` keeps them in host memory |
+#
+# Next, the capstone: a small network trained with your own Functions.
+
+# %% [markdown] lang="zh"
+# 在 CPU 上两行都约为 16 MiB：四个 4 MiB 的保存输出，而“存到 CPU”无处可搬。
+# 在 GPU 上，`save_on_cpu` 那一行会降到约 4 MiB——只剩下我们仍然引用着的 `y` 留在设备上——
+# 而梯度完全相同。PyTorch 的 `save_on_cpu(pin_memory=True)` 还会使用锁页内存，让拷贝更快。
+#
+# ## 小结
+#
+# | | |
+# |---|---|
+# | 选择设备 | `device = "cuda" if torch.cuda.is_available() else "cpu"` |
+# | 创建 / 搬运 | `torch.randn(..., device=device)`、`t.to(device)`、`t.cpu()` |
+# | 规则 | 同一运算的操作数必须在同一设备上；梯度落在其叶子张量所在的设备上 |
+# | 内存 | 保存的张量占大头；`save_on_cpu()` 把它们留在主机内存里 |
+#
+# 下一课是结业项目：用你自己写的 Function 训练一个小网络。

@@ -1,0 +1,311 @@
+# ---
+# jupyter:
+#   jupytext:
+#     text_representation:
+#       extension: .py
+#       format_name: percent
+#   kernelspec:
+#     display_name: Python 3 (ipykernel)
+#     language: python
+#     name: python3
+# ---
+
+# %% [markdown] lang="en"
+# # 11 · Capstone: train a network with your own Functions
+#
+# Everything comes together here. You will write the one layer every network is made of,
+# `Linear`, as a custom Function; build a small multilayer perceptron (2 → 16 → 16 → 2) from it;
+# train it to separate two interleaved half-moons; and finally check **every gradient** against
+# PyTorch on the same weights.
+
+# %% [markdown] lang="zh"
+# # 11 · 结业项目：用你自己的 Function 训练一个网络
+#
+# 前面学到的东西在这里汇合。你将把所有网络都离不开的那一层 `Linear` 写成自定义函数（Function）；
+# 用它搭一个小型多层感知机（2 → 16 → 16 → 2）；训练它把两个交错的半月形数据分开；
+# 最后在相同的权重上，把**每一个梯度**都和 PyTorch 对一遍。
+
+# %%
+import numpy as np
+
+import minigrad as torch
+from minigrad.autograd import Function
+
+# %% [markdown] lang="en"
+# ## The data: two moons
+#
+# 200 points in the plane, two classes, each a noisy half circle; neither can be separated from the
+# other by a straight line, so the network needs its hidden layers.
+
+# %% [markdown] lang="zh"
+# ## 数据：两个月牙
+#
+# 平面上 200 个点，分成两类，每一类都是一个带噪声的半圆；两类无法用一条直线分开，
+# 所以网络必须依靠隐藏层。
+
+# %%
+def two_moons(n, noise=0.15, seed=0):
+    rng = np.random.default_rng(seed)
+    angle = rng.uniform(0, np.pi, n)
+    label = rng.integers(0, 2, n)
+    x = np.where(label == 0, np.cos(angle), 1 - np.cos(angle))
+    y = np.where(label == 0, np.sin(angle), 0.5 - np.sin(angle))
+    points = np.stack([x, y], axis=1) + rng.normal(0, noise, (n, 2))
+    return points.astype(np.float32), label.astype(np.int64)
+
+
+points, labels = two_moons(200)
+print("points:", points.shape, points.dtype, "  labels:", labels.shape, "  np.bincount(labels):", np.bincount(labels))
+
+# %% tags=["nbval-ignore-output"]
+import matplotlib.pyplot as plt
+
+plt.figure(figsize=(4, 3))
+plt.scatter(points[:, 0], points[:, 1], c=labels, cmap="coolwarm", s=12)
+plt.title("two moons")
+plt.show()
+
+# %% [markdown] lang="en"
+# ### Exercise `linear`
+#
+# Write `Linear`: `Linear.apply(x, weight, bias)` = `x @ weight.T + bias`, with `x` of shape N×in,
+# `weight` out×in and `bias` of shape out. In `backward`, compute each gradient only when
+# `ctx.needs_input_grad` asks for it (lesson 06); the bias gradient is `grad_output` summed over the
+# batch (dimension 0) — the bias was broadcast to every row (lesson 03).
+
+# %% [markdown] lang="zh"
+# ### 练习 `linear`
+#
+# 实现 `Linear`：`Linear.apply(x, weight, bias)` = `x @ weight.T + bias`，其中 `x` 的形状是 N×in，
+# `weight` 是 out×in，`bias` 的形状是 out。在 `backward` 中，只在 `ctx.needs_input_grad`
+# 要求时才计算对应的梯度（第 06 课）；bias 的梯度是 `grad_output` 沿批次维（第 0 维）求和——
+# 因为 bias 被广播到了每一行（第 03 课）。
+
+# %%
+class Linear(Function):
+    @staticmethod
+    def forward(ctx, x, weight, bias):
+        ### BEGIN SOLUTION
+        ctx.save_for_backward(x, weight)
+        return x @ weight.T + bias
+        ### END SOLUTION
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        ### BEGIN SOLUTION
+        x, weight = ctx.saved_tensors
+        grad_x = grad_weight = grad_bias = None
+        if ctx.needs_input_grad[0]:
+            grad_x = grad_output @ weight
+        if ctx.needs_input_grad[1]:
+            grad_weight = grad_output.T @ x
+        if ctx.needs_input_grad[2]:
+            grad_bias = grad_output.sum(0)
+        return grad_x, grad_weight, grad_bias
+        ### END SOLUTION
+
+
+# %%
+from minigrad.exercises import check
+
+check("linear", Linear)
+
+# %% [markdown] lang="en"
+# The network below uses your `Linear` as soon as it is written. Until then (a `NotImplementedError`),
+# it falls back to the same formula made of built-in ops, so the rest of the notebook still runs —
+# and the comparison with PyTorch at the end is only interesting once it is yours.
+
+# %% [markdown] lang="zh"
+# 只要你写好了 `Linear`，下面的网络就会使用它。在那之前（会抛出 `NotImplementedError`），
+# 网络退而使用由内置算子组成的同一个公式，好让笔记本的其余部分照常运行——
+# 不过，只有当它是你自己写的 `Linear` 时，最后与 PyTorch 的对比才有意义。
+
+# %%
+def builtin_linear(x, weight, bias):
+    return x @ weight.T + bias
+
+
+def my_linear(x, weight, bias):
+    return Linear.apply(x, weight, bias)
+
+
+try:
+    my_linear(torch.ones(1, 2), torch.ones(3, 2), torch.ones(3))
+    linear = my_linear
+except NotImplementedError:
+    linear = builtin_linear
+print("linear =", linear.__name__)
+
+# %% [markdown] lang="en"
+# ## The network
+#
+# Three layers with ReLU between them, weights drawn with numpy (He initialisation) so that PyTorch
+# can later get exactly the same numbers. The loss is the cross-entropy: the mean of
+# `-log softmax(logits)[label]`.
+
+# %% [markdown] lang="zh"
+# ## 网络
+#
+# 三层，中间用 ReLU 连接；权重用 numpy 生成（He 初始化），这样稍后 PyTorch 也能拿到完全相同的数值。
+# 损失函数是交叉熵：`-log softmax(logits)[label]` 的平均值。
+
+# %%
+SIZES = [2, 16, 16, 2]
+
+
+def initial_weights(seed=1):
+    rng = np.random.default_rng(seed)
+    weights = {}
+    for layer, (n_in, n_out) in enumerate(zip(SIZES, SIZES[1:]), 1):
+        weights[f"W{layer}"] = (rng.normal(0, 1, (n_out, n_in)) * np.sqrt(2 / n_in)).astype(np.float32)
+        weights[f"b{layer}"] = np.zeros(n_out, dtype=np.float32)
+    return weights
+
+
+def model(x, params, linear):
+    h = linear(x, params["W1"], params["b1"]).relu()
+    h = linear(h, params["W2"], params["b2"]).relu()
+    return linear(h, params["W3"], params["b3"])
+
+
+def cross_entropy(logits, target):
+    log_probs = logits.log_softmax(dim=1)
+    return -log_probs[torch.arange(len(target)), target].mean()
+
+
+params = {name: torch.tensor(value, requires_grad=True) for name, value in initial_weights().items()}
+X, Y = torch.tensor(points), torch.tensor(labels)
+loss = cross_entropy(model(X, params, linear), Y)
+print(f"loss = {loss.item():.4f}")
+
+# %% [markdown] lang="en"
+# The whole computation as the engine recorded it — with your Function's nodes
+# (`LinearBackward`) once you have written it:
+
+# %% [markdown] lang="zh"
+# 下面是引擎记录下的整个计算——写好 `Linear` 之后，图中就会出现你的 Function 的节点（`LinearBackward`）：
+
+# %% tags=["nbval-ignore-output"]
+import minigrad.viz
+
+minigrad.viz.graph(loss, names={**params, "loss": loss})
+
+# %% [markdown] lang="en"
+# ## Training
+#
+# Plain gradient descent on the full batch: forward, backward, then update every parameter under
+# `no_grad` and clear its gradient. 300 steps take a few seconds.
+
+# %% [markdown] lang="zh"
+# ## 训练
+#
+# 在整个数据集上做最朴素的梯度下降：前向、反向，然后在 `no_grad` 下更新每个参数并清空它的梯度。
+# 300 步只需几秒钟。
+
+# %%
+LEARNING_RATE = 0.5
+losses = []
+for step in range(301):
+    loss = cross_entropy(model(X, params, linear), Y)
+    loss.backward()
+    with torch.no_grad():
+        for p in params.values():
+            p -= LEARNING_RATE * p.grad
+            p.grad = None
+    losses.append(loss.item())
+    if step % 50 == 0:
+        with torch.no_grad():
+            accuracy = (model(X, params, linear).argmax(dim=1) == Y).float().mean().item()
+        print(f"step {step:3}  loss {loss.item():.4f}  accuracy {accuracy:.1%}")
+
+# %% [markdown] lang="en"
+# The loss curve, and what the network learned: the colour of the background is its prediction for
+# every point of the plane.
+
+# %% [markdown] lang="zh"
+# 损失曲线，以及网络学到了什么：背景颜色是网络对平面上每个点的预测。
+
+# %% tags=["nbval-ignore-output"]
+grid_x, grid_y = np.meshgrid(np.linspace(-1.5, 2.5, 120), np.linspace(-1.0, 1.5, 90))
+grid = torch.tensor(np.stack([grid_x.ravel(), grid_y.ravel()], axis=1).astype(np.float32))
+with torch.no_grad():
+    predicted = model(grid, params, linear).argmax(dim=1).numpy().reshape(grid_x.shape)
+
+figure, (left, right) = plt.subplots(1, 2, figsize=(9, 3.2))
+left.plot(losses)
+left.set_xlabel("step")
+left.set_ylabel("loss")
+left.set_yscale("log")
+right.contourf(grid_x, grid_y, predicted, cmap="coolwarm", alpha=0.3)
+right.scatter(points[:, 0], points[:, 1], c=labels, cmap="coolwarm", s=10)
+plt.show()
+
+# %% [markdown] lang="en"
+# ## Every gradient, checked against PyTorch
+#
+# A falling loss is encouraging, but a slightly wrong gradient can still train. The real test: give
+# PyTorch the *same* weights and the same data, run one forward and backward in both, and compare
+# every parameter's gradient. (If PyTorch is not installed, the cell says so and skips.)
+
+# %% [markdown] lang="zh"
+# ## 每一个梯度都和 PyTorch 对一遍
+#
+# 损失在下降固然令人鼓舞，但梯度稍有偏差，网络往往也照样能训练。真正的检验是：把*相同的*权重和数据交给
+# PyTorch，两边各做一次前向和反向传播，逐个比较每个参数的梯度。（如果没有安装 PyTorch，
+# 这个单元格会给出提示并跳过。）
+
+# %% tags=["nbval-ignore-output"]
+try:
+    import torch as pytorch
+except ImportError:
+    pytorch = None
+
+if pytorch is None:
+    print("PyTorch is not installed: comparison skipped. / 未安装 PyTorch，跳过对比。")
+else:
+    import torch.nn.functional as F
+
+    loss = cross_entropy(model(X, params, linear), Y)
+    loss.backward()
+
+    reference = {name: pytorch.tensor(p.detach().numpy(), requires_grad=True)
+                 for name, p in params.items()}
+    h = F.linear(pytorch.tensor(points), reference["W1"], reference["b1"]).relu()
+    h = F.linear(h, reference["W2"], reference["b2"]).relu()
+    logits = F.linear(h, reference["W3"], reference["b3"])
+    reference_loss = F.cross_entropy(logits, pytorch.tensor(labels))
+    reference_loss.backward()
+
+    print(f"loss: minigrad {loss.item():.6f}   PyTorch {reference_loss.item():.6f}")
+    print(f"{'param':6} {'shape':10} {'max |difference|':>17} {'allclose':>9}")
+    for name, p in params.items():
+        ours, theirs = p.grad.numpy(), reference[name].grad.numpy()
+        difference = np.abs(ours - theirs).max()
+        same = np.allclose(ours, theirs, rtol=1e-4, atol=1e-6)
+        print(f"{name:6} {str(tuple(ours.shape)):10} {difference:17.2e} {str(same):>9}")
+    for p in params.values():
+        p.grad = None
+
+# %% [markdown] lang="en"
+# Differences around 1e-8 are float32 rounding: the two libraries add the same numbers in a
+# different order. Anything larger points at a formula — and now you know how to find it:
+# `gradcheck` (lesson 08) on your `Linear` in float64, a tensor hook (lesson 07) on each layer's
+# output, anomaly mode for NaNs.
+#
+# ## What you built
+#
+# Over eleven lessons you have seen the graph that forward records, the order backward runs it in,
+# custom Functions and what they save, version counters, the `ctx` switches, hooks, memory,
+# debugging, higher-order gradients and devices — and every piece was a short Python file in
+# `minigrad/` that you can open and read. The same code, with `import torch`, is PyTorch.
+
+# %% [markdown] lang="zh"
+# 1e-8 左右的差异来自 float32 的舍入：两个库以不同的顺序把同样的数加起来。如果差异更大，
+# 那就是公式有问题——现在你知道怎么查了：在 float64 下对你的 `Linear` 做 `gradcheck`（第 08 课）、
+# 在每层输出上挂一个张量钩子（第 07 课）、遇到 NaN 就用异常检测模式。
+#
+# ## 你都做了些什么
+#
+# 十一课下来，你看到了前向传播记录的计算图、反向传播执行它的顺序、自定义 Function 及其保存的张量、
+# 版本计数器、`ctx` 上的开关、钩子、内存、调试、高阶梯度和设备——而每一部分都只是 `minigrad/`
+# 里一个可以打开阅读的简短 Python 文件。把同样的代码换成 `import torch`，就是 PyTorch。
