@@ -1,5 +1,7 @@
-"""python -m minigrad: a short tour of the engine in the terminal."""
-from minigrad.demo import main
+"""python -m minigrad: the tutor launcher (minigrad-tutor); the terminal tour is python -m minigrad.demo."""
+import sys
+
+from minigrad.tutor.cli import main
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

@@ -1,7 +1,7 @@
 """A two-minute tour in the terminal: a graph, its backward order, and a saved-tensor error.
 
-Run with `python -m minigrad`.  (The notebooks go further; this is what runs
-without Jupyter.)
+Run with `python -m minigrad.demo` (or `minigrad-tutor --tour`).  The notebooks
+go further; this is what runs without Jupyter.
 """
 import minigrad as torch
 

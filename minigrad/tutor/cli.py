@@ -1,0 +1,216 @@
+"""minigrad-tutor: copy the lessons into a workspace and open JupyterLab on the first one.
+
+    minigrad-tutor                      lessons in ./minigrad-lessons, language from the locale
+    minigrad-tutor --lang zh --dir ~/ag   中文课程，放在 ~/ag
+    minigrad-tutor --reset 3            put lesson 03 back as shipped (your copy is backed up)
+    minigrad-tutor --progress           which exercises you passed, and when
+    minigrad-tutor --solutions          the solution notebooks
+    minigrad-tutor --list               the lessons and their exercises
+    minigrad-tutor --tour               a short tour of the engine in the terminal
+
+Re-running is always safe: new lessons are added, notebooks you edited are kept
+(see minigrad/tutor/workspace.py).  JupyterLab is started with MINIGRAD_LANG
+and MINIGRAD_WORKSPACE set, so the exercise checks answer in your language and
+record your progress in the workspace.
+"""
+import argparse
+import importlib.util
+import locale
+import os
+import pathlib
+import sys
+
+from minigrad import progress
+from minigrad.settings import LANGUAGES
+from minigrad.tutor import workspace
+from minigrad.tutor.messages import say
+
+DEFAULT_DIR = "minigrad-lessons"
+
+
+def parse_args(argv=None):
+    parser = argparse.ArgumentParser(
+        prog="minigrad-tutor",
+        description="Copy minigrad's lessons into a workspace and open JupyterLab on the first one.")
+    parser.add_argument("--lang", choices=LANGUAGES,
+                        help="lesson language (default: MINIGRAD_LANG, the workspace's, else the locale)")
+    parser.add_argument("--dir", default=DEFAULT_DIR, type=pathlib.Path,
+                        help=f"workspace folder (default: ./{DEFAULT_DIR})")
+    parser.add_argument("--solutions", action="store_true", help="open the solution notebooks")
+    parser.add_argument("--reset", metavar="LESSON",
+                        help="restore one lesson (a number or a slug) after backing up your copy")
+    parser.add_argument("--progress", action="store_true", help="print which exercises passed, and when")
+    parser.add_argument("--list", action="store_true", help="list the lessons and their exercises")
+    parser.add_argument("--tour", action="store_true", help="a short tour of the engine in the terminal")
+    parser.add_argument("--no-browser", action="store_true", help="start JupyterLab without opening a browser")
+    parser.add_argument("--port", type=int, help="JupyterLab's port (default: the first free one from 8888)")
+    return parser.parse_args(argv)
+
+
+def default_lang(environ=None, folder=None):
+    """The language when --lang is not given: MINIGRAD_LANG, the workspace's, else the system locale.
+
+    >>> default_lang({"LANG": "zh_CN.UTF-8"}), default_lang({"LANG": "de_DE.UTF-8"})
+    ('zh', 'en')
+    """
+    environ = os.environ if environ is None else environ
+    chosen = environ.get("MINIGRAD_LANG") or (folder and workspace.read_marker(folder).get("lang"))
+    if not chosen:
+        for name in ("LC_ALL", "LC_MESSAGES", "LANG", "LANGUAGE"):
+            if environ.get(name):
+                chosen = environ[name]
+                break
+        else:
+            chosen = locale.getlocale()[0] or ""
+    chosen = chosen.split(":")[0].lower()
+    return "zh" if chosen.startswith(("zh", "chinese")) else "en"
+
+
+def default_source():
+    """The folder of the lessons shipped with minigrad (minigrad/lessons)."""
+    from minigrad.lessons import LESSONS_DIR
+    return LESSONS_DIR
+
+
+def lesson_table(lang):
+    """[(number, slug, title in `lang`, exercise ids)] of every lesson (minigrad.lessons.LESSONS)."""
+    from minigrad.lessons import LESSONS
+    return [(lesson.number, lesson.slug, lesson.title_zh if lang == "zh" else lesson.title_en,
+             tuple(lesson.exercises)) for lesson in LESSONS]
+
+
+def format_progress(entries, table, lang, folder):
+    """The --progress report: per lesson, each exercise passed (✓ and when) or not (✗ attempts, · untried)."""
+    known = [exercise for *_, exercises in table for exercise in exercises]
+    passed = sum(1 for exercise in known if entries.get(exercise, {}).get("passed"))
+    lines = [say(lang, "progress_header", passed=passed, total=len(known), folder=folder)]
+    for number, _, title, exercises in table:
+        if exercises:
+            lines.append(f"{number:02d} {title}")
+            lines.extend("   " + _exercise_line(name, entries.get(name), lang) for name in exercises)
+    others = sorted(set(entries) - set(known))
+    if others:
+        lines.append(say(lang, "other_ids"))
+        lines.extend("   " + _exercise_line(name, entries[name], lang) for name in others)
+    return "\n".join(lines)
+
+
+def _exercise_line(name, entry, lang):
+    if not entry:
+        return f"·  {name}"
+    if entry.get("passed"):
+        return f"✓  {name}  {entry.get('first_passed', '')}"
+    return f"✗  {name}  ({say(lang, 'attempts', count=entry.get('attempts', 0))})"
+
+
+def report_sync(changes, lang, folder, solutions=False):
+    """What sync() did, in words: additions, updates, kept edits (the last counted, not listed)."""
+    lines = [say(lang, "workspace", folder=folder)]
+    for change in changes:
+        path = _relative(change.path)
+        if change.status == workspace.KEPT_NEW_SAVED:
+            number = f"{workspace.lesson_number(change.path):02d}" + (" --solutions" if solutions else "")
+            lines.append(say(lang, "kept", path=path, new=_relative(change.new_version), number=number))
+        elif change.status in (workspace.ADDED, workspace.UPDATED):
+            lines.append(say(lang, change.status, path=path))
+    edited = sum(change.status == workspace.EDITED for change in changes)
+    if edited:
+        lines.append(say(lang, "edited", count=edited))
+    return "\n".join(lines)
+
+
+def jupyter_command(folder, notebook, port=None, open_browser=True):
+    """The command that starts JupyterLab in `folder` with `notebook` open."""
+    relative = pathlib.Path(notebook).resolve().relative_to(pathlib.Path(folder).resolve())
+    command = [sys.executable, "-m", "jupyterlab",
+               f"--ServerApp.root_dir={pathlib.Path(folder).resolve()}",
+               f"--LabApp.default_url=/lab/tree/{relative.as_posix()}"]
+    if port:
+        command += [f"--ServerApp.port={port}", "--ServerApp.port_retries=0"]
+    if not open_browser:
+        command.append("--ServerApp.open_browser=False")
+    if hasattr(os, "geteuid") and os.geteuid() == 0:
+        command.append("--ServerApp.allow_root=True")      # containers (Docker, CI) run as root
+    return command
+
+
+def jupyter_environment(folder, lang, environ=None):
+    """JupyterLab's environment: kernels inherit the language and the workspace (for progress)."""
+    return {**(os.environ if environ is None else environ),
+            "MINIGRAD_LANG": lang, "MINIGRAD_WORKSPACE": str(pathlib.Path(folder).resolve())}
+
+
+def main(argv=None, source=None):
+    """Entry point of `minigrad-tutor` (and `python -m minigrad`); `source` is for tests."""
+    args = parse_args(argv)
+    if args.tour:
+        from minigrad.demo import main as tour
+        return tour()
+    source = pathlib.Path(source) if source else default_source()
+    lang = args.lang or default_lang(folder=args.dir)
+    if args.list:
+        for number, _, title, exercises in lesson_table(lang):
+            print(f"{number:02d}  {title}" + (f"  [{', '.join(exercises)}]" if exercises else ""))
+        return 0
+    if args.progress:
+        return _print_progress(args.dir, lang)
+    if args.reset:
+        try:
+            restored, backup = workspace.reset(source, args.dir, lang, args.reset, args.solutions)
+        except LookupError as error:
+            print(error.args[0], file=sys.stderr)
+            return 2
+        print(say(lang, "restored", path=_relative(restored)))
+        if backup:
+            print(say(lang, "backed_up", backup=_relative(backup)))
+        return 0
+    changes = workspace.sync(source, args.dir, lang, args.solutions)
+    print(report_sync(changes, lang, _relative(args.dir), args.solutions))
+    if importlib.util.find_spec("jupyterlab") is None:
+        print(say(lang, "no_jupyterlab"), file=sys.stderr)
+        return 1
+    print(say(lang, "starting", lesson=_relative(changes[0].path)), flush=True)
+    command = jupyter_command(args.dir, changes[0].path, args.port, not args.no_browser)
+    return _run(command, jupyter_environment(args.dir, lang))
+
+
+def _print_progress(folder, lang):
+    """Print the progress of `folder`, else of the workspace around (MINIGRAD_WORKSPACE, or upwards)."""
+    if not _is_workspace(folder):
+        folder = progress.find_workspace() or folder
+    if not _is_workspace(folder):
+        print(say(lang, "no_workspace", folder=_relative(folder)))
+        return 1
+    entries = progress.load(folder)
+    if not entries:
+        print(say(lang, "no_progress", folder=_relative(folder)))
+        return 0
+    print(format_progress(entries, lesson_table(lang), lang, _relative(folder)))
+    return 0
+
+
+def _is_workspace(folder):
+    folder = pathlib.Path(folder)
+    return (folder / progress.MARKER).exists() or (folder / progress.FILENAME).exists()
+
+
+def _run(command, environment):
+    """Become JupyterLab (exec), so Ctrl+C and SIGTERM reach it directly; a child process on Windows."""
+    sys.stdout.flush()
+    if os.name == "posix":
+        os.execve(command[0], command, environment)
+    import subprocess
+    return subprocess.call(command, env=environment)
+
+
+def _relative(path):
+    """`path` relative to the current folder when inside it (shorter messages), else absolute."""
+    path = pathlib.Path(path).resolve()
+    try:
+        return str(path.relative_to(pathlib.Path.cwd()))
+    except ValueError:
+        return str(path)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
