@@ -1,0 +1,74 @@
+"""As a student gets it: build the wheel, install it with its `tutor` extra into a fresh
+virtual environment, and start `minigrad-tutor` until JupyterLab answers.
+
+This is the one test that sees what `pip install "minigrad[tutor]"` really
+delivers: the lessons inside the package, the console script, and the extra's
+dependencies being enough to run JupyterLab.  It takes about a minute with
+pip's cache warm (it installs JupyterLab), and runs by default
+(`-m "not venv"` skips it).
+"""
+import json
+import pathlib
+import signal
+import subprocess
+import sys
+import zipfile
+
+import pytest
+
+from minigrad.lessons import LESSONS_DIR
+
+from jupyter_helpers import (copy_project, free_port, get, make_venv, pip_install, run_python,
+                             start_tutor, stop, wait_for_jupyterlab)
+
+pytestmark = [pytest.mark.venv,
+              pytest.mark.skipif(sys.platform == "win32", reason="the launcher test is POSIX-only")]
+
+SHIPPED = sorted(path.relative_to(LESSONS_DIR).as_posix() for path in LESSONS_DIR.rglob("*.ipynb"))
+
+
+@pytest.fixture(scope="module")
+def wheel(tmp_path_factory):
+    """minigrad's wheel, built (pip wheel, with build isolation) from a copy of the working tree."""
+    folder = tmp_path_factory.mktemp("wheel")
+    source = copy_project(folder / "source")
+    subprocess.run([sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps",
+                    "--wheel-dir", str(folder / "dist"), str(source)], check=True)
+    [built] = (folder / "dist").glob("minigrad-*.whl")
+    return built
+
+
+def test_the_wheel_holds_the_lessons_and_the_console_script(wheel):
+    names = zipfile.ZipFile(wheel).namelist()
+    assert SHIPPED, "no lesson notebooks in minigrad/lessons"
+    missing = [name for name in SHIPPED if f"minigrad/lessons/{name}" not in names]
+    assert not missing, f"lessons left out of the wheel: {missing}"
+    assert "minigrad/tutor/cli.py" in names
+    [entry_points] = [name for name in names if name.endswith(".dist-info/entry_points.txt")]
+    assert "minigrad-tutor = minigrad.tutor.cli:main" in zipfile.ZipFile(wheel).read(entry_points).decode()
+
+
+def test_installed_wheel_starts_jupyterlab_on_the_first_lesson(wheel, tmp_path):
+    python = make_venv(tmp_path / "venv")
+    pip_install(python, f"{wheel}[tutor]", cwd=tmp_path)
+
+    installed = json.loads(run_python(python, (
+        "import json, minigrad, minigrad.lessons as l;"
+        "print(json.dumps([minigrad.__file__, [p.relative_to(l.LESSONS_DIR).as_posix()"
+        " for p in sorted(l.LESSONS_DIR.rglob('*.ipynb'))]]))"), cwd=tmp_path))
+    assert pathlib.Path(installed[0]).is_relative_to(tmp_path / "venv")     # not the source tree
+    assert installed[1] == SHIPPED
+
+    port = free_port()
+    process = start_tutor([python.parent / "minigrad-tutor", "--lang", "zh"], tmp_path, port)
+    try:
+        wait_for_jupyterlab(port, process)
+        first = "zh/" + sorted(name for name in SHIPPED if name.count("/") == 1
+                               and name.startswith("zh/"))[0].split("/")[1]
+        assert json.loads(get(port, f"/api/contents/{first}?content=0"))["type"] == "notebook"
+        assert b"JupyterLab" in get(port, f"/lab/tree/{first}")
+    finally:
+        output = stop(process, signal.SIGINT)         # Ctrl+C, as a student stops it
+    assert process.returncode in (0, -signal.SIGINT), output
+    assert "正在启动 JupyterLab" in output and f"/lab/tree/{first}" in output
+    assert (tmp_path / "lessons" / first).exists()
