@@ -316,7 +316,7 @@ WRONG = [
     ("matmul", fn(matmul_forward, lambda ctx, g: (g @ saved(ctx)[1], saved(ctx)[0].T @ g)),
      "matmul_transpose"),
     ("matmul", fn(matmul_forward, lambda ctx, g: (saved(ctx)[0].T @ g, g @ saved(ctx)[1].T)),
-     "matmul_transpose"),
+     "grads_swapped"),
     ("matmul", fn(matmul_forward, lambda ctx, g: ((g @ saved(ctx)[1].T).numpy(), None)),
      "returned_numpy"),
     ("max_with_index", fn(max_forward(mark=False), max_backward),

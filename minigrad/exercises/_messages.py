@@ -70,6 +70,14 @@ COMMON = {
               "operations, or wrap the array with torch.tensor(...).",
         "zh": "{where} 返回了 numpy 数组。请返回 minigrad 张量：用张量运算来计算，"
               "或者用 torch.tensor(...) 把数组包装成张量。"},
+    "numpy_function_on_tensor": {
+        "en": "A numpy function (np.exp, np.where, np.maximum...) was called on a minigrad "
+              "tensor. Use the tensor operations instead (x.exp(), torch.where, torch.maximum), "
+              "or convert explicitly with x.detach().numpy() and wrap the result back with "
+              "torch.tensor(...).",
+        "zh": "你对 minigrad 张量调用了 numpy 函数（np.exp、np.where、np.maximum 等）。"
+              "请改用张量运算（x.exp()、torch.where、torch.maximum），或者先用 x.detach().numpy() "
+              "显式转换，再用 torch.tensor(...) 把结果包装回张量。"},
     "not_a_tensor": {
         "en": "{where} returned {got}; expected a tensor.",
         "zh": "{where} 返回了 {got}，这里需要的是张量。"},
@@ -126,6 +134,36 @@ COMMON = {
               "shape {expected}. Sum it over the dimensions that broadcasting expanded.",
         "zh": "第 {input} 个输入的梯度是广播后的形状 {got}，而不是输入本身的形状 {expected}。"
               "要在被广播扩展的维度上求和。"},
+    "size_one_dims": {
+        "en": "The gradient for input {input} has the right number of elements but the shape "
+              "{got}, not the input's shape {expected}: a dimension of size 1 was dropped or "
+              "added. Keep a summed dimension (keepdim=True) only where the input has size 1.",
+        "zh": "第 {input} 个输入的梯度元素个数对了，但形状是 {got}，而不是输入的形状 {expected}："
+              "多了或少了一个大小为 1 的维度。只有在输入那一维大小为 1 时，求和才要保留这一维"
+              "（keepdim=True）。"},
+    "grads_swapped": {
+        "en": "The gradients for inputs {first} and {second} are swapped: each has the other "
+              "input's shape. backward returns the gradients in the order of forward's inputs.",
+        "zh": "第 {first} 个和第 {second} 个输入的梯度顺序颠倒了：它们的形状各自对应的是另一个输入。"
+              "backward 返回梯度的顺序必须和 forward 的输入顺序一致。"},
+    "needs_input_grad_mixed_up": {
+        "en": "backward returned None for input {input}, which needs a gradient, and a gradient "
+              "for input {other}, which needs none. ctx.needs_input_grad[0] is the first input's "
+              "flag, [1] the second's...: check which flag guards which gradient.",
+        "zh": "backward 为需要梯度的第 {input} 个输入返回了 None，却为不需要梯度的第 {other} 个输入"
+              "返回了梯度。ctx.needs_input_grad[0] 是第 1 个输入的标志，[1] 是第 2 个输入的，以此类推："
+              "检查每个标志管的是哪一个梯度。"},
+    "modified_grad_output": {
+        "en": "backward changed the incoming gradient (grad_output) in place. The engine may "
+              "pass the same tensor to other nodes too: compute a new tensor (or modify a "
+              "clone()) instead.",
+        "zh": "backward 原地修改了传进来的梯度（grad_output）。引擎可能还会把同一个张量传给其他节点："
+              "请计算出一个新的张量（或者修改它的 clone()）。"},
+    "backward_returned_list": {
+        "en": "backward returned a list. Return a tuple, (grad_a, grad_b): like PyTorch, "
+              "minigrad takes a list as one single gradient.",
+        "zh": "backward 返回的是列表。请返回元组 (grad_a, grad_b)：和 PyTorch 一样，"
+              "minigrad 会把列表当成一个梯度。"},
     "wrong_grad_shape": {
         "en": "The gradient for input {input} has shape {got}; it must have the input's shape "
               "{expected}.",

@@ -1,5 +1,6 @@
 """Result: what `check` returns, shown as text in Python and as a coloured box in Jupyter."""
 import html
+import re
 
 _MARKS = {"passed": "✓", "failed": "✗", "not_solved": "○", "unknown_exercise": "?"}
 _COLOURS = {      # border, background
@@ -41,4 +42,9 @@ class Result:
             f'padding: 0.5em 0.8em; margin: 0.3em 0; border-radius: 4px; color: #212121;">'
             f'<span style="color: {border}; font-weight: bold; font-size: 1.2em;">'
             f'{_MARKS[self.status]}</span> <code>{html.escape(str(self.exercise_id))}</code> '
-            f'{html.escape(self.message)}</div>')
+            f'{_code_spans(html.escape(self.message))}</div>')
+
+
+def _code_spans(text):
+    """`code` in a message (already escaped) shown as <code>, as Markdown would."""
+    return re.sub(r"`([^`]+)`", r"<code>\1</code>", text)

@@ -6,6 +6,7 @@ else the answer raises is translated by `hint_for_exception` (minigrad's own
 errors are recognised: wrong number of gradients, a numpy gradient...).
 """
 import inspect
+import itertools
 import re
 
 import numpy as np
@@ -96,7 +97,7 @@ def check_output(output, expected, where="forward"):
                    expected=f"{want[bad]:.4g}", got=f"{got[bad]:.4g}")
 
 
-def _require_parameters(method, args, key):
+def require_parameters(method, args, key):
     """A call that cannot bind to the method's parameters is diagnosed before it is made."""
     try:
         signature = inspect.signature(method)
@@ -111,16 +112,27 @@ def _require_parameters(method, args, key):
 def apply(cls, *args):
     """cls.apply(*args), diagnosing a forward whose parameters do not fit."""
     new_style = cls.setup_context is not Function.setup_context    # forward without ctx
-    _require_parameters(cls.forward, args if new_style else (None, *args), "forward_args")
+    require_parameters(cls.forward, args if new_style else (None, *args), "forward_args")
     return cls.apply(*args)
 
 
 def raw_backward(cls, node, grads):
-    """Call the answer's backward directly: what it returns, before minigrad tidies it."""
-    _require_parameters(cls.backward, (node, *grads), "backward_args")
+    """Call the answer's backward directly: what it returns, before minigrad tidies it.
+
+    The incoming gradients must come back unchanged: the engine may hand the
+    same tensor to other nodes (an add passes its gradient on to both inputs).
+    A list is refused as PyTorch refuses it (it counts as one gradient).
+    """
+    require_parameters(cls.backward, (node, *grads), "backward_args")
+    before = [as_array(g) if is_tensor(g) else None for g in grads]
     with no_grad():
         result = cls.backward(node, *grads)
-    return tuple(result) if isinstance(result, (tuple, list)) else (result,)
+    if any(b is not None and not np.array_equal(as_array(g), b, equal_nan=True)
+           for g, b in zip(grads, before)):
+        raise Hint("modified_grad_output")
+    if isinstance(result, list):
+        raise Hint("backward_returned_list")
+    return result if isinstance(result, tuple) else (result,)
 
 
 def check_gradients(raw, inputs, expected, local, output_shape, needs_input_grad=False):
@@ -132,6 +144,9 @@ def check_gradients(raw, inputs, expected, local, output_shape, needs_input_grad
     count = len(inputs)
     if len(raw) < count or any(g is not None for g in raw[count:]):
         raise Hint("wrong_num_grads", got=len(raw), expected=count)
+    _diagnose_swapped(raw, inputs)
+    if needs_input_grad:
+        _diagnose_flags_mixed_up(raw, inputs)
     for position, (grad, tensor) in enumerate(zip(raw, inputs)):
         number = position + 1
         if not is_tensor(tensor):
@@ -150,9 +165,31 @@ def check_gradients(raw, inputs, expected, local, output_shape, needs_input_grad
         shape, want = tuple(grad.shape), tuple(tensor.shape)
         if shape != want:
             key = "not_reduced_broadcast" if shape == tuple(output_shape) else "wrong_grad_shape"
+            if key == "wrong_grad_shape" and np.prod(shape) == np.prod(want):
+                key = "size_one_dims"       # (4,) for (4, 1), (1, 2) for (2,): keepdim
             raise Hint(key, input=number, got=list(shape), expected=list(want))
         diagnose_values(as_array(grad), expected[position], local[position], number,
                         tensor.dtype)
+
+
+def _diagnose_swapped(raw, inputs):
+    """Two gradients whose shapes fit each other's inputs, not their own: the order."""
+    shapes = [tuple(g.shape) if is_tensor(g) else None for g in raw[:len(inputs)]]
+    wanted = [tuple(t.shape) if is_tensor(t) else None for t in inputs]
+    for i, j in itertools.combinations(range(len(inputs)), 2):
+        if (None not in (shapes[i], shapes[j]) and wanted[i] != wanted[j]
+                and shapes[i] == wanted[j] and shapes[j] == wanted[i]):
+            raise Hint("grads_swapped", first=i + 1, second=j + 1)
+
+
+def _diagnose_flags_mixed_up(raw, inputs):
+    """None where a gradient is needed, a gradient where none is: the flags' indices."""
+    wanted = [is_tensor(t) and t.requires_grad for t in inputs]
+    missing = [i for i, g in enumerate(raw[:len(inputs)]) if wanted[i] and g is None]
+    extra = [i for i, g in enumerate(raw[:len(inputs)])
+             if is_tensor(inputs[i]) and not wanted[i] and g is not None]
+    if missing and extra:
+        raise Hint("needs_input_grad_mixed_up", input=missing[0] + 1, other=extra[0] + 1)
 
 
 def diagnose_values(got, expected, local, number, dtype):
@@ -240,6 +277,7 @@ _EXCEPTION_HINTS = (      # (exception type, text in its message, hint key, fixe
     (RuntimeError, "expected Variable or None (got numpy", "returned_numpy", {"where": "backward"}),
     (TypeError, "hook returned 'ndarray'", "returned_numpy", {"where": "hook"}),
     (RuntimeError, "modified by an inplace operation", "saved_then_modified", {}),
+    (TypeError, "does not support ufuncs", "numpy_function_on_tensor", {}),
     (TypeError, "save_for_backward can only save", "saved_non_tensor", {}),
     (TypeError, "backward() takes", "backward_args", {}),
     (TypeError, "backward() missing", "backward_args", {}),
@@ -263,6 +301,7 @@ def hint_for_exception(error):
                     break
                 params = {name: int(value) for name, value in found.groupdict().items()}
             return Hint(key, **params)
+    text = text.rstrip(". ")      # the hint's own sentence ends it: no ".." twice
     if len(text) > 300:
         text = text[:300] + "..."
     return Hint("raised", error=f"{type(error).__name__}: {text}" if text else type(error).__name__)

@@ -29,6 +29,11 @@ MESSAGES = {
               "on the tensor you return.",
         "zh": "索引没有被标记：请在 forward 中对你返回的那个张量调用 "
               "ctx.mark_non_differentiable(indices)。"},
+    "marked_values_non_differentiable": {
+        "en": "The values have no gradient: you marked them non-differentiable (or detached "
+              "them), but the gradient flows back through them. Mark the indices instead.",
+        "zh": "最大值（values）没有梯度：你把它们标记成了不可导（或者 detach 了），"
+              "而梯度正是经过它们传回去的。应该标记的是索引（indices）。"},
     "grad_not_to_argmax": {
         "en": "The gradient reaches every element of a row. Only the position of the row's "
               "maximum contributed to the value, so only it gets the gradient; the others get 0.",
@@ -89,6 +94,9 @@ def _diagnose_transposes(cls):
     raw = _tools.raw_backward(cls, output.grad_fn, (creation.tensor(g),))
     a, b = as_array(a), as_array(b)
     right = (g @ b.T, a.T @ g)
+    if len(raw) >= 2 and all(_tools.is_tensor(r) and tuple(r.shape) == (3, 3) for r in raw[:2]):
+        if np.allclose(as_array(raw[0]), right[1]) and np.allclose(as_array(raw[1]), right[0]):
+            raise Hint("grads_swapped", first=1, second=2)
     for position, grad in enumerate(raw[:2]):
         if not _tools.is_tensor(grad) or tuple(grad.shape) != (3, 3):
             continue
@@ -128,6 +136,8 @@ def _check_max_case(cls, values, generator):
         raise Hint("indices_dtype", got=str(indices.dtype))
     _tools.check_output(indices, creation.tensor(values.argmax(axis=1)), "forward (indices)")
     node = maxima.grad_fn
+    if node is None:                      # x requires grad, so only a mark (or detach) cuts it
+        raise Hint("marked_values_non_differentiable")
     if indices.requires_grad or not any(t is indices for t in getattr(node, "_non_differentiable", ())):
         raise Hint("forgot_mark_non_differentiable")
     rows, columns = values.shape

@@ -9,6 +9,7 @@ import numpy as np
 
 from .. import autograd, creation
 from ..autograd.function import Function
+from ..autograd.graph import saved_tensors_hooks
 from . import _tools
 from ._tools import Hint, as_array, case, values_case
 
@@ -27,6 +28,25 @@ MESSAGES = {
               "elementwise, so summing the output first gives every element's derivative.",
         "zh": "autograd.grad 需要标量输出，或者传入 grad_outputs。这个函数是逐元素的，"
               "所以先对输出求和，就能得到每个元素各自的导数。"},
+    "x_detached": {
+        "en": "autograd.grad was asked for the gradient with respect to a tensor that does not "
+              "require grad. Differentiate with respect to the x you were given (it requires "
+              "grad): x.detach() makes a new tensor cut off from the graph.",
+        "zh": "你让 autograd.grad 对一个不需要梯度的张量求导。请对传进来的那个 x 求导（它需要梯度）："
+              "x.detach() 得到的是一个与计算图断开的新张量。"},
+    "grad_returns_tuple": {
+        "en": "autograd.grad returns a tuple, one gradient per input, even for a single input. "
+              "Unpack it: (first,) = autograd.grad(...), or take [0].",
+        "zh": "autograd.grad 返回的是元组，每个输入对应一个梯度，只有一个输入时也是如此。"
+              "要把它解包：(first,) = autograd.grad(...)，或者取 [0]。"},
+    "saved_intermediate": {
+        "en": "Your backward uses a tensor that forward computed and saved (neither an input nor "
+              "the output). forward records no graph, so that tensor has no path back to x and "
+              "the second derivative misses its part. Save the input and compute what backward "
+              "needs inside backward, with minigrad operations.",
+        "zh": "你的 backward 用到了一个在 forward 中算出并保存的张量（它既不是输入也不是输出）。"
+              "forward 运行时不记录计算图，所以这个张量没有通往 x 的路径，二阶导数就少了这一部分。"
+              "请保存输入，在 backward 里用 minigrad 的运算算出需要的值。"},
     "returned_first_derivative": {
         "en": "Your result is the first derivative df/dx. Differentiate it once more.",
         "zh": "你的结果是一阶导数 df/dx。还要再对它求一次导。"},
@@ -78,6 +98,7 @@ def _functions():
 
 
 _GRAPH_ERRORS = (("does not require grad and does not have a grad_fn", "forgot_create_graph"),
+                 ("One of the differentiated Tensors does not require grad", "x_detached"),
                  ("backward through the graph a second time", "backward_twice"),
                  ("grad can be implicitly created only for scalar", "needs_sum"))
 
@@ -95,10 +116,16 @@ def check_second_derivative(answer):
                     if fragment in str(error):
                         raise Hint(key) from None
                 raise
+            except AttributeError as error:        # grad(...).sum(): the tuple kept
+                if str(error).startswith("'tuple' object has no attribute"):
+                    raise Hint("grad_returns_tuple") from None
+                raise
             _check_second(result, x, name, first(values), second(values))
 
 
 def _check_second(result, x, name, first, second):
+    if isinstance(result, (tuple, list)) and any(_tools.is_tensor(r) for r in result):
+        raise Hint("grad_returns_tuple")
     _tools.require_tensor(result, "second_derivative")
     if tuple(result.shape) != tuple(x.shape):
         raise Hint("wrong_shape", where="second_derivative", got=list(result.shape),
@@ -119,16 +146,31 @@ def check_cube_double_backward(answer):
     _tools.check_function(answer, _Cube, cases)
     cls = _tools.require_function_class(answer)
     values = np.array([-1.5, 0.5, 2.0, 0.0])
-    x = creation.tensor(values, requires_grad=True)
-    (first,) = autograd.grad(_tools.apply(cls, x).sum(), x, create_graph=True)
-    if first.grad_fn is None:
-        raise Hint("backward_not_differentiable")
-    (second,) = autograd.grad(first.sum(), x, allow_unused=True)
+    x, saved = creation.tensor(values, requires_grad=True), []
+    def observe(tensor):
+        saved.append(tensor)
+        return tensor
+
+    with saved_tensors_hooks(observe, lambda tensor: tensor):
+        output = _tools.apply(cls, x)
+    (first,) = autograd.grad(output.sum(), x, create_graph=True)
+    (second,) = ((None,) if first.grad_fn is None
+                 else autograd.grad(first.sum(), x, allow_unused=True))
     if second is None or not _tools.close(as_array(second), 6 * values, x.dtype):
+        if any(_is_intermediate(t, x, output) for t in saved):
+            raise Hint("saved_intermediate")
         raise Hint("backward_not_differentiable")
     grad_output = creation.tensor([0.5, -1.0, 2.0, 1.5], dtype=x.dtype, requires_grad=True)
     if not autograd.gradgradcheck(cls.apply, (x,), (grad_output,), raise_exception=False):
         raise Hint("backward_not_differentiable")
+
+
+def _is_intermediate(tensor, x, output):
+    """A saved tensor that is neither x nor the output, nor a detached copy of them."""
+    for known in (x, output):
+        if tensor is known or _tools.close(as_array(tensor), as_array(known), known.dtype):
+            return False
+    return True
 
 
 CHECKS = {"second_derivative": check_second_derivative,

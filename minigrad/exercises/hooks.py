@@ -25,6 +25,16 @@ MESSAGES = {
               "become 1, entries below -1 must become -1, and the others stay as they are.",
         "zh": "钩子的结果不是截断到 [-1, 1] 的梯度：大于 1 的元素要变成 1，小于 -1 的要变成 -1，"
               "其余元素保持不变。"},
+    "hook_args": {
+        "en": "A tensor hook is called with one argument, the gradient: hook(grad). Your "
+              "function's parameters do not fit that call.",
+        "zh": "张量钩子被调用时只有一个参数，就是梯度：hook(grad)。你的函数的参数和这种调用方式对不上。"},
+    "hooks_swapped": {
+        "en": "The two hooks are swapped: your first function restores float32, your second one "
+              "makes float16. The tuple is (pack_hook, unpack_hook): pack runs when a tensor is "
+              "saved, unpack when backward needs it.",
+        "zh": "两个钩子的顺序反了：你的第一个函数把数据还原成 float32，第二个函数才转成 float16。"
+              "元组的顺序是 (pack_hook, unpack_hook)：保存张量时调用 pack，反向传播需要它时调用 unpack。"},
     "not_hook_pair": {
         "en": "Expected a tuple (pack_hook, unpack_hook) of two functions, got {got}.",
         "zh": "这里需要由两个函数组成的元组 (pack_hook, unpack_hook)，但收到的是 {got}。"},
@@ -85,6 +95,7 @@ def check_clip_grad_hook(answer):
 
 def _check_hook_result(hook, grad):
     before = as_array(grad)
+    _tools.require_parameters(hook, (grad,), "hook_args")
     result = hook(grad)
     if not np.array_equal(as_array(grad), before):
         raise Hint("hook_modified_grad")
@@ -128,6 +139,8 @@ def check_pack_float16(answer):
     packed = pack(tensor)
     size = _nbytes(packed)
     if size > original.nbytes // 2:
+        if _makes_float16(unpack, tensor):
+            raise Hint("hooks_swapped")
         raise Hint("pack_not_half", got=size, expected=original.nbytes)
     restored = unpack(packed)
     _tools.require_tensor(restored, "unpack_hook")
@@ -137,6 +150,14 @@ def check_pack_float16(answer):
             or not np.allclose(as_array(restored), original, rtol=1e-3, atol=1e-3)):
         raise Hint("unpack_values")
     _check_in_backward(pack, unpack, generator)
+
+
+def _makes_float16(hook, tensor):
+    """Whether `hook(tensor)` gives a float16 tensor (a pack hook passed as unpack)."""
+    try:
+        return getattr(hook(tensor), "dtype", None) is dtypes.float16
+    except Exception:       # noqa: BLE001 — an unpack hook may well refuse a plain tensor
+        return False
 
 
 def _check_in_backward(pack, unpack, generator):

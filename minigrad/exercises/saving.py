@@ -1,9 +1,9 @@
 """Lessons 04 and 05, what to save: seed_func, tanh_saves_output, inplace_relu.
 
 Besides values and gradients, these checks look at what forward saved:
-`saved_tensors_hooks` observes every tensor packed (which object it was),
-`saved_tensors_info()` says whether a saved tensor is an output, and the
-node (which is the ctx) shows the attributes forward kept on it.
+`saved_tensors_hooks` observes every tensor packed (which object it was, and
+its values: `y.detach()` saves the output as well as `y`), and the node
+(which is the ctx) shows the attributes forward kept on it.
 """
 import numpy as np
 
@@ -38,11 +38,23 @@ MESSAGES = {
         "en": "The gradients miss the contribution of w: w = x·y·z depends on x and y too, so "
               "its derivative adds to both gradients.",
         "zh": "梯度漏掉了 w 的贡献：w = x·y·z 也依赖于 x 和 y，所以它的导数要加到这两个梯度上。"},
+    "output_on_ctx": {
+        "en": "The output was stored as a ctx attribute. Save it with ctx.save_for_backward "
+              "instead: a saved tensor is version-checked, and an output kept on its own "
+              "node makes a reference cycle.",
+        "zh": "你把输出直接存成了 ctx 的属性。请改用 ctx.save_for_backward 保存它：保存的张量会做版本检查，"
+              "而把输出挂在它自己的节点上会造成循环引用。"},
     "saved_input_not_output": {
         "en": "Save the output of tanh, not its input: the derivative 1 − tanh²(x) is written "
               "with the output alone, so backward needs no recomputation.",
         "zh": "要保存 tanh 的输出，而不是输入：导数 1 − tanh²(x) 只用输出就能写出来，"
               "backward 不必重新计算。"},
+    "save_the_output": {
+        "en": "forward saved a tensor that is neither the input nor the output. This exercise "
+              "is about saving the output y itself: backward can compute everything it needs "
+              "from y.",
+        "zh": "forward 保存的张量既不是输入也不是输出。这道练习要保存的就是输出 y 本身："
+              "backward 需要的一切都可以由 y 算出来。"},
     "nothing_saved": {
         "en": "forward saved nothing with ctx.save_for_backward; backward needs a saved tensor.",
         "zh": "forward 没有用 ctx.save_for_backward 保存任何张量，而 backward 需要一个保存的张量。"},
@@ -59,11 +71,15 @@ MESSAGES = {
         "en": "forward marked x dirty but returned another tensor: the output must be x itself.",
         "zh": "forward 把 x 标记为已修改（dirty），却返回了另一个张量：输出必须就是 x 本身。"},
     "mask_after_clamp": {
-        "en": "The gradient passes where the input was negative. After clamping in place, the "
-              "negative entries are 0, so a mask 'x ≥ 0' on the clamped x lets everything "
-              "through: the gradient must be 0 where x ≤ 0.",
-        "zh": "在输入为负的位置，梯度也通过了。原地截断后负数都变成了 0，所以对截断后的 x 用"
-              "“x ≥ 0”做掩码会让所有位置都通过：x ≤ 0 处的梯度必须是 0。"},
+        "en": "The gradient passes everywhere, also where the input was negative: it must be 0 "
+              "where x ≤ 0. Mask it with the saved x, and remember that after the in-place "
+              "clamp the negative entries are 0, so a mask 'x ≥ 0' lets everything through.",
+        "zh": "梯度在所有位置都通过了，包括输入为负的位置：x ≤ 0 处的梯度必须是 0。"
+              "请用保存的 x 做掩码；注意原地截断后负数都已变成 0，所以“x ≥ 0”这样的掩码会让所有位置都通过。"},
+    "mark_dirty_wrong_tensor": {
+        "en": "ctx.mark_dirty was called on another tensor, not on x. Mark the input that forward "
+              "modified in place (and returns).",
+        "zh": "ctx.mark_dirty 标记的是另一个张量，而不是 x。请标记 forward 原地修改过（并且返回）的那个输入。"},
 }
 
 
@@ -129,13 +145,29 @@ def _contains(tensors, wanted):
     return any(t is wanted for t in tensors)
 
 
+def _same_values(tensor, like):
+    return (_tools.is_tensor(tensor) and tuple(tensor.shape) == tuple(like.shape)
+            and _tools.close(as_array(tensor), as_array(like), like.dtype))
+
+
+def _kept_on_ctx(node, *tensors):
+    """Whether forward kept one of `tensors` as a ctx attribute (also inside a tuple, list
+    or dict: ctx.inputs = (x, y))."""
+    values = []
+    for value in vars(node).values():
+        if isinstance(value, dict):
+            value = list(value.values())
+        values.extend(value if isinstance(value, (tuple, list)) else [value])
+    return any(_contains(values, t) for t in tensors)
+
+
 def check_seed_func(answer):
     cls = _tools.require_function_class(answer)
     x, y = case((3,), (3,), seed=20)()
     output, saved = _apply_observing_saves(cls, x, y, 2)
     _tools.require_tensor(output, "forward")
     node = output.grad_fn
-    if any(value is x or value is y for value in vars(node).values()):
+    if _kept_on_ctx(node, x, y):
         raise Hint("inputs_on_ctx")
     if getattr(node, "z", None) != 2:
         raise Hint("keep_z_on_ctx")
@@ -155,10 +187,10 @@ def _diagnose_missing_w(cls, x, y, z):
     """The classic slip: differentiating x·y + y·z and forgetting that w depends on x, y."""
     output = _tools.apply(cls, x, y, z)
     grad_output = creation.tensor([0.5, -1.5, 2.0], dtype=x.dtype)
+    g, xs, ys = as_array(grad_output), as_array(x), as_array(y)    # before backward runs
     raw = _tools.raw_backward(cls, output.grad_fn, (grad_output,))
     if len(raw) < 2 or not all(_tools.is_tensor(g) for g in raw[:2]):
         return
-    g, xs, ys = as_array(grad_output), as_array(x), as_array(y)
     if (_tools.close(as_array(raw[0]), g * ys, x.dtype)
             or _tools.close(as_array(raw[1]), g * (xs + z), x.dtype)):
         raise Hint("forgot_w_term")
@@ -169,15 +201,17 @@ def check_tanh_saves_output(answer):
     x = creation.tensor([0.3, -1.2, 2.0], requires_grad=True)
     output, saved = _apply_observing_saves(cls, x)
     _tools.require_tensor(output, "forward")
-    if any(value is x for value in vars(output.grad_fn).values()):
+    if _kept_on_ctx(output.grad_fn, x):
         raise Hint("saved_input_not_output")
-    if _contains(saved, x) or (saved and not _contains(saved, output)):
-        raise Hint("saved_input_not_output")
+    if _kept_on_ctx(output.grad_fn, output):
+        raise Hint("output_on_ctx")
     if not saved:
         raise Hint("nothing_saved")
-    info = [i for i in output.grad_fn.saved_tensors_info() if i is not None]
-    if not any(i["is_output"] for i in info):
+    # by value: y.detach() (PyTorch's habit) saves the output too
+    if any(_same_values(t, x) for t in saved):
         raise Hint("saved_input_not_output")
+    if not any(_same_values(t, output) for t in saved):
+        raise Hint("save_the_output")
     cases = (case((2, 3), seed=24), case((4,), seed=25, dtype="float32"),
              values_case([[0.0, -3.0, 5.0]]))
     _tools.check_function(answer, _Tanh, cases)
@@ -199,7 +233,9 @@ def _check_inplace_case(cls, values):
     node = output.grad_fn
     if x.grad_fn is not node:
         dirty = getattr(node, "_dirty", ())
-        raise Hint("return_dirty_input" if _contains(dirty, x) else "forgot_mark_dirty")
+        if _contains(dirty, x):
+            raise Hint("return_dirty_input")
+        raise Hint("mark_dirty_wrong_tensor" if dirty else "forgot_mark_dirty")
     _tools.check_output(output, creation.tensor(np.maximum(values, 0)))
     generator = np.random.default_rng(26)
     grad_output = creation.tensor(generator.uniform(0.5, 2, size=values.shape) *
