@@ -27,7 +27,7 @@
 #
 # 欢迎！这门课带你拆开 PyTorch 的 **autograd**（自动求导）——替你算梯度的那套机制，一步一步看它怎么工作。
 # 我们用的是 **minigrad**：一个用纯 Python 在 numpy 之上写成的"迷你版" PyTorch autograd。
-# 它的 API 和 PyTorch 完全一样（把 `import minigrad as torch` 换成 `import torch`，本课程的代码照样能跑），
+# 它的 API 和 PyTorch 相同（写上 `import minigrad as torch`，本课程里按 PyTorch 写法写的代码原样就能运行），
 # 但内部实现短小，完全读得懂。
 #
 # 全课共十一讲，从"什么是计算图"讲起，一直到自己动手编写、检查和调试自定义的 autograd 函数。
@@ -178,6 +178,33 @@ for next_node, input_nr in z.grad_fn.next_functions:
 
 # %% tags=["nbval-ignore-output"]
 minigrad.viz.graph(y, names={"x": x, "w": w, "y": y})
+
+# %% [markdown] lang="en"
+# ## Watching the graph grow
+#
+# The graph is not built at the end: each operation adds its node the moment it runs.
+# `minigrad.viz.record()` records what happens inside its `with` block, and
+# `minigrad.viz.animate` replays it, here only its forward steps (`"forward"`). Press
+# Next and watch for three things: each operation adds one node, linked to the nodes of its
+# inputs (the leaves `x` and `w` first); the tensors it saves for backward appear beside it;
+# and nothing runs backward yet.
+
+# %% [markdown] lang="zh"
+# ## 看计算图一步步长出来
+#
+# 计算图不是最后才一次性建好的：每个运算一执行，就立刻添上自己的节点。
+# `minigrad.viz.record()` 会记下 `with` 块里发生的一切，`minigrad.viz.animate` 再把它回放出来，
+# 这里只回放前向传播的步骤（`"forward"`）。按 Next 一步步看，留意三件事：每个运算添上一个节点，
+# 并连到它输入的节点上（最先连上的是叶子张量 `x` 和 `w`）；它为反向传播保存的张量出现在节点旁边；
+# 而此时反向传播还一步都没有运行。
+
+# %% tags=["nbval-ignore-output"]
+x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
+w = torch.tensor(2.0, requires_grad=True)
+with minigrad.viz.record() as trace:
+    z = x * w
+    y = z.exp().sum()
+minigrad.viz.animate(trace, view="forward", names={"x": x, "w": w})
 
 # %% [markdown] lang="en"
 # ## Walking the whole graph

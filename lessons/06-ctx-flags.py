@@ -21,12 +21,13 @@
 # - `ctx.mark_non_differentiable(...)` — outputs (indices, masks) that have no gradient;
 # - `ctx.set_materialize_grads(False)` — let backward see `None` instead of a tensor of zeros.
 #
-# Every cell below also runs with `import torch` in place of `import minigrad as torch`.
+# Apart from the checks and the drawing, every cell below also runs on PyTorch itself: write
+# `import torch` in place of `import minigrad as torch`, and `torch.autograd` for `minigrad.autograd`.
 
 # %% [markdown] lang="zh"
 # # 06 · `ctx` 上的三个开关：`needs_input_grad`、`mark_non_differentiable`、`set_materialize_grads`
 #
-# 在第 03、04 课里，自定义函数（Function）的 `ctx` 像一个口袋：`forward` 里用 `save_for_backward`
+# 在第 03、04 讲里，自定义函数（Function）的 `ctx` 像一个口袋：`forward` 里用 `save_for_backward`
 # 放进去，`backward` 里用 `saved_tensors` 取出来。其实它还带着三个开关，能让 Function
 # 算得*更省*，也表达得*更准确*：
 #
@@ -34,7 +35,8 @@
 # - `ctx.mark_non_differentiable(...)`：声明哪些输出（索引、掩码）没有梯度；
 # - `ctx.set_materialize_grads(False)`：让 backward 收到 `None`，而不是一个全零张量。
 #
-# 下面每个单元格把 `import minigrad as torch` 换成 `import torch` 也能照样运行。
+# 除了检查单元格和画图的单元格，下面每个单元格在 PyTorch 上也能照样运行：把 `import minigrad as torch`
+# 换成 `import torch`，把 `minigrad.autograd` 换成 `torch.autograd` 即可。
 
 # %%
 import minigrad as torch
@@ -206,8 +208,9 @@ for declare in (False, True):
 # Undeclared, the mask claims to depend differentiably on `x` and carries a `grad_fn`: a loss
 # built from it would silently send gradients through a formula that is meaningless. Declared,
 # it is a plain tensor, and the graph stays honest. Backward still receives one gradient per
-# output (`grad_mask` above); for a non-differentiable output it is always zeros, and its own
-# gradient (the `None` returned for `declare`) is ignored.
+# output (`grad_mask` above); for a non-differentiable output it is always a tensor of zeros, so
+# backward can ignore it. (The `None` that backward returns in second place is the gradient for
+# `declare`, a Python bool, which has none.)
 #
 # ### Exercise `max_with_index`
 #
@@ -219,8 +222,9 @@ for declare in (False, True):
 # %% [markdown] lang="zh"
 # 没有声明时，掩码看起来像是可导地依赖于 `x`，还带着 `grad_fn`：如果用它构造损失，
 # 梯度会沿着一个毫无意义的公式悄悄流回去。声明之后它就是普通张量，计算图如实反映了事实。
-# 注意 backward 仍然为每个输出接收一个梯度（上面的 `grad_mask`）；不可导输出对应的梯度
-# 总是全零，而 backward 为它返回什么都会被忽略。
+# 注意 backward 仍然为每个输出接收一个梯度（上面的 `grad_mask`）；不可导输出对应的这个梯度
+# 总是全零张量，backward 可以直接忽略它。（backward 返回的第二个值 `None` 是给 `declare` 的梯度：
+# 它是 Python 布尔值，本来就没有梯度。）
 #
 # ### 练习 `max_with_index`
 #
@@ -352,4 +356,4 @@ for materialize in (True, False):
 # | `ctx.mark_non_differentiable(t)` | forward | 输出 `t` 的 `requires_grad=False`，没有 `grad_fn` |
 # | `ctx.set_materialize_grads(False)` | forward | 未使用输出的梯度以 `None` 传入，而不是全零张量 |
 #
-# 下一课讲钩子：让*你自己*在梯度流动的途中查看它，甚至修改它。
+# 下一讲的主题是钩子：让*你自己*在梯度流动的途中查看它，甚至修改它。

@@ -31,7 +31,7 @@
 # # 07 · 钩子：观察、修改梯度，以及计算图占用的内存
 #
 # 反向传播在引擎内部进行，平时看不见。钩子就是引擎留给我们的窗口：你注册一个小函数，
-# 引擎会在特定时刻调用它。这一课先打开四种窗口：
+# 引擎会在特定时刻调用它。这一讲先打开四种窗口：
 #
 # | 钩子 | 注册在 | 调用时传入 | 可以返回 |
 # |---|---|---|---|
@@ -162,20 +162,33 @@ for step, line in enumerate(log, 1):
 # 引擎自己记录的事件里也能看到同样的顺序：每个 `hook_called` 事件都夹在它所属的节点之间。
 
 # %%
-import minigrad.trace
+import minigrad.viz
 
 w = torch.tensor([2.0, -1.0], requires_grad=True)
-y = w.exp()
-y.register_hook(lambda grad: None)
-y.grad_fn.register_prehook(lambda grads_in: None)
-y.grad_fn.register_hook(lambda grads_out, grads_in: None)
-w.register_post_accumulate_grad_hook(lambda leaf: None)
-
-with minigrad.trace.record() as trace:
+with minigrad.viz.record() as trace:
+    y = w.exp()
+    y.register_hook(lambda grad: None)
+    y.grad_fn.register_prehook(lambda grads_in: None)
+    y.grad_fn.register_hook(lambda grads_out, grads_in: None)
+    w.register_post_accumulate_grad_hook(lambda leaf: None)
     y.sum().backward()
 for event in trace.of_kind("node_started", "hook_called", "grad_accumulated"):
     where = trace.names.get(event["node"], "")
     print(f"{event.kind:17} {where:16} {event.get('hook', '')}")
+
+# %% [markdown] lang="en"
+# The player replays that backward. Step through it and watch the frames captioned "Hook at":
+# the tensor hook of `y` and the pre-hook fire before `ExpBackward0` starts, the node hook once
+# it has computed its output gradient, and the post-accumulate hook only after `w.grad` has been
+# written.
+
+# %% [markdown] lang="zh"
+# 下面的播放器回放了这次反向传播。一步步看，留意标题写着“……上的钩子运行”的那几帧：
+# `y` 的张量钩子和前置钩子在 `ExpBackward0` 开始之前触发，节点钩子在它算出流出的梯度之后触发，
+# 而累加后钩子要等 `w.grad` 写好之后才触发。
+
+# %% tags=["nbval-ignore-output"]
+minigrad.viz.animate(trace, view="backward", names={"w": w})
 
 # %% [markdown] lang="en"
 # ### A use of post-accumulate hooks: the optimizer step inside backward
@@ -242,18 +255,35 @@ def unpack_hook(packed):
 
 
 a = torch.ones(5, requires_grad=True)
-b = torch.ones(5, requires_grad=True) * 2
-print("forward:")
-with torch.autograd.graph.saved_tensors_hooks(pack_hook, unpack_hook):
-    y = a * b
-print("backward:")
-y.sum().backward()
+b = torch.full((5,), 2.0, requires_grad=True)
+with minigrad.viz.record() as trace:
+    print("forward:")
+    with torch.autograd.graph.saved_tensors_hooks(pack_hook, unpack_hook):
+        y = a * b
+    print("backward:")
+    y.sum().backward()
 
 # %% [markdown] lang="en"
 # `a * b` saves both factors (the gradient of each is the other), so there are two packs in forward
 # and two unpacks in backward. The hooks apply to tensors *saved* inside the block; backward can run
 # anywhere later.
 #
+# Replay it and follow the two saved tensors drawn beside `MulBackward0` (the node of `a * b`):
+# purple while *packed* (the graph holds only what `pack_hook` returned), blue once `unpack_hook`
+# has given them back to backward, grey when they are freed after the node has run.
+
+# %% [markdown] lang="zh"
+# `a * b` 会保存两个因子（每个因子的梯度就是另一个因子），所以前向中打包两次，反向中解包两次。
+# 钩子只作用于在 `with` 块内*保存*的张量；反向传播则可以在之后的任何地方运行。
+#
+# 回放一遍，盯住 `MulBackward0`（`a * b` 的节点）旁边那两个保存的张量：*打包*期间是紫色
+# （计算图里存的只是 `pack_hook` 的返回值），反向传播中经 `unpack_hook` 取回后变成蓝色，
+# 节点运行完、它们被释放后变成灰色。
+
+# %% tags=["nbval-ignore-output"]
+minigrad.viz.animate(trace, names={"a": a, "b": b})
+
+# %% [markdown] lang="en"
 # ## Measuring what a graph holds
 #
 # How much memory is that? Take a 256×1024 float32 input (1 MiB) through four `tanh`. Each `tanh`
@@ -263,9 +293,6 @@ y.sum().backward()
 # disk, and `save_on_cpu`.
 
 # %% [markdown] lang="zh"
-# `a * b` 会保存两个因子（每个因子的梯度就是另一个因子），所以前向中打包两次，反向中解包两次。
-# 钩子只作用于在 `with` 块内*保存*的张量；反向传播之后在哪里运行都可以。
-#
 # ## 量一量计算图占用的内存
 #
 # 这些张量到底占多少内存？让一个 256×1024 的 float32 输入（1 MiB）连续经过四次 `tanh`。
@@ -336,14 +363,14 @@ for name, mib, grad in rows:
 # 普通计算图大约占 4 MiB：三个中间结果，再加上 `y`（它也是最后一个 `tanh` 的输出，被该节点保存）。
 # 用磁盘钩子后，内存里只剩下 `y`（因为我们自己还引用着它），而梯度完全一样。
 # `save_on_cpu` 在这里没有任何变化：在 CPU 上，“拷贝到 CPU” 得到的就是张量本身。
-# 在 GPU 上，它会把保存的张量从设备搬到主机内存，腾出显存——第 10 课会实际测量。
+# 在 GPU 上，它会把保存的张量从设备搬到主机内存，腾出显存——第 10 讲会实际测量。
 #
 # 引擎的事件记录从内部讲述了同一件事：每个 `tensor_saved` 事件都带有被保存张量的 `nbytes`，
 # 每个 `tensor_freed` 事件则记录反向传播之后释放的字节数。
 
 # %%
 x = torch.randn(256, 1024, requires_grad=True)
-with minigrad.trace.record() as trace:
+with minigrad.viz.record() as trace:
     y = forward(x)
     y.sum().backward()
 for event in trace.of_kind("tensor_saved", "tensor_freed"):
@@ -404,4 +431,4 @@ check("pack_float16", (pack_hook, unpack_hook))
 # - `saved_tensors_hooks(pack, unpack)` 决定保存的张量如何存放：存到磁盘、存成半精度，
 #   或者（`save_on_cpu`）放在主机内存里。计算图占用的内存是实实在在、可以测量的。
 #
-# 下一课：反向传播之后这些内存去了哪里，以及第二次使用它时会遇到的那个报错。
+# 下一讲：反向传播之后这些内存去了哪里，以及第二次使用它时会遇到的那个报错。

@@ -42,30 +42,39 @@ import minigrad as torch
 # 对同一个输出调用两次 `backward()`：
 
 # %%
+import minigrad.viz
+
 x = torch.tensor([1.0, 2.0], requires_grad=True)
-y = (x.exp() * x).sum()
-y.backward()
-print("x.grad =", x.grad)
-try:
+with minigrad.viz.record() as trace:
+    y = (x.exp() * x).sum()
     y.backward()
-except RuntimeError as error:
-    print(error)
+    print("x.grad =", x.grad)
+    try:
+        y.backward()
+    except RuntimeError as error:
+        print(error)
 
 # %% [markdown] lang="en"
 # The graph is still there — `y.grad_fn` and its `next_functions` did not go away. What is gone
 # are the **saved tensors**: right after each node runs in a backward without `retain_graph`, the
-# engine frees what that node saved, so memory returns while backward is still going. The drawing
-# shows them in grey:
+# engine frees what that node saved, so memory returns while backward is still going.
+#
+# The player replays both calls. In the first backward, watch the saved tensors beside each node
+# (orange while held) turn grey, freed, as soon as their node has run, and the memory chart fall to
+# 0 B. In the second, `MulBackward0` starts, but the tensors it needs are already grey: that is
+# where the error is raised, and where the replay stops.
 
 # %% [markdown] lang="zh"
 # 计算图其实还在——`y.grad_fn` 和它的 `next_functions` 都没有消失。消失的是**保存的张量**：
 # 在没有 `retain_graph` 的反向传播中，每个节点一运行完，引擎就释放它保存的张量，
-# 所以内存在反向传播进行的过程中就逐步归还了。图中灰色的就是已释放的保存的张量：
+# 所以内存在反向传播进行的过程中就逐步归还了。
+#
+# 下面的播放器把这两次调用都回放出来。第一次反向传播时，留意每个节点旁边保存的张量（被持有时是橙色）：
+# 节点一运行完，它们就变成灰色，表示已被释放；内存图也随之降到 0 B。第二次反向传播时，
+# `MulBackward0` 开始运行，可它要用的张量早已是灰色——报错就发生在这里，回放也停在这里。
 
 # %% tags=["nbval-ignore-output"]
-import minigrad.viz
-
-minigrad.viz.graph(y, names={"x": x, "y": y})
+minigrad.viz.animate(trace, names={"x": x, "y": y})
 
 # %% [markdown] lang="en"
 # The error is about saved tensors, not about the graph: a graph whose nodes saved nothing (`+`
@@ -102,6 +111,24 @@ print(f"{'':>4}  x.grad")
 for step in range(1, 4):
     y.backward(retain_graph=True)
     print(f"{step:>4}  {x.grad.tolist()}")
+
+# %% [markdown] lang="en"
+# Compare with the replay above: one backward with `retain_graph=True`, then one without. In the
+# first, the saved tensors turn blue when their node unpacks them and *stay*: the memory chart
+# does not fall. Only the last backward, without `retain_graph`, frees them.
+
+# %% [markdown] lang="zh"
+# 和上面的回放对比一下：先做一次带 `retain_graph=True` 的反向传播，再做一次不带的。
+# 第一次里，保存的张量被节点解包时变成蓝色，之后*一直留着*，内存图不会下降；
+# 直到最后那次不带 `retain_graph` 的反向传播，它们才被释放。
+
+# %% tags=["nbval-ignore-output"]
+x = torch.tensor([1.0, 2.0], requires_grad=True)
+with minigrad.viz.record() as trace:
+    y = (x.exp() * x).sum()
+    y.backward(retain_graph=True)
+    y.backward()
+minigrad.viz.animate(trace, view="backward", names={"x": x, "y": y})
 
 # %% [markdown] lang="en"
 # A common reason to want it: two losses that share a trunk. Two backwards need `retain_graph=True`
@@ -185,7 +212,7 @@ print(torch.autograd.gradcheck(torch.sigmoid, (x,)))
 # %% [markdown] lang="zh"
 # 为什么要用 `dtype=torch.float64`？有限差分是两个非常接近的数相减。下表给出不同步长下，
 # 在 1 处对 `sin` 做中心差分的误差（真实导数是 `cos 1`）：float32 下 1e-6 的步长完全淹没在舍入误差里；
-# float64 下误差则在 1e-10 以内。
+# 而 float64 下用同样的步长，误差在 1e-10 以内。
 
 # %%
 import numpy as np
@@ -241,14 +268,15 @@ except RuntimeError as error:
         print(note)
 
 # %% [markdown] lang="en"
-# The note is the forward stack of the failing node: it starts in your own cell, at the
-# `torch.log(x)` line, and goes down into minigrad to `Log.apply`. The fix is to make the unused
+# The note is the forward stack of the failing node, the oldest call first. Skip the lines of
+# Jupyter's own machinery at the top: near the bottom comes the line of your cell with
+# `torch.log(x)`, then the calls inside minigrad down to `Log.apply`. The fix is to make the unused
 # branch harmless *before* the op: feed `log` a safe value where the mask is false.
 
 # %% [markdown] lang="zh"
-# note 里是出错节点的前向调用栈：从你自己单元格里 `torch.log(x)` 那一行开始，一直深入到 minigrad
-# 内部的 `Log.apply`。修复方法是在算子*之前*就让不用的分支变得无害：在掩码为假的位置给 `log`
-# 喂一个安全的值。
+# note 里是出错节点的前向调用栈，最早的调用排在最前面。开头那些是 Jupyter 自身的调用，可以跳过；
+# 接近末尾处就是你单元格里写着 `torch.log(x)` 的那一行，再往下是 minigrad 内部的调用，一直到 `Log.apply`。
+# 修复方法是在算子*之前*就让不用的分支变得无害：在掩码为假的位置给 `log` 喂一个安全的值。
 
 # %%
 x = torch.tensor([0.0, 1.0, 2.0], requires_grad=True)
@@ -267,6 +295,8 @@ print("x.grad =", x.grad)
 # | "Trying to backward through the graph a second time" | `retain_graph=True`, or better: sum the losses, one backward |
 # | a custom backward you are not sure of | `gradcheck` with float64 inputs |
 # | NaN gradients from nowhere | `torch.autograd.detect_anomaly()` |
+#
+# Next lesson: gradients of gradients, with `create_graph=True`.
 
 # %% [markdown] lang="zh"
 # 异常检测模式会让每个算子都记录调用栈，所以很慢：查 bug 时打开，查完就关掉。
@@ -278,3 +308,5 @@ print("x.grad =", x.grad)
 # | “Trying to backward through the graph a second time” | `retain_graph=True`；更好的办法：把损失加起来，只做一次反向传播 |
 # | 拿不准自己写的 backward 对不对 | 用 float64 输入跑 `gradcheck` |
 # | 莫名其妙的 NaN 梯度 | `torch.autograd.detect_anomaly()` |
+#
+# 下一讲：用 `create_graph=True` 求梯度的梯度。

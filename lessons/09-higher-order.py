@@ -75,6 +75,26 @@ import minigrad.viz
 minigrad.viz.graph(dy_dx, names={"x": x, "dy_dx": dy_dx})
 
 # %% [markdown] lang="en"
+# That graph was recorded *during* backward. Replay the same call to `torch.autograd.grad` and watch
+# the step where `PowBackward0` runs: two new nodes appear beside the first graph, `PowBackward0`
+# (for `x ** 2`) and `MulBackward0` (for the product `grad · 3 · x²`), each saving what *its*
+# backward will need. Notice too that no saved tensor is freed: `retain_graph` defaults to the
+# value of `create_graph`, since you will probably backward through the graph again.
+
+# %% [markdown] lang="zh"
+# 这张图是在反向传播*进行中*记录下来的。回放同一次 `torch.autograd.grad` 调用，留意 `PowBackward0`
+# 运行的那一步：第一张图旁边冒出两个新节点——`PowBackward0`（对应 `x ** 2`）和 `MulBackward0`
+# （对应乘积 `grad · 3 · x²`），它们各自保存*自己的* backward 将要用到的张量。还要注意，这次没有任何
+# 保存的张量被释放：`retain_graph` 的默认值等于 `create_graph`，因为你多半还要再沿这张图做一次反向传播。
+
+# %% tags=["nbval-ignore-output"]
+x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
+with minigrad.viz.record() as trace:
+    y = (x ** 3).sum()
+    (dy_dx,) = torch.autograd.grad(y, x, create_graph=True)
+minigrad.viz.animate(trace, names={"x": x, "y": y})
+
+# %% [markdown] lang="en"
 # Differentiate it once more to get `d²y/dx² = 6x`:
 
 # %% [markdown] lang="zh"
@@ -171,11 +191,12 @@ except RuntimeError as error:
 
 # %% [markdown] lang="en"
 # The first derivative is right (3, 12), but it is disconnected from `x`: the engine never saw the
-# numpy arithmetic, so there is nothing to differentiate. Worse cases fail *silently*: if the
-# backward also used a recorded op on `grad_output`, the second derivative would come out with a
-# wrong value instead of an error. If a backward cannot be differentiated, say so with
-# `@once_differentiable` (from `torch.autograd.function`): double backward then raises a clear
-# error instead of returning wrong numbers.
+# numpy arithmetic, so there is nothing to differentiate. Worse cases fail *silently*: had the
+# backward computed `3x` in numpy and multiplied it by the saved `x` with a tensor op, the engine
+# would have recorded only that last product, and the second derivative would come out as `3x`
+# instead of `6x`, with no error. If a backward cannot be differentiated, say so with
+# `@once_differentiable` (from `torch.autograd.function`): double backward then raises an error
+# instead of returning wrong numbers.
 #
 # ### Exercise `cube_double_backward`
 #
@@ -184,10 +205,10 @@ except RuntimeError as error:
 
 # %% [markdown] lang="zh"
 # 一阶导数是对的（3 和 12），但它和 `x` 已经断开了：引擎从来没看到那段 numpy 计算，自然也就无从求导。
-# 更糟的情况是*悄无声息*地出错：如果 backward 里对 `grad_output` 还做了被记录的运算，
-# 二阶导数就会得出一个错误的值，而不是报错。如果某个 backward 确实不可导，就用
-# `@once_differentiable`（在 `torch.autograd.function` 中）把它标出来：这样二次反向传播会给出明确的报错，
-# 而不是返回错误的数字。
+# 更糟的情况是*悄无声息*地出错：假如 backward 先用 numpy 算出 `3x`，再用张量运算乘上保存的 `x`，
+# 引擎就只记录下最后这次乘法，二阶导数会算成 `3x` 而不是 `6x`，而且不报任何错。如果某个 backward
+# 确实不可导，就用 `@once_differentiable`（在 `torch.autograd.function` 中）把它标出来：
+# 这样二次反向传播会报错，而不是返回错误的数字。
 #
 # ### 练习 `cube_double_backward`
 #

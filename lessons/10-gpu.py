@@ -28,7 +28,7 @@
 # minigrad 的算子会问数组用的是哪个模块——numpy 还是 CuPy——所以同一份算子代码在两种设备上都能运行；
 # 自动求导也不关心这些数存放在哪里。
 #
-# 这一课在任何机器上都能运行。如果机器有 NVIDIA GPU 并安装了 CuPy（`pip install "minigrad[cuda]"`），
+# 这一讲在任何机器上都能运行。如果机器有 NVIDIA GPU 并安装了 CuPy（`pip install "minigrad[cuda]"`），
 # 就会使用 GPU；否则每个单元格都在 CPU 上运行，并说明有 GPU 时会有什么不同。
 
 # %% tags=["nbval-ignore-output"]
@@ -148,7 +148,7 @@ for on in sorted({"cpu", device}):
 # %% [markdown] lang="zh"
 # ## 显存与 `save_on_cpu`
 #
-# 显存比主机内存小得多，而在前向和反向之间，显存大多被**保存的张量**占着（见第 07 课）。
+# 显存比主机内存小得多，而在前向和反向之间，显存大多被**保存的张量**占着（见第 07 讲）。
 # `torch.autograd.graph.save_on_cpu()` 会把每个保存的张量打包到主机内存，等反向传播需要时再拷回 GPU：
 # 用拷贝的开销换取更少的显存占用。
 #
@@ -218,4 +218,4 @@ print(f"{'save_on_cpu':12} {on_cpu[0]:6.1f} {on_cpu[1]:14.4f}")
 # | 规则 | 同一运算的操作数必须在同一设备上；梯度落在其叶子张量所在的设备上 |
 # | 内存 | 保存的张量占大头；`save_on_cpu()` 把它们留在主机内存里 |
 #
-# 下一课是结业项目：用你自己写的 Function 训练一个小网络。
+# 下一讲是结业项目：用你自己写的 Function 训练一个小网络。

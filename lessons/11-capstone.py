@@ -78,8 +78,8 @@ plt.show()
 #
 # 实现 `Linear`：`Linear.apply(x, weight, bias)` = `x @ weight.T + bias`，其中 `x` 的形状是 N×in，
 # `weight` 是 out×in，`bias` 的形状是 out。在 `backward` 中，只在 `ctx.needs_input_grad`
-# 要求时才计算对应的梯度（第 06 课）；bias 的梯度是 `grad_output` 沿批次维（第 0 维）求和——
-# 因为 bias 被广播到了每一行（第 03 课）。
+# 要求时才计算对应的梯度（第 06 讲）；bias 的梯度是 `grad_output` 沿批次维（第 0 维）求和——
+# 因为 bias 被广播到了每一行（第 03 讲）。
 
 # %%
 class Linear(Function):
@@ -189,6 +189,27 @@ print(f"loss = {loss.item():.4f}")
 import minigrad.viz
 
 minigrad.viz.graph(loss, names={**params, "loss": loss})
+
+# %% [markdown] lang="en"
+# Before training, replay the backward of one step. Watch for: the gradient entering at the loss
+# and going down one layer at a time (topological order); each `LinearBackward` (once your
+# `Linear` is in use) sending gradients to the layer below, to its weight and to its bias,
+# whose `AccumulateGrad` nodes run at once, ahead of everything else in the ready queue; and the
+# saved activations turning grey layer by layer, so the memory chart falls to 0 B by the end.
+
+# %% [markdown] lang="zh"
+# 开始训练之前，先回放一步训练的反向传播。留意三点：梯度从损失进入，按拓扑顺序一层一层往下走；
+# 每个 `LinearBackward`（用上你写的 `Linear` 之后）把梯度分别送给下一层、它的权重和它的偏置，
+# 而这两个参数的 `AccumulateGrad` 节点会在就绪队列里插到最前面，立刻运行；保存的激活值一层层变成灰色，
+# 到最后内存图降到 0 B。
+
+# %% tags=["nbval-ignore-output"]
+with minigrad.viz.record() as trace:
+    loss = cross_entropy(model(X, params, linear), Y)
+    loss.backward()
+for p in params.values():
+    p.grad = None      # the training below starts from empty gradients
+minigrad.viz.animate(trace, view="backward", names=params)
 
 # %% [markdown] lang="en"
 # ## Training
@@ -301,11 +322,11 @@ else:
 
 # %% [markdown] lang="zh"
 # 1e-8 左右的差异来自 float32 的舍入：两个库以不同的顺序把同样的数加起来。如果差异更大，
-# 那就是公式有问题——现在你知道怎么查了：在 float64 下对你的 `Linear` 做 `gradcheck`（第 08 课）、
-# 在每层输出上挂一个张量钩子（第 07 课）、遇到 NaN 就用异常检测模式。
+# 那就是公式有问题——现在你知道怎么查了：在 float64 下对你的 `Linear` 做 `gradcheck`（第 08 讲）、
+# 在每层输出上挂一个张量钩子（第 07 讲）、遇到 NaN 就用异常检测模式。
 #
 # ## 你都做了些什么
 #
-# 十一课下来，你看到了前向传播记录的计算图、反向传播执行它的顺序、自定义 Function 及其保存的张量、
+# 十一讲下来，你看到了前向传播记录的计算图、反向传播执行它的顺序、自定义 Function 及其保存的张量、
 # 版本计数器、`ctx` 上的开关、钩子、内存、调试、高阶梯度和设备——而每一部分都只是 `minigrad/`
 # 里一个可以打开阅读的简短 Python 文件。把同样的代码换成 `import torch`，就是 PyTorch。
