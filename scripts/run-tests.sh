@@ -12,6 +12,16 @@ if ! command -v dot >/dev/null && [ "$(id -u)" = 0 ] && command -v apt-get >/dev
   (apt-get update -qq && apt-get install -y -qq graphviz) >/dev/null 2>&1 \
     || echo "  could not install graphviz; its tests will be skipped"
 fi
+# Debian's chromium runs the browser tests (tests/browser: JupyterLab driven by Playwright,
+# which never downloads a browser of its own); a small CJK font makes the Chinese readable.
+if ! command -v chromium >/dev/null && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+  echo "Installing chromium for the browser tests..."
+  (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
+    --no-install-recommends chromium fonts-wqy-microhei) >/dev/null 2>&1 \
+    || echo "  could not install chromium with apt-get"
+fi
+command -v chromium >/dev/null \
+  || echo "No chromium: the browser tests (tests/browser) will be skipped; apt-get install chromium"
 if [ ! -x .venv/bin/python ]; then
   echo "Creating .venv with $($PYTHON --version)..."
   "$PYTHON" -m venv .venv
