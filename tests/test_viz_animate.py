@@ -267,18 +267,40 @@ def test_player_buttons_slider_and_tooltips(lang):
         shown.append(player.step)
     assert shown == [1, 2, 1]
     player.next_button.click()
-    assert player.step == 2 and player.play.value == 2
-    player.slider.value = 12                 # what dragging the slider does
-    frame = player.frames[12]
+    assert player.step == 2 and player.play.value == 3 and player.slider.value == 3
+    player.slider.value = 12                 # what dragging the slider does: it counts from 1
+    frame = player.frames[11]
     (group,) = current_groups(player.picture.value)
     assert group.get("data-node") == str(frame.current)
-    assert frame.caption.split(":")[0].split("：")[0] in player.caption.value
     player.play.value = 5                    # what Play does (jslinked in the browser)
-    assert player.step == 5 and player.picture.value == player.frames[5].svg
+    assert player.step == 4 and player.picture.value == player.frames[4].svg
     player.show(10_000)
     assert player.step == len(player.frames) - 1
     player.previous_button.click()
     assert player.step == len(player.frames) - 2
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_player_numbers_like_its_caption_and_shows_it_once(lang):
+    trace, _ = lesson_network()
+    player = viz.animate(trace, lang=lang)
+    count = len(player.frames)
+    assert (player.slider.min, player.slider.max) == (1, count)
+    assert (player.play.min, player.play.max) == (1, count)
+    assert player.play.tooltip == ("Play" if lang == "en" else "播放")
+    for value in (1, 7, count):
+        player.slider.value = value
+        caption = player.frames[player.step].caption
+        shown = player.picture.value
+        where = "step {} of {}".format(value, count) if lang == "en" else \
+            "第 {} 步，共 {} 步".format(value, count)
+        assert where in shown
+        # the caption is in the SVG, and nowhere else in the widget
+        texts = [w.value for w in player.children if hasattr(w, "value") and isinstance(
+            w.value, str)]
+        assert texts == [shown]
+        assert caption.split(":")[0].split("：")[0] in shown
+    assert [type(w).__name__ for w in player.children] == ["HBox", "HTML"]
 
 
 def test_player_speed_link_and_view():

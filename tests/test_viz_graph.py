@@ -245,3 +245,49 @@ def test_graphviz_renders_when_installed():
     drawing = viz.graph(seed_graph(), engine="auto")
     assert drawing.renderer == "dot" and drawing.svg.startswith("<svg")
     assert draw.find_dot() is not None
+
+
+def _boxes_and_lines(svg):
+    """For each node group of an SVG: (x range of its shapes, [(text, x, anchor, size)])."""
+    import re
+    found = []
+    for group in ET.fromstring(svg).iter("{http://www.w3.org/2000/svg}g"):
+        if group.get("class") != "node":
+            continue
+        xs = []
+        for shape in group.iter():
+            coords = shape.get("d") or shape.get("points")
+            if shape.tag.endswith(("path", "polygon")) and coords:
+                xs += [float(x) for x in re.findall(r"(-?\d+\.?\d*),-?\d+\.?\d*", coords)]
+        texts = [(t.text, float(t.get("x")), t.get("text-anchor"), float(t.get("font-size")))
+                 for t in group.iter("{http://www.w3.org/2000/svg}text") if t.text]
+        found.append(((min(xs), max(xs)), texts))
+    return found
+
+
+@needs_dot
+def test_dot_boxes_hold_chinese_labels():
+    """Full-width characters are one em: graphviz's boxes are made that wide, and each
+    line is centred on its box, so "已保存（输出）" stays inside its box whatever graphviz
+    measured."""
+    from minigrad.viz.layout import text_width
+    x = torch.tensor([1.0, 2.0], requires_grad=True)
+    y = x.exp().sum()
+    svg = viz.graph(y, lang="zh", engine="dot").svg
+    assert "已保存（输出）" in svg
+    checked = 0
+    for (left, right), texts in _boxes_and_lines(svg):
+        for line, x_pos, anchor, size in texts:
+            assert anchor == "middle" and abs(x_pos - (left + right) / 2) < 0.5, line
+            assert text_width(line, size) + 4 <= right - left, (line, right - left)
+            checked += 1
+    assert checked >= 4
+
+
+def test_python_boxes_hold_chinese_labels():
+    from minigrad.viz.layout import box_size, text_width
+    x = torch.tensor([1.0, 2.0], requires_grad=True)
+    drawing = viz.graph(x.exp().sum(), lang="zh", engine="python")
+    saved = drawing.model.of_kind("saved")[0]
+    assert saved.label[0] == "已保存（输出）"
+    assert box_size(saved)[0] >= text_width("已保存（输出）", 11) >= 7 * 11

@@ -108,12 +108,29 @@ def animate(trace, lang=None, interval_ms=800, *, view="all", names=None):
         lang: "en" or "zh"; default `minigrad.settings.lang`, MINIGRAD_LANG, "en".
         interval_ms: time per step while playing (the speed control scales it).
         view: "all", "forward" or "backward": replay only one phase.
-        names: optional {"x": x, ...} to label leaves by name.
+        names: optional {"x": x, "w": w, "loss": loss}: label the leaves, outputs
+            and saved tensors of the picture by your variable names (a trace knows
+            tensors, not variables).  Without it a leaf is "leaf" ("leaf 1",
+            "leaf 2" ... when there are several), an output "output"; both show
+            their shape, and their values when they have at most 4 elements.
 
     Returns:
-        `Player`, an ipywidgets.VBox: Play, a step slider, Previous / Next,
-        speed, the caption and the frame's picture; `.next()`, `.previous()`,
-        `.show(k)`, `.step`, `.frames`.
+        `Player`, an ipywidgets.VBox: Play, a step slider (1 to the number of
+        frames, as the caption's "step k of n"), Previous / Next, speed, and the
+        frame's picture with its caption; `.next()`, `.previous()`, `.show(k)`,
+        `.step` (from 0), `.frames`.
+
+    Example::
+
+        >>> import minigrad as torch
+        >>> import minigrad.viz as viz
+        >>> x = torch.tensor([1.0, 2.0], requires_grad=True)
+        >>> with viz.record() as trace:
+        ...     loss = (x * x).sum()
+        ...     loss.backward()
+        >>> player = viz.animate(trace, names={"x": x, "loss": loss})
+        >>> "step 1 of" in player.picture.value and ">x<" in player.picture.value
+        True
     """
     from .player import Player      # ipywidgets is optional: imported only here
     return Player(trace, lang=lang, interval_ms=interval_ms, view=view, names=names)

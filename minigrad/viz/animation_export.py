@@ -39,7 +39,8 @@ def export(trace_or_player, path, lang=None, seconds_per_frame=0.8, *, view="all
         lang: "en" or "zh" for a trace (a player keeps its own language).
         seconds_per_frame: how long each step is shown.
         view: "all", "forward" or "backward" (for a trace).
-        names: optional {"x": x, ...} to label leaves by name (for a trace).
+        names: optional {"x": x, "loss": loss, ...} to label leaves, outputs and saved
+            tensors by name (for a trace; see `minigrad.viz.animate`).
 
     Returns:
         The path written.

@@ -8,14 +8,17 @@ whether the lesson runs.  Both renderers use the colours below (torchviz's
 scheme: leaves light blue, the output green, saved tensors orange).
 """
 import hashlib
+import re
 import shutil
 import subprocess
 from xml.sax.saxutils import escape
 
-from .layout import LINE_HEIGHT, PAD_Y, font_size, layout
+from .layout import LINE_HEIGHT, PAD_Y, font_size, layout, text_width
 
 DOT_TIMEOUT = 20      # seconds; a lesson must not hang on a stuck subprocess
 BIG_GRAPH = 60        # boxes; above this dot's network simplex gets an iteration limit
+DOT_MARGIN = 0.12     # inches left and right of a label (the node's margin below)
+CELL_PADDING = 4      # points around a saved tensor's label in its table cell
 RED = "#d62728"
 FONT_FAMILY = "DejaVu Sans Mono, Menlo, Consolas, 'Noto Sans Mono CJK SC', monospace"
 
@@ -98,7 +101,7 @@ def dot_source(model):
         "digraph minigrad {",
         f'  graph [rankdir=TB, nodesep=0.3, ranksep=0.45, bgcolor="white", pad=0.2{limit}];',
         '  node [shape=box, style="filled,rounded", fontname="DejaVu Sans Mono", '
-        "fontsize=12, height=0.3, margin=\"0.12,0.05\"];",
+        f"fontsize=12, height=0.3, margin=\"{DOT_MARGIN},0.05\"];",
         '  edge [color="#606060", arrowsize=0.7];',
     ]
     saved = {}
@@ -129,11 +132,23 @@ def _dot_saved_table(nodes):
         text = f"<B>{escape(node.label[0])}</B>" + "".join(
             f"<BR/>{escape(line)}" for line in node.label[1:])
         style = "rounded,dashed" if dashed(node) else "rounded"
+        width = round(label_width(node) + 2 * CELL_PADDING + 4)
         rows.append(f'<TR><TD BGCOLOR="{fill}" COLOR="{border}" BORDER="1" STYLE="{style}" '
-                    'CELLPADDING="4">'
+                    f'CELLPADDING="{CELL_PADDING}" WIDTH="{width}">'
                     f'<FONT COLOR="{ink}" POINT-SIZE="{font_size(node.kind)}">{text}'
                     "</FONT></TD></TR>")
     return '<TABLE BORDER="0" CELLSPACING="3">' + "".join(rows) + "</TABLE>"
+
+
+def label_width(node):
+    """The width of a node's label in points, a Chinese character one em wide.
+
+    graphviz measures text with the fonts it finds; without a CJK font, or with a
+    Latin one's metrics, it makes "已保存（输出）" narrower than a browser draws it.
+    So each box gets this as its minimum width (`width`, `WIDTH`): never narrower
+    than what minigrad's own layout would give it.
+    """
+    return max(text_width(line, font_size(node.kind)) for line in node.label)
 
 
 def _attr(value):
@@ -153,14 +168,41 @@ def _dot_node_attrs(node):
     html = f"<B>{escape(first)}</B>" + "".join(f"<BR/>{escape(line)}" for line in rest)
     style = "filled,rounded,dashed" if dashed(node) else "filled,rounded"
     tip = _attr(tooltip(node))
+    width = (label_width(node) + 4) / 72 + 2 * DOT_MARGIN        # inches
     return (f'label=<{html}>, fillcolor="{fill}", color="{border}", fontcolor="{ink}", '
-            f'fontsize={size}, style="{style}", tooltip="{tip}"')
+            f'fontsize={size}, width={width:.2f}, style="{style}", tooltip="{tip}"')
 
 
 def dot_svg(model):
     """SVG drawn by graphviz, without the XML prologue (it is embedded in notebooks)."""
     svg = run_dot(dot_source(model)).decode("utf-8")
-    return svg[svg.index("<svg"):]
+    return center_labels(svg[svg.index("<svg"):])
+
+
+NODE_GROUP = re.compile(r'<g id="node\d+" class="node">.*?(?=<!--|</svg>|<g id="(?:node|edge)\d+")',
+                        re.S)          # a node's group: up to the next comment, node or edge
+COORDINATE = re.compile(r"(-?\d+\.?\d*),-?\d+\.?\d*")
+
+
+def center_labels(svg):
+    """Centre every line of a node's label on its box.
+
+    graphviz writes an HTML label's lines with text-anchor="start", at a left
+    edge computed from its own text width; where that width is too small (a
+    Chinese line measured with a Latin font) the text runs out of the box on
+    the right, however wide the box.  Anchored at the box's centre instead, a
+    line fits whenever the box is as wide as the line (see `label_width`).
+    """
+    def centre(match):
+        group = match.group(0)
+        shapes = re.findall(r'<(?:path|polygon)[^>]* (?:d|points)="([^"]+)"', group)
+        xs = [float(x) for shape in shapes for x in COORDINATE.findall(shape)]
+        if not xs:
+            return group
+        middle = (min(xs) + max(xs)) / 2
+        return re.sub(r'text-anchor="start" x="-?[\d.]+"',
+                      f'text-anchor="middle" x="{middle:.2f}"', group)
+    return NODE_GROUP.sub(centre, svg)
 
 
 # --- pure Python ------------------------------------------------------------

@@ -11,9 +11,15 @@ The picture has three parts, all the same size in every frame of a story
   thick orange with its arrow pointing the way the gradient goes, and leaves
   show their `.grad`;
 - a panel on the right: the saved tensors and their state (held, packed,
-  unpacked, freed; red with "v0 → v1" when a version check failed), the
-  memory they hold over time (the current step in orange), and in backward
-  the ready queue with each node's priority (its sequence number).
+  unpacked, freed; red with "v0 → v1" when a version check failed, red when
+  backward needs one that was already freed), the memory they hold over time
+  (the current step in orange; a tensor packed by saved_tensors_hooks counts
+  what pack_hook returned: a tensor's or array's nbytes, 0 for a path), and in
+  backward the ready queue with each node's priority (its sequence number).
+
+The frame is as tall as its content (the graph, or the panel when taller);
+the panel is as wide as its longest row, measured with `layout.text_width`
+(a Chinese character counts one em), so no text overlaps or leaves its box.
 
 DOM contract (the browser tests rely on it): the root is
 `<svg class="minigrad-frame" data-step=".." data-phase="forward|backward">`,
@@ -30,6 +36,8 @@ from .stage import format_bytes
 
 CAPTION_SIZE, SMALL, ROW = 15, 12, 18
 MARGIN, PANEL_MIN, PANEL_PAD = 16, 300, 12
+ROW_INSET, ROW_GAP = 6, 14         # text inside a saved-tensor row; space between its texts
+NOTE = 11                          # the memory chart's footnote
 MAX_ROWS = 10                      # rows of a panel list before "… n more"
 SPARK_H = 44
 CURRENT = ("#fff1b8", "#d99a00", "#1a1a1a")
@@ -41,6 +49,7 @@ STATE_COLORS = {
     "unpacked": ("#dcefff", "#2b7bb9", "#0b3c5d"),
     "freed": SAVED_STATES["freed"],
     "stale": SAVED_STATES["stale"],
+    "freed_access": SAVED_STATES["stale"],
 }
 TOKENS = re.compile(r"[\u2e80-\u9fff\uff00-\uffef]|[^\s\u2e80-\u9fff\uff00-\uffef]+\s*|\s+")
 
@@ -75,22 +84,43 @@ class FrameDrawer:
         # order within this trace instead (same order, and the same picture every run)
         numbers = sorted({e["sequence_nr"] for e in stage.trace.of_kind("node_created")})
         self.created_rank = {seq: k + 1 for k, seq in enumerate(numbers)}
-        rows = [self._saved_row(key) for key in stage.saved]
-        rows += [text(self.lang, key) for key in ("panel_memory", "panel_ready", "panel_saved")]
-        widest = max((text_width(r, SMALL) for r in rows), default=0) + 2 * PANEL_PAD + 90
-        self.panel_w = max(PANEL_MIN, round(widest))
+        self.has_backward = any(f.phase == "backward" for f in story)
+        self.panel_w = max(PANEL_MIN, round(self._panel_content_width() + 2 * PANEL_PAD))
         self.width = round(max(placed.width + self.panel_w, 560), 1)
         self.caption_lines = {id(f): wrap(f.caption, CAPTION_SIZE, self.width - 2 * MARGIN)
                               for f in story}
         lines = max((len(v) for v in self.caption_lines.values()), default=1)
         self.header = MARGIN + SMALL * 1.4 + lines * CAPTION_SIZE * 1.35 + 8
-        ready_rows = max([len(f.ready) for f in story] + [1])
+        self.note = (wrap(text(self.lang, "memory_packed"), NOTE, self.panel_w - 2 * PANEL_PAD)
+                     if stage.packed_bytes else [])
         self.saved_rows = min(len(stage.saved), MAX_ROWS + 1) or 1
-        self.ready_rows = min(ready_rows, MAX_ROWS + 1)
-        has_backward = any(f.phase == "backward" for f in story)
-        panel_h = (3 * ROW + self.saved_rows * ROW + 2 * ROW + SPARK_H + 3 * ROW
-                   + (2 * ROW + self.ready_rows * ROW if has_backward else 0) + 4 * ROW)
+        self.ready_rows = min(max([len(f.ready) for f in story] + [1]), MAX_ROWS + 1)
+        # the panel's blocks, top to bottom (baselines), the same in every frame
+        self.spark_y = ROW + (self.saved_rows + 2) * ROW
+        self.ready_y = self.spark_y + SPARK_H + 3 * ROW + len(self.note) * NOTE * 1.3
+        self.legend_y = self.ready_y + ((self.ready_rows + 2) * ROW if self.has_backward else 0)
+        panel_h = self.legend_y + 2 * ROW + 10
         self.height = round(self.header + max(placed.height, panel_h), 1)
+
+    def _panel_content_width(self):
+        """The widest line of the panel, measured (Chinese characters one em each)."""
+        def words(key, **values):
+            return text(self.lang, key, **values)
+        states = [words("state_" + s) for s in STATE_COLORS if s != "stale"]
+        states.append(words("stale", version=99, current=99).split("：")[-1].split(": ")[-1])
+        status = max(text_width(s, SMALL) for s in states)
+        widths = [text_width(self._saved_row(key), SMALL) + ROW_GAP + status + 2 * ROW_INSET
+                  for key in self.stage.saved]
+        widths += [text_width(words(k), 13) for k in ("panel_saved", "panel_memory",
+                                                       "panel_ready")]
+        peak = format_bytes(max(self.memory + [0]))
+        widths.append(text_width(words("memory_now", now=peak, peak=peak), SMALL))
+        last = words("priority", p=max(len(self.created_rank), 1))
+        widths += [text_width(f"{MAX_ROWS}. {self.names.get(node, '?')}", SMALL) + ROW_GAP
+                   + text_width(last, SMALL) for node in self.stage.functions]
+        widths += [34 + text_width(words("legend_" + k), SMALL)
+                   for k in ("current_forward", "current_backward", "flowing", "carried")]
+        return max(widths)
 
     # --- the whole frame --------------------------------------------------------
 
@@ -131,7 +161,7 @@ class FrameDrawer:
         phase = text(self.lang, "phase_" + frame.phase)
         where = text(self.lang, "step_of", k=frame.step + 1, n=len(self.story))
         colour = FLOW_ORANGE if frame.phase == "backward" else GRAD_BLUE
-        failed = frame.failed_check is not None
+        failed = frame.failed
         out = [f'<rect x="0" y="0" width="{self.width}" height="{self.header - 6:.1f}" '
                f'fill="{"#fdecea" if failed else "#f7f7f7"}"/>',
                _text(MARGIN, MARGIN + 4, f"{phase} · {where}", SMALL, colour, bold=True)]
@@ -196,11 +226,11 @@ class FrameDrawer:
                 fill, border, ink, width = CURRENT[0], CURRENT[1], CURRENT[2], 3.2
         elif node.kind == "saved":
             key = (int(node.owner), int(node.id.rsplit(".s", 1)[1]))
-            state = "stale" if key in frame.stale else frame.saved_states[key]
+            state = self._state(frame, key)
             lines = self.stage.saved_lines(key, state, frame.stale.get(key))
             fill, border, ink = STATE_COLORS[state]
             attrs += f' data-saved="{key[0]}.{key[1]}" data-state="{state}"'
-            if state == "stale":
+            if state in ("stale", "freed_access"):
                 width = 2.5
         dash = ' stroke-dasharray="5,3"' if state == "freed" else ""
         size = font_size(node.kind)
@@ -214,6 +244,13 @@ class FrameDrawer:
             parts.append(self.badge(frame, int(node.id), x + w, y))
         parts.append("</g>")
         return "".join(parts)
+
+    @staticmethod
+    def _state(frame, key):
+        """A saved tensor's state in this frame; a failure of this step wins."""
+        if key == frame.freed_access:
+            return "freed_access"
+        return "stale" if key in frame.stale else frame.saved_states[key]
 
     def _leaf_grad(self, frame, node):
         described = self.stage.leaves.get(node)
@@ -239,7 +276,7 @@ class FrameDrawer:
         event = self.stage.saved[key]
         name = self.names.get(key[0], "?")
         tensor = self.stage.names.get(event["tensor"]["id"])        # "x", when named
-        return f"{name}[{key[1]}]{' ' + tensor if tensor else ''} {event['nbytes']} B"
+        return f"{name}[{key[1]}]{' ' + tensor if tensor else ''} {self.stage.held_bytes(key)} B"
 
     def panel(self, frame):
         lang, x, y = self.lang, PANEL_PAD, ROW
@@ -250,17 +287,18 @@ class FrameDrawer:
         keys = [k for k in self.stage.saved if k in frame.saved_states]
         for key in keys[:MAX_ROWS]:
             y += ROW
-            state = "stale" if key in frame.stale else frame.saved_states[key]
+            state = self._state(frame, key)
             fill, border, ink = STATE_COLORS[state]
             word = text(lang, "state_" + state) if state != "stale" else text(
                 lang, "stale", version=frame.stale[key][0], current=frame.stale[key][1])
             word = word if state != "stale" else word.split("：")[-1].split(": ")[-1]
             out.append(f'<g class="mg-saved-row" data-saved="{key[0]}.{key[1]}" '
                        f'data-state="{state}">')
-            out.append(f'<rect x="{x - 4}" y="{y - 13}" width="{right - x + 8}" height="{ROW - 2}"'
+            out.append(f'<rect x="{x}" y="{y - 13}" width="{right - x}" height="{ROW - 2}"'
                        f' rx="4" fill="{fill}" stroke="{border}"/>')
-            out.append(_text(x, y, self._saved_row(key), SMALL, ink))
-            out.append(_text(right, y, word, SMALL, ink, "end", bold=state == "stale"))
+            out.append(_text(x + ROW_INSET, y, self._saved_row(key), SMALL, ink))
+            out.append(_text(right - ROW_INSET, y, word, SMALL, ink, "end",
+                             bold=state in ("stale", "freed_access")))
             out.append("</g>")
         if len(keys) > MAX_ROWS:
             y += ROW
@@ -268,14 +306,10 @@ class FrameDrawer:
         if not keys:
             y += ROW
             out.append(_text(x, y, text(lang, "empty"), SMALL, "#777777"))
-        y = ROW + (self.saved_rows + 2) * ROW
-        out += self.sparkline(frame, x, y, right)
-        y += SPARK_H + 3 * ROW
-        if any(f.phase == "backward" for f in self.story):   # keep the legend in place
-            if frame.phase == "backward":
-                out += self.ready_queue(frame, x, y, right)
-            y += (self.ready_rows + 2) * ROW
-        out += self.legend(x, y)
+        out += self.sparkline(frame, x, self.spark_y, right)
+        if frame.phase == "backward":          # (its place stays reserved in forward)
+            out += self.ready_queue(frame, x, self.ready_y, right)
+        out += self.legend(x, self.legend_y, frame.phase)
         return out
 
     def sparkline(self, frame, x, y, right):
@@ -295,6 +329,8 @@ class FrameDrawer:
         said = text(self.lang, "memory_now", now=format_bytes(frame.memory_bytes),
                     peak=format_bytes(max(self.memory + [0])))
         out.append(_text(x, base + ROW, said, SMALL, "#333333"))
+        for k, line in enumerate(self.note):      # only when some tensor was packed
+            out.append(_text(x, base + ROW + (k + 1) * NOTE * 1.3, line, NOTE, "#555555"))
         return out
 
     def ready_queue(self, frame, x, y, right):
@@ -313,9 +349,10 @@ class FrameDrawer:
             out.append(_text(x, y + ROW, text(self.lang, "empty"), SMALL, "#777777"))
         return out
 
-    def legend(self, x, y):
+    def legend(self, x, y, phase):
+        """What the colours mean; the yellow box is "just created" in forward."""
         out = []
-        for k, (key, colour, stroke) in enumerate((("legend_current", CURRENT[1], 0),
+        for k, (key, colour, stroke) in enumerate((("legend_current_" + phase, CURRENT[1], 0),
                                                    ("legend_flowing", FLOW_ORANGE, 4),
                                                    ("legend_carried", GRAD_BLUE, 2.2))):
             row = y + k * ROW

@@ -50,6 +50,13 @@ def format_tensor(described):
     return _format_values(values)
 
 
+def shape_and_values(described):
+    """'(2,): [1, 2]' for a small tensor, '(3, 4)' for a larger one (or unknown values)."""
+    shape = shape_text(described["shape"])
+    shown = format_tensor(described)
+    return shape if shown == shape else f"{shape}: {shown}"
+
+
 def _format_values(values):
     if isinstance(values, list):
         return "[" + ", ".join(_format_values(v) for v in values) + "]"
@@ -98,6 +105,8 @@ class Stage:
         self.functions, self.leaves, self.leaf_of_tensor = [], {}, {}
         self.saved, self.inputs, self.created_at, self.outputs = {}, {}, {}, {}
         self.final_grads = {}           # leaf tensor id -> its last gradient text
+        self.packed_bytes = {}          # (node, slot) -> bytes of what pack_hook returned
+        self.made = {}                  # node -> the tensors it made (node_created outputs)
         self._collect(trace)
         self.model = self._model()
         self.placed = layout(self.model)
@@ -112,12 +121,15 @@ class Stage:
                 for leaf, described in event["leaves"].items():
                     self._add_leaf(leaf, described)
                 self._add_node(node, [n for n, _ in event["inputs"] if n is not None])
+                self.made[node] = event.get("outputs") or []
             elif kind == "node_finished":
                 self._add_node(event["node"], [n for n, _ in event["edges"] if n is not None])
             elif kind in ("node_started", "hook_called"):
                 self._add_node(event["node"], [])
             elif kind == "tensor_saved" and not event["wrapped_number"]:
                 self.saved[(event["node"], event["slot"])] = event
+            elif kind == "tensor_packed":
+                self.packed_bytes[(event["node"], event["slot"])] = event.get("packed_nbytes")
             elif kind == "grad_accumulated":
                 self._add_leaf(event["node"], {"id": event["leaf"],
                                                "shape": event["grad"]["shape"]})
@@ -158,17 +170,34 @@ class Stage:
     # --- labels ------------------------------------------------------------
 
     def leaf_name(self, node):
-        """What a leaf is called: the student's name for it, else "leaf"."""
+        """What a leaf is called: the student's name for it (`names=`), else "leaf", or
+        "leaf 1", "leaf 2" ... (in the order the trace met them) when there are several."""
         described = self.leaves.get(node)
         if described is not None and described["id"] in self.names:
             return self.names[described["id"]]
-        return text(self.lang, "leaf")
+        if len(self.leaves) == 1:
+            return text(self.lang, "leaf")
+        return text(self.lang, "leaf_numbered", n=list(self.leaves).index(node) + 1)
 
     def leaf_lines(self, node, grad):
-        """A leaf's label: name, shape, and its .grad (a text, or None)."""
+        """A leaf's label: name, shape (and values, when small), and its .grad (text or None)."""
         described = self.leaves.get(node)
-        shape = shape_text(described["shape"]) if described else ""
+        shape = shape_and_values(described) if described else ""
         return (self.leaf_name(node), shape, text(self.lang, "grad_is", grad=grad or "None"))
+
+    def output_lines(self, root):
+        """An output's label: its name (`names=`) or "output", its shape and small values."""
+        made = self.made.get(root)
+        if not made or made[0] is None:
+            return (text(self.lang, "output"),)
+        name = self.names.get(made[0]["id"], text(self.lang, "output"))
+        return (name, shape_and_values(made[0]))
+
+    def held_bytes(self, key):
+        """The bytes a saved tensor holds while alive: what pack_hook returned when it was
+        packed (0 for a path or a handle), else the tensor itself."""
+        packed = self.packed_bytes.get(key)
+        return self.saved[key]["nbytes"] if packed is None else packed
 
     def saved_lines(self, key, state, failed=None):
         """A saved tensor's label: what it is, and its state now."""
@@ -201,7 +230,7 @@ class Stage:
             for src in inputs:
                 edges.append(GraphEdge(str(src), str(node)))
         for out, root in self.outputs.items():
-            nodes.append(GraphNode(out, "output", (text(lang, "output"),)))
+            nodes.append(GraphNode(out, "output", self.output_lines(root)))
             edges.append(GraphEdge(str(root), out))
         order = {n: k for k, n in enumerate(self.functions)}
         nodes.sort(key=lambda n: (n.kind == "output", order.get(_owner(n), -1)))
@@ -212,7 +241,7 @@ class Stage:
         return self.placed.boxes[str(box_id)]
 
 
-STATES = ("saved", "packed", "unpacked", "freed")
+STATES = ("saved", "packed", "unpacked", "freed", "freed_access")
 
 
 def _owner(graph_node):

@@ -3,7 +3,8 @@
 `frames(trace)` replays the recorded events through a small state machine and
 takes a snapshot at every step worth a picture: a node created in forward,
 backward starting, a node starting, its saved tensors unpacked (the version
-check), a node finishing (the gradients it sends out), a hook, a gradient
+check; or, red, a saved tensor that backward needs but a previous backward
+already freed: the "second time" error), a node finishing (the gradients it sends out), a hook, a gradient
 accumulated into a leaf, backward finishing.  Events that only complete a
 step are folded into it: the tensors a node saves join its node_created
 frame; the tensors freed after a node ran join its node_finished frame.
@@ -61,15 +62,22 @@ def frames(trace, lang=None, *, view="all", names=None):
         trace: a `Trace` from `minigrad.viz.record()` (or `minigrad.trace.record()`).
         lang: "en" or "zh"; default `minigrad.settings.lang`, MINIGRAD_LANG, "en".
         view: "all", or only the "forward" or "backward" frames (renumbered from 0).
-        names: optional {"x": x, ...} to label leaves by name (tensors of the trace).
+        names: optional {"x": x, "loss": loss, ...}: label leaves, outputs and saved
+            tensors by the names you gave them.  Without it a leaf is "leaf" ("leaf 1",
+            "leaf 2" ... when there are several) and an output "output"; both show
+            their shape, and their values when they have at most 4 elements.
 
     Returns:
         A list of `Frame`, each with: `step`, `phase` ("forward"/"backward"),
         `event` (the event shown) and `events` (with those folded into it),
         `current` (the highlighted node id or None), `nodes_shown` (node ids on
         stage), `alive_saved` [(node, slot)], `saved_states` {(node, slot): state},
-        `memory_bytes` (held by saved tensors), `failed_check` ((node, slot) when a
-        version check failed at this step), `stale` {(node, slot): (saved, now)},
+        `memory_bytes` (held by saved tensors; a packed one counts what pack_hook
+        returned: its nbytes for a tensor or an array, 0 for a path or a handle),
+        `failed_check` ((node, slot) when a version check failed at this step),
+        `freed_access` ((node, slot) when backward needed a saved tensor that was
+        already freed: the "second time" error), `failed` (either), `stale`
+        {(node, slot): (saved, now)},
         `ready` [(node, priority)] (next to run first), `dependencies` {node: count},
         `done` (nodes that ran), `grad_edges` [(from, to)] (gradient direction) and
         `flowing` (those of this step), `leaf_grads` {leaf tensor id: text},
@@ -94,7 +102,7 @@ class _Replay:
     """The state machine: applies events, opens and closes frames."""
 
     OPENERS = {"node_created", "backward_started", "node_started", "grad_accumulated",
-               "hook_called", "backward_finished"}
+               "hook_called", "backward_finished", "saved_tensor_freed_access"}
 
     def __init__(self, stage):
         self.stage, self.trace = stage, stage.trace
@@ -103,7 +111,7 @@ class _Replay:
         introduced = {leaf for e in self.trace.of_kind("node_created") for leaf in e["leaves"]}
         self.shown = [n for n in stage.functions if n not in stage.created_at]
         self.shown += [n for n in stage.leaves if n not in introduced]
-        self.states, self.stale, self.failed = {}, {}, None
+        self.states, self.stale, self.failed, self.freed_access = {}, {}, None, None
         self.ready, self.dependencies, self.done = [], {}, []
         self.grad_edges, self.leaf_grads = [], {}
         # NOTE: AccumulateGrad runs as soon as it is ready (PyTorch gives it the top
@@ -119,7 +127,7 @@ class _Replay:
             role = self._role(event)
             if role == "open":
                 self._close()
-                self.flowing, self.failed = [], None
+                self.flowing, self.failed, self.freed_access = [], None, None
                 self._apply(event)
                 self.open = [event] + self.pending
                 self.pending = []
@@ -191,6 +199,9 @@ class _Replay:
             self.failed = key
             self.stale[key] = (event["saved_version"], event["current_version"])
 
+    def _on_saved_tensor_freed_access(self, event):
+        self.freed_access = (event["node"], event["slot"])
+
     def _on_backward_started(self, event):
         self.phase = "backward"
         self.current = event["roots"][0] if event["roots"] else None
@@ -240,8 +251,10 @@ class _Replay:
             step=len(self.story), phase=phase, event=event, events=events,
             current=self.current, nodes_shown=list(self.shown), alive_saved=alive,
             saved_states=dict(self.states), stale=dict(self.stale),
-            memory_bytes=sum(self.stage.saved[key]["nbytes"] for key in alive),
-            failed_check=self.failed, ready=list(self.ready),
+            memory_bytes=sum(self.stage.held_bytes(key) for key in alive),
+            failed_check=self.failed, freed_access=self.freed_access,
+            failed=self.failed is not None or self.freed_access is not None,
+            ready=list(self.ready),
             dependencies=dict(self.dependencies), done=list(self.done),
             grad_edges=list(self.grad_edges), flowing=list(self.flowing),
             leaf_grads=dict(self.leaf_grads))
@@ -275,6 +288,8 @@ def caption(frame, stage):
         if frame.ready:
             said += text(lang, "cap_waiting", n=len(frame.ready))
         return said
+    if kind == "saved_tensor_freed_access":
+        return text(lang, "cap_freed_access", name=name)
     if frame.failed_check is not None:
         saved, now = frame.stale[frame.failed_check]
         return text(lang, "cap_check_failed", name=name, version=saved, current=now)

@@ -166,6 +166,33 @@ def wait_for_frame_change(page, before, what):
     return frame_state(page)
 
 
+def assert_numbering_and_one_caption(page, where):
+    """The slider's readout is the caption's "step k" (both from 1); the caption is
+    shown once (inside the SVG), not again as an HTML line above it."""
+    step = int(frame_state(page)[0])
+    readout = page.locator(f"{WIDGET} .widget-readout").first.text_content().strip()
+    assert readout == str(step + 1), f"slider shows {readout}, frame is step {step + 1}"
+    widget_text = page.locator(WIDGET).text_content()
+    assert widget_text.count(where.format(k=step + 1)) == 1, widget_text
+
+
+def assert_play_button_named_and_visible(page, tooltip):
+    """ipywidgets 8 shows no description beside Play: it has a tooltip and a visible icon."""
+    play = page.evaluate(
+        """selector => {
+            const play = document.querySelector(selector);
+            const button = play.querySelector('button');
+            const icon = button.querySelector('i');
+            const box = (icon || button).getBoundingClientRect();
+            const glyph = icon ? getComputedStyle(icon, '::before').content : 'none';
+            return [play.getAttribute('title') || button.getAttribute('title'),
+                    box.width, box.height, glyph];
+        }""", f"{WIDGET} .widget-play")
+    assert play[0] == tooltip, f"the Play button's tooltip is {play[0]!r}"
+    assert play[1] > 4 and play[2] > 4 and play[3] not in ("none", "", "normal"), (
+        f"the Play button's icon is not visible: {play}")
+
+
 def screenshot(page, folder, name):
     """Save the widget and the whole page; print where."""
     path = folder / name
@@ -187,6 +214,8 @@ def test_widget_steps_with_next_and_play(page, jupyter_lab, artifacts):
     assert not CJK.search(widget.text_content()), "the English widget shows Chinese text"
     first = frame_state(page)
     assert first[0] is not None, "the frame has no data-step"
+    assert_numbering_and_one_caption(page, "step {k} of")
+    assert_play_button_named_and_visible(page, "Play")
     screenshot(page, artifacts, "en-0-first-frame.png")
 
     # Next: one click moves one step; a few clicks move the highlight to another node.
@@ -201,6 +230,7 @@ def test_widget_steps_with_next_and_play(page, jupyter_lab, artifacts):
             break
     assert state[1] is not None and state[1] != first[1], (
         f"{clicks} Next clicks never highlighted another node than {first[2]!r}")
+    assert_numbering_and_one_caption(page, "step {k} of")
     screenshot(page, artifacts, "en-1-after-next.png")
 
     # Play: the animation advances on its own, the highlight moves on.
@@ -232,4 +262,6 @@ def test_widget_speaks_chinese(page, jupyter_lab, artifacts):
     next_button.click()
     after = wait_for_frame_change(page, before, "Next (zh)")
     assert int(after[0]) == int(before[0]) + 1
+    assert_numbering_and_one_caption(page, "第 {k} 步")
+    assert_play_button_named_and_visible(page, "播放")
     screenshot(page, artifacts, "zh-after-next.png")
