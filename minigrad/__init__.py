@@ -2,24 +2,25 @@
 
 `import minigrad as torch` runs PyTorch's autograd tutorials unchanged.
 """
-from . import autograd, backend, dtypes, settings, trace
+from . import autograd, backend, cuda, dtypes, nn, settings, trace
 from .autograd import enable_grad, is_grad_enabled, no_grad, set_grad_enabled
+from .autograd.grad_mode import inference_mode, is_inference_mode_enabled
 from .backend import device
 from .creation import (arange, as_tensor, empty, empty_like, eye, from_numpy, full, full_like,
-                       linspace, manual_seed, ones, ones_like, rand, randint, randn, tensor,
-                       zeros, zeros_like)
+                       linspace, manual_seed, ones, ones_like, rand, rand_like, randint, randn,
+                       randn_like, tensor, zeros, zeros_like)
 from .dtypes import (bool, double, dtype, float, float16, float32, float64, get_default_dtype,
                      half, int, int8, int16, int32, int64, long, set_default_dtype, short,
                      uint8)
-from .functions import (abs, allclose, cat, clamp, cos, exp, log, matmul, max, maximum, mean,
-                        min, minimum, mm, relu, sigmoid, sin, sqrt, stack, sum, tanh, where)
+from .functions import (abs, add, allclose, argmax, argmin, cat, clamp, clone, cos, div, dot,
+                        equal, exp, flatten, is_floating_point, is_tensor, log, log_softmax,
+                        masked_fill, matmul, max, maximum, mean, min, minimum, mm, mul, neg,
+                        numel, permute, pow, reciprocal, relu, reshape, sigmoid, sign, sin,
+                        softmax, sqrt, square, squeeze, stack, sub, sum, t, tanh, transpose,
+                        unsqueeze, where)
+from .serialization import load, save
 from .tensor import Tensor
 from .tensor_data import Size
 
 __version__ = "0.1.0"
 
-
-class cuda:
-    """minigrad.cuda.is_available(): True when CuPy and a GPU are usable."""
-
-    is_available = staticmethod(backend.cuda_is_available)

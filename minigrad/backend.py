@@ -1,26 +1,60 @@
 """Array backends: numpy for the CPU (always there), CuPy for CUDA (optional).
 
 A tensor's data is a numpy array on "cpu" or a CuPy array on "cuda".  Ops ask
-`array_module(array)` for the module that matches their data, so the same op
-code runs on both.
+the tensor for its array module (`x._xp`, from `array_module`), so the same op
+code runs on both.  CuPy is imported the first time a GPU is asked for, never
+by `import minigrad`.
+
+The tests swap in a numpy-backed stand-in for CuPy (tests/fake_cupy.py) by
+setting `_cupy` and `_cupyx` below, so the device logic runs without a GPU.
 """
+import builtins
+import re
+
 import numpy as np
+
+INSTALL_HINT = ('minigrad hint: device="cuda" runs on CuPy, which is not installed. On a '
+                'machine with an NVIDIA GPU: pip install "minigrad[cuda]"')
+_DEVICE_TYPES = ("cpu, cuda, ipu, xpu, mkldnn, opengl, opencl, ideep, hip, ve, fpga, maia, "
+                 "xla, lazy, vulkan, mps, meta, hpu, mtia, privateuseone")
 
 
 class device:
-    """Where a tensor's data lives: `device('cpu')` or `device('cuda', 0)`."""
+    """Where a tensor's data lives, as `torch.device`: `device("cpu")`, `device("cuda")`,
+    `device("cuda:0")`, `device("cuda", 0)`.
+
+    Example::
+
+        >>> import minigrad as torch
+        >>> torch.device("cuda:0")
+        device(type='cuda', index=0)
+        >>> d = torch.device("cpu")
+        >>> d.type, d.index, str(d)
+        ('cpu', None, 'cpu')
+        >>> torch.device("cuda") == torch.device("cuda:0")    # as in PyTorch: no index != index 0
+        False
+    """
+
+    __slots__ = ("type", "index")
 
     def __init__(self, type, index=None):
         if isinstance(type, device):
             type, index = type.type, type.index
         text = str(type)
-        if ":" in text:
-            text, number = text.split(":", 1)
-            index = int(number)
-        if text not in ("cpu", "cuda"):
-            raise RuntimeError(
-                f"Expected one of cpu, cuda device type at start of device string: {type}")
-        self.type = text
+        match = re.fullmatch(r"([a-zA-Z_]+)(?::(0|[1-9][0-9]*))?", text)
+        if match is None:
+            raise RuntimeError(f"Invalid device string: '{text}'")
+        if match.group(1) not in ("cpu", "cuda"):
+            raise RuntimeError(f"Expected one of {_DEVICE_TYPES} device type at start of "
+                               f"device string: {match.group(1)}")
+        if match.group(2) is not None:
+            index = int(match.group(2))
+        if index is not None and not isinstance(index, int):
+            raise TypeError("device(): argument 'index' (position 2) must be int, not "
+                            f"{builtins.type(index).__name__}")
+        if index is not None and index < 0:
+            raise RuntimeError("Device index must not be negative")
+        self.type = match.group(1)
         self.index = index
 
     def __repr__(self):
@@ -31,62 +65,186 @@ class device:
     def __str__(self):
         return self.type if self.index is None else f"{self.type}:{self.index}"
 
-    def __eq__(self, other):
-        if isinstance(other, str):
-            other = device(other)
-        return isinstance(other, device) and (self.type, self.index) == (other.type, other.index)
+    def __eq__(self, other):          # a string is never equal to a device, as in PyTorch
+        if not isinstance(other, device):
+            return NotImplemented
+        return self is other or (self.type == other.type and self.index == other.index)
 
     def __hash__(self):
         return hash((self.type, self.index))
 
+    def __reduce__(self):
+        return (device, (self.type, self.index))
+
 
 CPU = device("cpu")
+_cuda_devices = {}                  # index -> the one device object tensors report
 
 
-def _cupy():
-    """Import CuPy, or explain how to get it."""
+def cuda_device(index):
+    """The device object of GPU `index` (one object per GPU: comparing them is cheap)."""
+    found = _cuda_devices.get(index)
+    if found is None:
+        found = _cuda_devices[index] = device("cuda", index)
+    return found
+
+
+# --- CuPy, imported on first use ------------------------------------------------
+
+_cupy = None
+_cupyx = None
+
+
+def cupy():
+    """The CuPy module, imported the first time a GPU is asked for; or one clear error."""
+    global _cupy, _cupyx
+    if _cupy is not None:
+        return _cupy
     try:
-        import cupy
+        import cupy as module
+        import cupyx
     except ImportError:
-        raise RuntimeError(
-            "device='cuda' needs CuPy, which is not installed. Install the "
-            "optional GPU backend with: pip install 'minigrad[cuda]' "
-            "(a CUDA GPU and driver are required).") from None
+        raise AssertionError(f"Torch not compiled with CUDA enabled. {INSTALL_HINT}") from None
     try:
-        cupy.cuda.runtime.getDeviceCount()
+        module.cuda.runtime.getDeviceCount()
     except Exception as exc:  # noqa: BLE001 - CuPy raises its own error types
-        raise RuntimeError(f"CuPy is installed but no CUDA GPU is usable: {exc}") from None
-    return cupy
+        raise RuntimeError(
+            "Found no NVIDIA driver on your system. Please check that you have an NVIDIA GPU "
+            f"and installed a driver. minigrad hint: CuPy is installed but says: {exc}") from None
+    _cupy, _cupyx = module, cupyx
+    return module
+
+
+def cupyx():
+    cupy()
+    return _cupyx
 
 
 def cuda_is_available():
+    """True when CuPy imports and sees at least one GPU."""
     try:
-        _cupy()
-    except RuntimeError:
+        return cupy().cuda.runtime.getDeviceCount() > 0
+    except (AssertionError, RuntimeError):
         return False
-    return True
 
+
+def current_cuda_index():
+    return int(cupy().cuda.Device().id)
+
+
+# --- arrays and devices ----------------------------------------------------------
 
 def array_module(array):
     """numpy for numpy arrays, cupy for CuPy arrays."""
     if isinstance(array, np.ndarray) or np.isscalar(array):
         return np
-    return _cupy()
+    return cupy()
+
+
+def is_array(value):
+    """True for a numpy or CuPy array (not a number, list or slice)."""
+    return isinstance(value, np.ndarray) or (_cupy is not None and isinstance(value, _cupy.ndarray))
 
 
 def device_of(array):
     if isinstance(array, np.ndarray):
         return CPU
-    return device("cuda", int(array.device.id))
+    return cuda_device(int(array.device.id))
+
+
+def resolve(target):
+    """A device with its index filled in: "cuda" means the current GPU, as in PyTorch."""
+    target = target if isinstance(target, device) else device(target)
+    if target.type == "cpu":
+        return CPU
+    if target.index is None:
+        return cuda_device(current_cuda_index())
+    count = cupy().cuda.runtime.getDeviceCount()
+    if target.index >= count:
+        raise RuntimeError("CUDA error: invalid device ordinal. minigrad hint: this machine "
+                           f"has {count} GPU(s); use an index below {count}.")
+    return cuda_device(target.index)
 
 
 def move(array, target):
     """Copy `array` to `target` device (no copy when it is already there)."""
-    target = device(target)
-    if target.type == "cpu":
-        if isinstance(array, np.ndarray):
-            return array
-        return array.get()
-    cupy = _cupy()
-    with cupy.cuda.Device(target.index or 0):
-        return cupy.asarray(array)
+    target = resolve(target)
+    if target is CPU:
+        return array if isinstance(array, np.ndarray) else cupy().asnumpy(array)
+    if not isinstance(array, np.ndarray) and device_of(array) is target:
+        return array
+    module = cupy()
+    with module.cuda.Device(target.index):
+        return module.array(array)
+
+
+def to_numpy(array):
+    """A host (numpy) copy of a device array; a numpy array itself."""
+    return array if isinstance(array, np.ndarray) else cupy().asnumpy(array)
+
+
+def to_pinned_host(array):
+    """A copy of a CuPy array in page-locked (pinned) host memory, which the GPU can copy
+    back from faster (save_on_cpu(pin_memory=True)).  A numpy array is returned as is."""
+    if isinstance(array, np.ndarray):
+        return array
+    pinned = cupyx().empty_pinned(array.shape, dtype=array.dtype)
+    cupy().ascontiguousarray(array).get(out=pinned)
+    return pinned
+
+
+def scatter_add(out, key, values):
+    """out[key] += values, adding repeated indices up (numpy's add.at, cupyx.scatter_add)."""
+    if isinstance(out, np.ndarray):
+        np.add.at(out, key, values)
+    elif hasattr(cupy().add, "at"):             # CuPy 13 and later
+        cupy().add.at(out, key, values)
+    else:
+        cupyx().scatter_add(out, key, values)
+
+
+def has_internal_overlap(array):
+    """True if some element is stored at one address for several indices (an expanded
+    view: a stride of 0 over a dim longer than 1).  numpy marks those arrays read-only;
+    CuPy has no such flag, so look at the strides."""
+    if not getattr(array.flags, "writeable", True):
+        return True
+    return any(stride == 0 and size > 1 for stride, size in zip(array.strides, array.shape))
+
+
+# --- tensors on different devices ----------------------------------------------------
+
+def match_devices(check, args):
+    """Function.apply's slow path, when tensor arguments sit on different devices.
+
+    `check` "elementwise" (or "inplace"): PyTorch's TensorIterator rules - the common
+    device is the first GPU; a 0-dim CPU tensor may join (it is copied over, recorded, so
+    its gradient flows back), except as the target of an in-place op; any other tensor
+    elsewhere is an error.  `check` (method, names): PyTorch's check of its other kernels
+    - the first tensor sets the device, `names` name the tensor arguments in the message.
+    Returns the arguments, with CPU scalars copied to the common device.
+    """
+    tensors = [(i, a) for i, a in enumerate(args) if getattr(a, "_is_minigrad_tensor", False)]
+    if isinstance(check, tuple):
+        method, names = check
+        common = tensors[0][1].device
+        for k, (_, tensor) in enumerate(tensors):
+            if tensor.device != common:
+                name = names[k] if isinstance(names, tuple) else names
+                raise RuntimeError(
+                    f"Expected all tensors to be on the same device, but got {name} is on "
+                    f"{tensor.device}, different from other tensors on {common} (when checking "
+                    f"argument in method {method})")
+        return args
+    from .ops.shape import ToCopy
+    common = next((a.device for _, a in tensors if a.device is not CPU), CPU)
+    moved = list(args)
+    for position, tensor in tensors:
+        if tensor.device is common:
+            continue
+        cpu_scalar = tensor.device is CPU and tensor.ndim == 0
+        if not cpu_scalar or (check == "inplace" and position == 0):
+            raise RuntimeError("Expected all tensors to be on the same device, but found at "
+                               f"least two devices, {common} and {tensor.device}!")
+        moved[position] = ToCopy.apply(tensor, tensor.dtype, common)
+    return tuple(moved)

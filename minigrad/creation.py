@@ -2,6 +2,7 @@
 import numpy as np
 
 from . import backend, dtypes
+from .autograd.grad_mode import mark_inference
 from .tensor import Tensor
 
 _rng = {"generator": np.random.default_rng()}
@@ -38,11 +39,12 @@ def _finish(array, dtype, device, requires_grad):
             "Only Tensors of floating point and complex dtype can require gradients. "
             f"minigrad hint: this tensor is {dtype}; write 1.0 rather than 1, or pass "
             "dtype=torch.float32.")
-    return Tensor._make(array, requires_grad=requires_grad)
+    return mark_inference(Tensor._make(array, requires_grad=requires_grad))
 
 
 def tensor(data, dtype=None, device=None, requires_grad=False):
-    """A new tensor holding a copy of `data` (numbers, nested lists, arrays, tensors).
+    """A new tensor holding a copy of `data` (numbers, nested lists, arrays, tensors),
+    on `device` ("cpu" by default, or "cuda": see minigrad.cuda).
 
     Example::
 
@@ -52,8 +54,9 @@ def tensor(data, dtype=None, device=None, requires_grad=False):
         >>> torch.tensor([1, 2]).dtype
         minigrad.int64
     """
-    if isinstance(data, Tensor):
-        data = backend.move(data._data, "cpu")
+    if isinstance(data, Tensor):          # a copy on the same device, unless told otherwise
+        device = data.device if device is None else device
+        data = backend.to_numpy(data._data)
     elif isinstance(data, (list, tuple)) and any(isinstance(x, Tensor) for x in _flat(data)):
         data = _nested_items(data)
     try:
@@ -205,3 +208,13 @@ def randint(low, high=None, size=(), dtype=None, device=None):
     dtype = dtypes.int64 if dtype is None else dtypes.to_dtype(dtype)
     array = _rng["generator"].integers(low, high, size=size).astype(dtype.numpy)
     return _finish(array, dtype, device, False)
+
+
+def rand_like(other, dtype=None, device=None, requires_grad=False):
+    """rand with the shape (and, by default, dtype and device) of `other`."""
+    return _like(rand, other, dtype, device, requires_grad)
+
+
+def randn_like(other, dtype=None, device=None, requires_grad=False):
+    """randn with the shape (and, by default, dtype and device) of `other`."""
+    return _like(randn, other, dtype, device, requires_grad)

@@ -44,7 +44,7 @@ bool = dtype("bool", np.bool_, 0)
 
 ALL = (float16, float32, float64, int8, uint8, int16, int32, int64, bool)
 _FROM_NUMPY = {d.numpy: d for d in ALL}
-_FROM_CHAR = {d.numpy.char: d for d in ALL}
+_FROM_CHAR = BY_CHAR = {d.numpy.char: d for d in ALL}    # the fast lookup (Tensor.dtype)
 _BY_NAME = {d.name: d for d in ALL}
 
 

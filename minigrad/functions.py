@@ -3,8 +3,45 @@ import builtins
 
 import numpy as np
 
+from . import backend
 from .ops import combine
-from .ops._helpers import is_tensor
+from .ops._helpers import is_tensor as _is_tensor
+
+
+def add(input, other, alpha=1):
+    return input.add(other, alpha=alpha) if _is_tensor(input) else other.__radd__(input)
+
+
+def sub(input, other, alpha=1):
+    return input.sub(other, alpha=alpha)
+
+
+def mul(input, other):
+    return input.mul(other) if _is_tensor(input) else other.__rmul__(input)
+
+
+def div(input, other):
+    return input.div(other)
+
+
+def pow(input, exponent):
+    return input.pow(exponent) if _is_tensor(input) else exponent.__rpow__(input)
+
+
+def neg(x):
+    return x.neg()
+
+
+def square(x):
+    return x.square()
+
+
+def reciprocal(x):
+    return x.reciprocal()
+
+
+def sign(x):
+    return x.sign()
 
 
 def exp(x):
@@ -79,6 +116,79 @@ def mm(a, b):
     return a.mm(b)
 
 
+def dot(a, b):
+    return a.dot(b)
+
+
+def softmax(x, dim, dtype=None):
+    return (x if dtype is None else x.to(dtype)).softmax(dim)
+
+
+def log_softmax(x, dim, dtype=None):
+    return (x if dtype is None else x.to(dtype)).log_softmax(dim)
+
+
+def masked_fill(x, mask, value):
+    return x.masked_fill(mask, value)
+
+
+def argmax(x, dim=None, keepdim=False):
+    return x.argmax(dim, keepdim)
+
+
+def argmin(x, dim=None, keepdim=False):
+    return x.argmin(dim, keepdim)
+
+
+def reshape(x, shape):
+    return x.reshape(shape)
+
+
+def flatten(x, start_dim=0, end_dim=-1):
+    return x.flatten(start_dim, end_dim)
+
+
+def transpose(x, dim0, dim1):
+    return x.transpose(dim0, dim1)
+
+
+def t(x):
+    return x.t()
+
+
+def permute(x, dims):
+    return x.permute(*dims)
+
+
+def squeeze(x, dim=None):
+    return x.squeeze(dim)
+
+
+def unsqueeze(x, dim):
+    return x.unsqueeze(dim)
+
+
+def clone(x):
+    return x.clone()
+
+
+def numel(x):
+    return x.numel()
+
+
+def is_floating_point(x):
+    return x.is_floating_point()
+
+
+def equal(a, b):
+    return a.equal(b)
+
+
+def is_tensor(obj):
+    """True for a minigrad Tensor (torch.is_tensor)."""
+    return _is_tensor(obj)
+
+
 def where(condition, a, b):
     return combine.where(condition, a, b)
 
@@ -94,6 +204,9 @@ def stack(tensors, dim=0):
 
 
 def allclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
-    x = a._data if is_tensor(a) else a
-    y = b._data if is_tensor(b) else b
-    return builtins.bool(np.allclose(x, y, rtol=rtol, atol=atol, equal_nan=equal_nan))
+    if _is_tensor(a) and _is_tensor(b) and a.device is not b.device:
+        a, b = backend.match_devices("elementwise", (a, b))      # PyTorch's error
+    x = a._data if _is_tensor(a) else a
+    y = b._data if _is_tensor(b) else b
+    xp = backend.array_module(x if _is_tensor(a) else y if _is_tensor(b) else np.asarray(x))
+    return builtins.bool(xp.allclose(x, y, rtol=rtol, atol=atol, equal_nan=equal_nan))

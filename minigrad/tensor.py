@@ -21,6 +21,7 @@ from .autograd import api as autograd_api
 from .autograd.grad_mode import is_grad_enabled
 from .autograd.graph import register_leaf_accumulator
 from .tensor_data import TensorData
+from .tensor_extras import TensorExtras
 from .tensor_math import TensorMath
 from .utils.hooks import HookDict, add_hook
 
@@ -34,7 +35,7 @@ class VersionCounter:
         self.value = 0
 
 
-class Tensor(TensorData, TensorMath):
+class Tensor(TensorData, TensorMath, TensorExtras):
     """A multi-dimensional array that can record the operations made with it.
 
     Make tensors with `minigrad.tensor(...)`, `ones`, `zeros`, `randn` ...
@@ -51,9 +52,11 @@ class Tensor(TensorData, TensorMath):
         tensor([2., 4.])
     """
 
-    __slots__ = ("_data", "_requires_grad", "_grad", "_grad_fn", "_output_nr", "_base_grad_fn",
-                 "_version_counter", "_base", "_leaf_hooks", "_post_accumulate_hooks",
-                 "_accumulator_ref", "_retains_grad", "__weakref__", "__dict__")
+    __slots__ = ("_data", "_requires_grad", "_grad", "_grad_fn", "_output_nr",
+                 "_version_counter", "_base", "_wrapped_number", "__weakref__", "__dict__")
+    # Rarely set: class defaults, so that making a tensor (every op makes some) stays short.
+    _base_grad_fn = _leaf_hooks = _post_accumulate_hooks = _accumulator_ref = None
+    _retains_grad = False
     _is_minigrad_tensor = True
     __array_ufunc__ = None          # numpy defers to Tensor's reflected operators
     __hash__ = object.__hash__      # == is elementwise, so hash by identity
@@ -67,15 +70,10 @@ class Tensor(TensorData, TensorMath):
     def _init_from(self, data, requires_grad=False):
         self._data = data
         self._requires_grad = requires_grad
-        self._grad = None
-        self._grad_fn = None
+        self._grad = self._grad_fn = self._base = None
         self._output_nr = 0
         self._version_counter = VersionCounter()
-        self._base = None
-        self._leaf_hooks = None
-        self._post_accumulate_hooks = None
-        self._accumulator_ref = None
-        self._retains_grad = False
+        self._wrapped_number = False        # True for a Python number wrapped by x * 2
 
     @staticmethod
     def _make(data, requires_grad=False):
@@ -86,7 +84,8 @@ class Tensor(TensorData, TensorMath):
 
     def _new(self, data):
         """A new tensor with this array; numpy scalars become 0-d arrays."""
-        if not hasattr(data, "shape") or isinstance(data, np.generic):
+        if type(data) is not np.ndarray and (
+                not hasattr(data, "shape") or isinstance(data, np.generic)):
             data = np.asarray(data)
         return Tensor._make(data)
 
@@ -181,6 +180,14 @@ class Tensor(TensorData, TensorMath):
             if value.dtype is not self.dtype:
                 raise RuntimeError("attempting to assign a gradient with dtype "
                                    f"'{value.dtype}' to a tensor with dtype '{self.dtype}'.")
+            theirs, ours = value.device, self.device
+            if theirs != ours:
+                where = (f"with device type '{theirs.type}' to a tensor with device type "
+                         f"'{ours.type}'" if theirs.type != ours.type else
+                         f"located on device with index '{theirs.index}' to a tensor located "
+                         f"on device with index '{ours.index}'")
+                raise RuntimeError(f"attempting to assign a gradient {where}. Please ensure "
+                                   "that the gradient and the tensor are on the same device")
         self._grad = value
 
     @property
@@ -274,6 +281,8 @@ class Tensor(TensorData, TensorMath):
     def _check_inplace_allowed(self, through_view=False):
         """PyTorch's refusals: an in-place change to a leaf that requires grad loses history.
         `through_view`: the write goes through a view of self (`x[0] = 1`)."""
+        if self._inference:
+            self._check_not_inference()
         if not is_grad_enabled():
             return
         made_by = self.__dict__.get("_view_made_by")
@@ -298,26 +307,32 @@ class Tensor(TensorData, TensorMath):
     def _write(self, array, result_dtype, key=Ellipsis, bump=True):
         """Write into this tensor's storage and bump its version (every in-place op ends here;
         a built-in op passes bump=False: its ctx.mark_dirty bumps, as PyTorch's does)."""
+        self._check_write(array.shape, result_dtype, key)
+        self._data[key] = array
+        if bump:
+            self._version_counter.value += 1
+
+    def _check_write(self, shape, result_dtype, key=Ellipsis):
+        """May a result of this shape and dtype be written into this tensor (at key)?"""
         # PyTorch's checks, in its order: overlapping memory, then shape, then dtype.
-        if not self._data.flags.writeable:
+        if backend.has_internal_overlap(self._data):
             raise RuntimeError(
                 "unsupported operation: more than one element of the written-to tensor refers "
                 "to a single memory location. Please clone() the tensor before performing the "
                 "operation.")
-        if key is Ellipsis and tuple(array.shape) != self.shape:
-            broadcast = np.broadcast_shapes(tuple(array.shape), self.shape)
+        if key is Ellipsis and tuple(shape) != self._data.shape:
+            broadcast = np.broadcast_shapes(tuple(shape), self.shape)
             if broadcast != self.shape:
                 raise RuntimeError(f"output with shape {list(self.shape)} doesn't match the "
                                    f"broadcast shape {list(broadcast)}")
         if not dtypes.can_cast(result_dtype, self.dtype):
             raise RuntimeError(f"result type {_type_name(result_dtype)} can't be cast to the "
                                f"desired output type {_type_name(self.dtype)}")
-        self._data[key] = array
-        if bump:
-            self._version_counter.value += 1
 
     def _accumulate_in_place(self, grad):
-        self._write(self._data + grad._data.astype(self._data.dtype), self.dtype)
+        self._check_write(grad._data.shape, self.dtype)
+        self._data += grad._data.astype(self._data.dtype, copy=False)     # no temporary
+        self._version_counter.value += 1
 
     def _has_nan(self):
         return self.dtype.is_floating_point and bool(self._xp.isnan(self._data).any())
@@ -327,7 +342,8 @@ class Tensor(TensorData, TensorMath):
 
     def __reduce_ex__(self, protocol):
         from .creation import tensor
-        return (tensor, (backend.move(self._data, "cpu"), None, None, self._requires_grad))
+        device = None if self.device is backend.CPU else str(self.device)
+        return (tensor, (backend.to_numpy(self._data), None, device, self._requires_grad))
 
     def _type_description(self):
         """PyTorch's name for a tensor in error messages: 'torch.FloatTensor [2]'."""

@@ -1,5 +1,7 @@
 """What a tensor holds and how to get it out: shape, dtype, device, numpy(),
 item(), tolist(), and Python's conversions (float(t), bool(t), len(t) ...)."""
+import numpy as np
+
 from . import backend, dtypes
 
 
@@ -38,10 +40,13 @@ class TensorData:
 
     @property
     def dtype(self):
-        return dtypes.from_numpy_dtype(self._data.dtype)
+        numpy_dtype = self._data.dtype
+        return dtypes.BY_CHAR.get(numpy_dtype.char) or dtypes.from_numpy_dtype(numpy_dtype)
 
     @property
     def device(self):
+        if type(self._data) is np.ndarray:       # the common case, without a call
+            return backend.CPU
         return backend.device_of(self._data)
 
     @property

@@ -2,6 +2,8 @@
 read the op's class for its forward and backward."""
 import operator
 
+from . import backend
+from .autograd.grad_mode import is_grad_enabled
 from .ops import arithmetic, combine, index, inplace, linalg, reduce, shape, unary
 from .ops._helpers import binary_arrays, is_tensor, wrap_number
 
@@ -127,7 +129,8 @@ class TensorMath:
         return combine.LogSoftmax.apply(self, dim)
 
     def masked_fill(self, mask, value):
-        return combine.MaskedFill.apply(self, mask, value)
+        fill = combine.MaskedFillTensor if is_tensor(value) else combine.MaskedFill
+        return fill.apply(self, mask, value)
 
     def maximum(self, other):
         return combine.Maximum.apply(self, other)
@@ -170,7 +173,7 @@ class TensorMath:
     def sum_to_size(self, *size):
         """Sum broadcast dims away so the result has shape `size` (used by backward)."""
         size = _shape_args(size)
-        if self.shape == size:
+        if self._data.shape == size:
             return self
         lead = self.ndim - len(size)
         dims = tuple(range(lead)) + tuple(
@@ -243,7 +246,7 @@ class TensorMath:
     def contiguous(self):
         return self if self.is_contiguous() else self.clone()
 
-    def to(self, *args, dtype=None, device=None, **kwargs):
+    def to(self, *args, dtype=None, device=None, copy=False, **kwargs):
         from . import backend, dtypes
         for arg in args:
             if is_tensor(arg):
@@ -253,8 +256,8 @@ class TensorMath:
             else:
                 dtype = arg
         dtype = self.dtype if dtype is None else dtypes.to_dtype(dtype)
-        device = self.device if device is None else backend.device(device)
-        if dtype is self.dtype and device == self.device:
+        device = self.device if device is None else backend.resolve(device)
+        if dtype is self.dtype and device is self.device and not copy:
             return self
         return shape.ToCopy.apply(self, dtype, device)
 
@@ -262,7 +265,7 @@ class TensorMath:
         return self.to("cpu")
 
     def cuda(self, device=None):
-        return self.to("cuda" if device is None else f"cuda:{device}")
+        return self.to(f"cuda:{device}" if isinstance(device, int) else device or "cuda")
 
     def float(self):
         from . import dtypes
@@ -304,7 +307,6 @@ class TensorMath:
     # --- in-place -------------------------------------------------------------------
     def _inplace(self, op, *args):
         """Run an in-place op; through a view, the base's history is updated too."""
-        from .autograd.grad_mode import is_grad_enabled
         self._check_inplace_allowed()
         base = self._base
         if base is not None and is_grad_enabled() and (
@@ -345,6 +347,8 @@ class TensorMath:
     def _compare(self, other, op):
         if not (is_tensor(other) or isinstance(other, (int, float, bool, complex))):
             return NotImplemented
+        if is_tensor(other) and other.device is not self.device:     # PyTorch's error
+            self, other = backend.match_devices("elementwise", (self, other))
         x, y = binary_arrays(self, other)
         return self._new(op(x, y))
 

@@ -15,10 +15,13 @@ Event kinds and their fields (ids are small integers stable within a trace):
     node_created      node, name, sequence_nr, inputs [(node or None, input_nr)],
                       outputs [tensor], leaves {node: tensor} for new AccumulateGrad inputs
     tensor_saved      node, slot, tensor, version, nbytes, is_output, wrapped_number
-    tensor_packed     node, slot                 (saved_tensors_hooks were active)
+    tensor_packed     node, slot, packed_nbytes (saved_tensors_hooks were active; the
+                      bytes of what pack_hook returned: 0 unless a tensor or array)
     version_check     node, slot, saved_version, current_version, passed
     tensor_unpacked   node, slot
     tensor_freed      node, slot, nbytes
+    saved_tensor_freed_access  node, slot      (backward needs a saved tensor that was
+                      freed: emitted just before the "second time" RuntimeError)
     backward_started  roots [node], dependencies {node: count}
     node_started      node, name, grads_in [tensor or None],
                       ready [(node, priority)] (the others waiting, next to run first)
@@ -135,3 +138,18 @@ def describe(tensor):
     return {"id": ident(tensor), "shape": tuple(data.shape), "dtype": str(tensor.dtype),
             "values": values}
 
+
+
+def packed_nbytes(packed):
+    """The bytes a saved_tensors_hooks pack result holds in memory: a tensor's or an
+    array's `nbytes`; 0 for anything else (a file path, a handle: kept elsewhere).
+
+    Example::
+
+        >>> import numpy as np
+        >>> packed_nbytes(np.zeros(3, dtype=np.float16)), packed_nbytes("/tmp/x.npy")
+        (6, 0)
+    """
+    data = getattr(packed, "_data", packed)          # a minigrad Tensor keeps its array in _data
+    nbytes = getattr(data, "nbytes", None)
+    return int(nbytes) if isinstance(nbytes, int) else 0

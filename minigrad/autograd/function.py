@@ -11,16 +11,16 @@ import inspect
 import traceback
 import warnings
 
-import numpy as np
-
-from .. import trace
+from .. import backend, trace
 from . import anomaly
-from .grad_mode import is_grad_enabled, no_grad
+from .forward_mode import forward_mode
+from .grad_mode import _state as _grad_mode, mark_inference, no_grad
 from .graph import Node, SavedTensor
+from ..tensor_data import TensorData
 
 
 def _is_tensor(value):
-    return getattr(value, "_is_minigrad_tensor", False)
+    return isinstance(value, TensorData)
 
 
 class FunctionCtx:
@@ -73,17 +73,25 @@ class BackwardNode(FunctionCtx, Node):
     """The node a `Function` call records; it is the `ctx` that forward filled in."""
 
     materialize_grads = True
+    # Defaults, until forward sets them (one node per op: a short __init__ pays off).
+    _saved = None
+    _dirty = ()
+    _non_differentiable = ()
+    to_save = ()
 
     def __init__(self, function_cls):
         Node.__init__(self)
         self._function_cls = function_cls
-        self._saved = None
-        self._dirty = ()
-        self._non_differentiable = ()
 
     def name(self):
         cls = self._function_cls
         return cls.__dict__.get("node_name") or cls.__name__ + "Backward"
+
+    def __getattr__(self, name):     # only for names not found: y.grad_fn._saved_self ...
+        if name.startswith(("_saved_", "_raw_saved_")):
+            from .saved_attributes import saved_attribute
+            return saved_attribute(self, name)
+        raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
 
     def __repr__(self):     # a custom Function's node prints with its module, as in PyTorch
         if "node_name" in self._function_cls.__dict__:
@@ -100,19 +108,23 @@ class BackwardNode(FunctionCtx, Node):
             if saved is not None:
                 saved.release(self)
 
+    def output_metadata(self, output_nr):
+        return self._output_metadata[output_nr]
+
     def apply(self, grad_outputs):
         if self.materialize_grads:
-            grad_outputs = tuple(
+            grad_outputs = tuple([
                 g if g is not None or meta is None else meta.zeros()
-                for g, meta in zip(grad_outputs, self._output_metadata))
+                for g, meta in zip(grad_outputs, self._output_metadata)])
         grad_inputs = self._function_cls.backward(self, *grad_outputs)
         return self._validate(grad_inputs)
 
     def _validate(self, grad_inputs):
-        """Check what backward returned: one gradient per forward input, of its shape."""
+        """Check what backward returned: one gradient per forward input, made to fit the
+        tensor it flows to (as PyTorch, the metadata comes from the node of that tensor)."""
         if not isinstance(grad_inputs, tuple):
             grad_inputs = (grad_inputs,)
-        expected = len(self._input_metadata)
+        expected = len(self._input_is_tensor)
         if len(grad_inputs) != expected:
             extra = grad_inputs[expected:]
             if len(grad_inputs) < expected or any(g is not None for g in extra):
@@ -122,9 +134,9 @@ class BackwardNode(FunctionCtx, Node):
                     "one gradient per input of forward, None for inputs that are not "
                     "tensors or need no gradient.")
             grad_inputs = grad_inputs[:expected]
-        checked = []
-        for position, (grad, meta) in enumerate(zip(grad_inputs, self._input_metadata)):
-            if grad is not None and meta is None:
+        checked, edges = [], iter(self.next_functions)
+        for position, (grad, is_tensor) in enumerate(zip(grad_inputs, self._input_is_tensor)):
+            if grad is not None and not is_tensor:
                 raise RuntimeError(
                     f"function {self.name()} returned a gradient different than None at "
                     f"position {position + 1}, but the corresponding forward input was not "
@@ -135,20 +147,41 @@ class BackwardNode(FunctionCtx, Node):
                     f"expected Variable or None (got {kind}). minigrad hint: "
                     f"{self.name()} returned it at position {position + 1}; compute the gradient "
                     "with tensor operations, or wrap a numpy result in torch.tensor(...).")
-            if meta is not None:     # one gradient per tensor input, as next_functions
-                checked.append(None if grad is None else meta.conform(grad, self.name(), position))
+            if is_tensor:            # one gradient per tensor input, as next_functions
+                node, input_nr = next(edges)
+                if grad is not None and node is not None:    # no edge: dropped unchecked
+                    grad = node.output_metadata(input_nr).conform(grad, self.name(), position)
+                checked.append(grad)
         return tuple(checked)
 
 
 class InputMetadata:
-    """Shape, dtype and device of a tensor at an edge of the graph."""
+    """Shape, dtype and device of a tensor at an edge of the graph (never changed)."""
 
     __slots__ = ("shape", "dtype", "device")
 
     def __init__(self, tensor):
-        self.shape = tensor.shape
+        self.shape = tensor._data.shape
         self.dtype = tensor.dtype
         self.device = tensor.device
+
+    @classmethod
+    def shared(cls, tensor):
+        """The one metadata object of all tensors of this shape, dtype and device.
+
+        NOTE [shared metadata]: a deep graph has a node per op but few kinds of outputs.
+        Sharing their metadata saves memory and work for Python's garbage collector,
+        whose full collections visit every live object (some 40% of the forward time
+        of a chain of 10⁵ ops).  The same goes for the nodes' tuples of metadata.
+        """
+        data = tensor._data
+        key = (data.shape, data.dtype.char, id(tensor.device))   # (one object per device)
+        found = _SHARED.get(key)
+        if found is None:
+            if len(_SHARED) > 10_000:      # many shapes: start again rather than grow
+                _SHARED.clear()
+            found = _SHARED[key] = cls(tensor)
+        return found
 
     def zeros(self):
         from ..creation import zeros
@@ -156,7 +189,7 @@ class InputMetadata:
 
     def conform(self, grad, node_name, position):
         """Reduce a broadcast gradient to this shape, cast it to this dtype; or explain."""
-        if grad.shape != self.shape:
+        if grad._data.shape != self.shape:
             if not _expandable(self.shape, grad.shape):
                 raise RuntimeError(
                     f"Function {node_name} returned an invalid gradient at index {position} - "
@@ -166,7 +199,16 @@ class InputMetadata:
             grad = grad.sum_to_size(self.shape)
         if grad.dtype is not self.dtype:
             grad = grad.to(self.dtype)
+        if grad.device is not self.device:   # gradients live on their tensor's device
+            if grad.ndim != 0:
+                raise RuntimeError(
+                    f"Function {node_name} returned an invalid gradient at index {position} - "
+                    f"expected device {self.device} but got {grad.device}")
+            grad = grad.to(self.device)
         return grad
+
+
+_SHARED = {}        # see NOTE [shared metadata]
 
 
 def _expandable(shape, target):
@@ -210,6 +252,20 @@ class Function:
             "static, so you should invoke them on the class itself: "
             f"{type(self).__name__}.apply(...).", DeprecationWarning, stacklevel=2)
 
+    # NOTE [devices]: built-in ops refuse tensors on different devices, as PyTorch's kernels
+    # do ("elementwise": its TensorIterator rules and text; (method, argument names): the
+    # text of its other kernels).  A custom Function checks nothing itself: the ops inside
+    # its forward do.  Ops that move data between devices (copy_, x[i] = v) set False.
+    device_check = None
+    # Positions of tensor arguments that never carry a gradient (a mask, a condition):
+    # like PyTorch, the node gets no edge for them, so next_functions lists only the rest.
+    nondifferentiable_args = ()
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        if cls.device_check is None and cls.__module__.startswith("minigrad.ops."):
+            cls.device_check = "inplace" if cls.__module__.endswith(".inplace") else "elementwise"
+
     @staticmethod
     def forward(ctx, *args):
         raise NotImplementedError(
@@ -234,19 +290,23 @@ class Function:
             bound = inspect.signature(cls.forward).bind(*leading, *args, **kwargs)
             bound.apply_defaults()
             args = bound.args[len(leading):]
+        if cls.device_check and not _on_one_device(args):
+            args = backend.match_devices(cls.device_check, args)    # or PyTorch's error
         ctx = BackwardNode(cls)
-        needs = tuple(_is_tensor(a) and a.requires_grad for a in args)
-        record = is_grad_enabled() and any(needs)
+        needs = tuple([_is_tensor(a) and a.requires_grad for a in args])
+        record = _grad_mode["enabled"] and True in needs
         ctx.needs_input_grad = needs
         if record:
-            ctx.next_functions = tuple(a._gradient_edge() for a in args if _is_tensor(a))
-            ctx._input_metadata = tuple(
-                InputMetadata(a) if _is_tensor(a) else None for a in args)
+            inputs = [_is_tensor(a) for a in args]
+            for position in cls.nondifferentiable_args:    # masks, conditions: no edge
+                inputs[position] = False
+            ctx.next_functions = tuple([a._gradient_edge() for a, edge in zip(args, inputs) if edge])
+            ctx._input_is_tensor = tuple(inputs)
             if anomaly.is_enabled():
                 ctx.metadata["traceback_"] = traceback.format_stack()[:-1]
         ctx._in_forward = True
         try:
-            with no_grad(), np.errstate(all="ignore"):    # PyTorch never warns about inf/nan
+            with forward_mode():
                 if not new_style:
                     outputs = cls.forward(ctx, *args)
                 else:                        # the newer style: forward(*args) + setup_context
@@ -255,8 +315,20 @@ class Function:
         finally:
             ctx._in_forward = False
         if not record:
-            return outputs
+            return mark_inference(outputs) if _grad_mode["inference"] else outputs
         return _record_outputs(ctx, args, outputs)
+
+
+_HOST_ARRAY = backend.np.ndarray           # a tensor whose data is one is on the CPU
+
+
+def _on_one_device(args):
+    """True when all tensor arguments share one device.  The common case, all on the CPU,
+    costs one type test per tensor; GPU arrays compare their devices."""
+    for arg in args:
+        if _is_tensor(arg) and arg._data.__class__ is not _HOST_ARRAY:
+            return len({a.device for a in args if _is_tensor(a)}) == 1
+    return True
 
 
 def once_differentiable(backward):
@@ -272,17 +344,21 @@ def _record_outputs(ctx, args, outputs):
     """Attach the node to the outputs of forward, then save what it asked to save."""
     is_tuple = isinstance(outputs, tuple)
     outputs = outputs if is_tuple else (outputs,)
-    dirty = {id(t) for t in ctx._dirty}
-    non_differentiable = {id(t) for t in ctx._non_differentiable}
-    inputs = {id(a) for a in args if _is_tensor(a)}
+    dirty = {id(t) for t in ctx._dirty} if ctx._dirty else ()
+    non_differentiable = {id(t) for t in ctx._non_differentiable} if ctx._non_differentiable else ()
+    inputs = [id(a) for a in args]
     results, metadata = [], []
     for output_nr, output in enumerate(outputs):
         if not _is_tensor(output):
             results.append(output)
             metadata.append(None)
             continue
+        retained = id(output) in dirty and output._retains_grad
         if id(output) in dirty:
             output._check_inplace_allowed()
+            if retained:     # retain_grad() moves to the tensor's new history, as in PyTorch
+                output._grad_fn._retained_grads.pop(output._output_nr, None)
+                output._retains_grad = False
         elif id(output) in inputs:
             output = output._alias()       # returning an input unchanged: a view of it
         if id(outputs[output_nr]) in non_differentiable or not output.dtype.is_floating_point:
@@ -290,19 +366,22 @@ def _record_outputs(ctx, args, outputs):
                 output._requires_grad = False
         else:
             output._set_history(ctx, output_nr)
+            if retained:
+                output.retain_grad()
         if output._base is not None and "node_name" not in ctx._function_cls.__dict__:
             # in-place changes to it would bypass the custom backward: refused later
             output._view_made_by = (ctx._function_cls.__name__, output_nr)
         results.append(output)
-        metadata.append(InputMetadata(output))
-    ctx._output_metadata = tuple(metadata)
+        metadata.append(InputMetadata.shared(output))
+    ctx._output_metadata = _SHARED.setdefault(tuple(metadata), tuple(metadata))
     to_save = getattr(ctx, "to_save", ())
     if trace.active is not None:
         _narrate_node_created(ctx, results)
-    ctx._saved = tuple(
-        SavedTensor(t, ctx, slot, is_output=t.grad_fn is ctx) if t is not None else None
-        for slot, t in enumerate(to_save))
-    ctx.to_save = ()
+    if to_save:
+        ctx._saved = tuple([
+            SavedTensor(t, ctx, slot, is_output=t.grad_fn is ctx) if t is not None else None
+            for slot, t in enumerate(to_save)])
+        ctx.to_save = ()
     return tuple(results) if is_tuple else results[0]
 
 

@@ -7,6 +7,7 @@ Use float64 inputs: float32 is too coarse for eps = 1e-6.
 """
 import numpy as np
 
+from .. import backend
 from .grad_mode import enable_grad, no_grad
 from . import api
 
@@ -24,6 +25,11 @@ def _outputs(func, inputs):
     return out if isinstance(out, (tuple, list)) else (out,)
 
 
+def _host_values(tensor):
+    """A tensor's values as a flat float64 numpy copy (the Jacobians live on the host)."""
+    return backend.to_numpy(tensor._data).astype(np.float64).reshape(-1)
+
+
 def _numerical_jacobians(func, inputs, eps):
     """J[i][o] has shape (numel of input i, numel of output o)."""
     with no_grad():
@@ -38,11 +44,9 @@ def _numerical_jacobians(func, inputs, eps):
             for k in range(x.numel()):
                 original = flat[k].item()
                 flat[k] = original + eps
-                plus = [o._data.astype(np.float64).reshape(-1).copy()
-                        for o in _outputs(func, inputs) if _is_tensor(o)]
+                plus = [_host_values(o) for o in _outputs(func, inputs) if _is_tensor(o)]
                 flat[k] = original - eps
-                minus = [o._data.astype(np.float64).reshape(-1).copy()
-                         for o in _outputs(func, inputs) if _is_tensor(o)]
+                minus = [_host_values(o) for o in _outputs(func, inputs) if _is_tensor(o)]
                 flat[k] = original
                 for column, p, m in zip(columns, plus, minus):
                     column[k] = (p - m) / (2 * eps)
@@ -64,7 +68,7 @@ def _analytical_jacobians(func, inputs):
             grads = api.grad(output, diff_inputs, seed, retain_graph=True, allow_unused=True)
             for i_index, g in enumerate(grads):
                 if g is not None:
-                    result[i_index][o_index][:, k] = g._data.reshape(-1)
+                    result[i_index][o_index][:, k] = _host_values(g)
     return result
 
 
@@ -111,7 +115,8 @@ def gradgradcheck(func, inputs, grad_outputs=None, *, eps=1e-6, atol=1e-5, rtol=
     inputs = tuple(inputs) if isinstance(inputs, (tuple, list)) else (inputs,)
     outputs = [o for o in _outputs(func, inputs) if _is_tensor(o) and o.requires_grad]
     if grad_outputs is None:
-        grad_outputs = tuple(randn(*o.shape, dtype=o.dtype, requires_grad=True) for o in outputs)
+        grad_outputs = tuple(randn(*o.shape, dtype=o.dtype, device=o.device, requires_grad=True)
+                             for o in outputs)
     grad_outputs = tuple(grad_outputs)
     n = len(inputs)
 

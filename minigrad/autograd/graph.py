@@ -9,8 +9,9 @@ import itertools
 import re
 import weakref
 
-from .. import trace
+from .. import backend, trace
 from ..utils.hooks import HookDict, add_hook
+from .grad_mode import no_grad
 
 _sequence = itertools.count()
 LEAF_PRIORITY = float("inf")    # AccumulateGrad runs as soon as it is ready
@@ -76,6 +77,11 @@ class Node:
         """Descriptions of what this node saved for backward (see SavedTensor.info)."""
         return []
 
+    def output_metadata(self, output_nr):
+        """Shape, dtype and device of forward output `output_nr` of this node: what a
+        gradient flowing in there must fit.  Kept once per output, not per edge to it."""
+        raise NotImplementedError
+
     def release_saved_tensors(self):
         """Free what was saved for backward (called after a backward without retain_graph)."""
 
@@ -89,6 +95,8 @@ class Node:
 class AccumulateGrad(Node):
     """The node of a leaf tensor: adds the incoming gradient into `leaf.grad`."""
 
+    _leaf_metadata = None
+
     def __init__(self, variable):
         super().__init__()
         self._sequence_nr = LEAF_PRIORITY
@@ -100,6 +108,12 @@ class AccumulateGrad(Node):
     def tensor_pre_hooks(self, output_nr):
         hooks = self.variable._leaf_hooks
         return hooks.values() if hooks else ()
+
+    def output_metadata(self, output_nr):
+        if self._leaf_metadata is None:         # made once, as PyTorch's AccumulateGrad
+            from .function import InputMetadata
+            self._leaf_metadata = InputMetadata(self.variable)
+        return self._leaf_metadata
 
     def apply(self, grad_outputs, create_graph=False):
         (grad,) = grad_outputs
@@ -143,12 +157,17 @@ class SavedTensor:
     """One tensor saved by `ctx.save_for_backward`, packed if hooks are active."""
 
     def __init__(self, tensor, node, slot, is_output):
-        self.version = tensor._version
+        if tensor._inference:
+            raise RuntimeError(
+                "Inference tensors cannot be saved for backward. Please do not use Tensors "
+                "created in inference mode in computation tracked by autograd. To work around "
+                "this, you can make a clone to get a normal tensor and use it in autograd, or "
+                "use `torch.no_grad()` instead of `torch.inference_mode()`.")
         self.version_counter = tensor._version_counter
+        self.version = self.version_counter.value
         self.is_output = is_output
         self.output_nr = tensor._output_nr
-        self.description = tensor._type_description()
-        self.shape, self.dtype, self.nbytes = tensor.shape, tensor.dtype, tensor._data.nbytes
+        self.shape, self.dtype, self.nbytes = tensor._data.shape, tensor.dtype, tensor._data.nbytes
         self.wrapped_number = getattr(tensor, "_wrapped_number", False)   # x * 2 saves the 2
         self.slot, self.freed = slot, False
         if trace.active is not None:
@@ -156,11 +175,23 @@ class SavedTensor:
                        tensor=trace.describe(tensor), version=self.version,
                        nbytes=self.nbytes, is_output=is_output,
                        wrapped_number=self.wrapped_number)
-        if _saved_tensors_hooks_stack and not getattr(tensor, "_wrapped_number", False):
+        if _saved_tensors_hooks_stack and not self.wrapped_number:
             pack_hook, self.unpack_hook = _saved_tensors_hooks_stack[-1]   # (never numbers)
-            self.packed = pack_hook(tensor)
+            with no_grad():                      # packing records nothing, as in PyTorch
+                self.packed = pack_hook(tensor)
+            if tensor._version != self.version:
+                raise RuntimeError(
+                    "A saved tensors pack hook is modifying its input in place. Tensors "
+                    "provided as input to pack hook can not be modified by in-place operations "
+                    "as this can lead to unexpected side-effects. Please open an issue if you "
+                    "need to perform in-place operations on the input to a pack hook.")
+            # unpack() gives the hook's result the saved tensor's place in the graph back
+            self.grad_fn, self.requires_grad = tensor.grad_fn, tensor._requires_grad
+            self.accumulator = (register_leaf_accumulator(tensor)
+                                if self.grad_fn is None and self.requires_grad else None)
             if trace.active is not None:
-                trace.emit("tensor_packed", node=trace.ident(node), slot=slot)
+                trace.emit("tensor_packed", node=trace.ident(node), slot=slot,
+                           packed_nbytes=trace.packed_nbytes(self.packed))
         else:
             self.unpack_hook = None
             # An output keeps no grad_fn here: that would be a reference cycle
@@ -169,6 +200,8 @@ class SavedTensor:
 
     def unpack(self, node):
         if self.freed:
+            if trace.active is not None:
+                trace.emit("saved_tensor_freed_access", node=trace.ident(node), slot=self.slot)
             raise RuntimeError(ERR_BACKWARD_TWICE)
         checked = self.unpack_hook is None      # (with hooks PyTorch skips the check)
         passed = not checked or self.version_counter.value == self.version
@@ -188,7 +221,27 @@ class SavedTensor:
                 f"result of type {type(tensor).__name__}")
         if self.is_output:
             tensor = tensor._output_alias(node, self.output_nr)
+        elif self.unpack_hook is not None:
+            tensor = self._with_saved_edge(tensor)
         return tensor
+
+    def _with_saved_edge(self, tensor):
+        """The unpack hook's data as the saved input: its grad_fn (or its leaf's
+        AccumulateGrad) and version counter, as PyTorch's SavedVariable::unpack does."""
+        restored = tensor._make(tensor._data, requires_grad=self.requires_grad)
+        restored._version_counter = self.version_counter
+        if self.grad_fn is not None:
+            restored._grad_fn, restored._output_nr = self.grad_fn, self.output_nr
+        elif self.accumulator is not None:
+            restored._accumulator_ref = weakref.ref(self.accumulator)
+        return restored
+
+    @property
+    def description(self):
+        """PyTorch's name for the saved tensor in errors, 'torch.FloatTensor [2]' (made only
+        when an error needs it: every op saves tensors)."""
+        from ..tensor import _type_name
+        return f"torch.{_type_name(self.dtype)}Tensor [{', '.join(map(str, self.shape))}]"
 
     def info(self):
         """What the visualisations show of a saved tensor (without unpacking it)."""
@@ -203,6 +256,7 @@ class SavedTensor:
         self.freed = True
         self.packed = None
         self.unpack_hook = None
+        self.grad_fn = self.accumulator = None
 
     def _version_error(self, node):
         # PyTorch names the node that made the tensor: for a saved output this node,
@@ -212,7 +266,7 @@ class SavedTensor:
         else:
             maker, output_nr = self.packed.grad_fn, self.packed._output_nr
         where = "" if maker is None else (
-            f", which is output {output_nr} of {re.sub(r'Backward(0$)?', '', maker.name())},")
+            f", which is output {output_nr} of {re.sub(r'Backward(0$)?(?=[0-9]*$)', '', maker.name())},")
         return (
             "one of the variables needed for gradient computation has been modified by "
             f"an inplace operation: [{self.description}]{where} is at version "
@@ -259,6 +313,8 @@ class saved_tensors_hooks:
         self.unpack_hook = unpack_hook
 
     def __enter__(self):
+        if _hooks_disabled:
+            raise RuntimeError(_hooks_disabled[-1])
         _saved_tensors_hooks_stack.append((self.pack_hook, self.unpack_hook))
         return self
 
@@ -268,33 +324,52 @@ class saved_tensors_hooks:
 
 
 class save_on_cpu(saved_tensors_hooks):
-    """Keep saved tensors in host (CPU) memory; copy them back for backward.
+    """Keep saved tensors in host (CPU) memory; copy them back to their device for backward.
 
-    On a GPU this trades device memory for host-to-device copies.  On the CPU
-    `.cpu()` is the tensor itself, so nothing moves (as in PyTorch).
+    On a GPU this trades device memory for copies: what forward saves leaves the GPU,
+    and backward brings each tensor back when it needs it.  With `pin_memory=True`
+    the host copies go to page-locked memory (CuPy's pinned memory), which the GPU
+    copies from faster.  On the CPU `.cpu()` is the tensor itself: nothing moves
+    (as in PyTorch).  Each packed tensor is `(device, host tensor)`.
+
+    Example::
+
+        >>> import minigrad as torch
+        >>> x = torch.tensor([0.0, 1.0], requires_grad=True)     # device="cuda" on a GPU
+        >>> with torch.autograd.graph.save_on_cpu(pin_memory=True):
+        ...     y = x.exp()
+        >>> y.sum().backward()
+        >>> x.grad
+        tensor([1.0000, 2.7183])
     """
 
-    def __init__(self, pin_memory=False):
+    def __init__(self, pin_memory=False, device_type="cuda"):
         def pack_to_cpu(tensor):
-            return (tensor.device, tensor.cpu())
+            if not pin_memory or tensor.device is backend.CPU:
+                return (tensor.device, tensor.cpu())
+            return (tensor.device, tensor._make(backend.to_pinned_host(tensor._data)))
 
         def unpack_from_cpu(packed):
-            device, cpu_tensor = packed
-            return cpu_tensor.to(device)
+            device, host_tensor = packed
+            return host_tensor.to(device)
 
         super().__init__(pack_to_cpu, unpack_from_cpu)
 
 
 @contextlib.contextmanager
 def disable_saved_tensors_hooks(error_message="saved tensors hooks are disabled"):
-    """Within this block, saving a tensor while hooks are disabled is an error."""
-    def refuse(_tensor):
+    """Within this block, registering saved tensors hooks raises `error_message` (so does
+    entering the block while hooks are active)."""
+    if _saved_tensors_hooks_stack:
         raise RuntimeError(error_message)
-    _saved_tensors_hooks_stack.append((refuse, None))
+    _hooks_disabled.append(error_message)
     try:
         yield
     finally:
-        _saved_tensors_hooks_stack.pop()
+        _hooks_disabled.pop()
+
+
+_hooks_disabled = []        # error messages of the disable_saved_tensors_hooks blocks open
 
 
 def register_leaf_accumulator(tensor):

@@ -2,10 +2,11 @@
 import numpy as np
 
 from .. import dtypes
+from ..tensor_data import TensorData
 
 
 def is_tensor(value):
-    return getattr(value, "_is_minigrad_tensor", False)
+    return isinstance(value, TensorData)
 
 
 def array_of(value, dtype, like):
@@ -21,17 +22,31 @@ def wrap_number(value, like):
     """A Python number operand of + - * / as PyTorch passes it: a 0-dim tensor that needs
     no grad (next_functions shows it as (None, 0); Mul and Div save it) and that still
     promotes like a number (`dtypes.result_type`).  Anything else is returned unchanged."""
-    if is_tensor(value) or not isinstance(value, (bool, int, float, np.number, np.bool_)):
+    if type(value) is float:                    # the common case first: no isinstance chain
+        kind = dtypes.float64                   # (doubles, as PyTorch)
+    elif is_tensor(value) or not isinstance(value, (bool, int, float, np.number, np.bool_)):
         return value
-    floating = isinstance(value, (float, np.floating))
-    kind = dtypes.float64 if floating else dtypes.scalar_dtype(value)
-    wrapped = like._new(like._xp.asarray(value, dtype=kind.numpy))     # (doubles, as PyTorch)
+    else:
+        floating = isinstance(value, (float, np.floating))
+        kind = dtypes.float64 if floating else dtypes.scalar_dtype(value)
+    if type(like._data) is np.ndarray:
+        wrapped = like._make(np.array(value, kind.numpy))
+    else:
+        wrapped = like._new(like._xp.asarray(value, dtype=kind.numpy))
     wrapped._wrapped_number = True
     return wrapped
 
 
 def binary_arrays(a, b, floating=False):
     """Both operands as arrays of their promoted dtype (PyTorch's promotion rules)."""
+    if is_tensor(a) and is_tensor(b):           # fast path: one dtype, nothing to promote
+        x, y = a._data, b._data
+        if x.dtype is y.dtype and (not floating or x.dtype.kind == "f"):
+            if x.shape != y.shape:
+                check_shapes_broadcast(x.shape, y.shape)
+            return x, y
+        if x.ndim and not y.ndim and x.dtype.kind == "f":    # a number: a's float dtype wins
+            return x, y.astype(x.dtype)
     result = dtypes.result_type(a, b)
     if floating and not result.is_floating_point:
         result = dtypes.get_default_dtype()
@@ -93,3 +108,9 @@ def normalize_dims(dim, ndim):
         if first == second:
             raise RuntimeError(f"dim {first} appears multiple times in the list of dims")
     return tuple(dims) if ndim > 0 else ()
+
+
+def _type_name(d):
+    """PyTorch's legacy type name in error texts: float32 -> Float (torch.FloatTensor)."""
+    return {"float32": "Float", "float64": "Double", "int64": "Long", "int32": "Int",
+            "bool": "Bool", "float16": "Half"}.get(d.name, d.name)

@@ -19,7 +19,10 @@ def _reduce(grad, operand):
 
 
 def _remember_shapes(ctx, a, b):
-    ctx.a_shape, ctx.b_shape = a.shape, getattr(b, "shape", None)
+    """Plain tuples (not Sizes): a graph keeps one per node, and the garbage collector
+    stops looking at tuples of ints."""
+    ctx.a_shape = a._data.shape
+    ctx.b_shape = b._data.shape if is_tensor(b) else None
 
 
 class Add(Function):
@@ -29,7 +32,8 @@ class Add(Function):
 
     @staticmethod
     def forward(ctx, a, b, alpha=1):
-        ctx.a_shape, ctx.b_shape, ctx.alpha = a.shape, getattr(b, "shape", None), alpha
+        _remember_shapes(ctx, a, b)
+        ctx.alpha = alpha
         x, y = binary_arrays(a, b)
         return a._new(x + y if alpha == 1 else x + alpha * y)
 
@@ -48,7 +52,8 @@ class Sub(Function):
 
     @staticmethod
     def forward(ctx, a, b, alpha=1):
-        ctx.a_shape, ctx.b_shape, ctx.alpha = a.shape, getattr(b, "shape", None), alpha
+        _remember_shapes(ctx, a, b)
+        ctx.alpha = alpha
         check_sub(a, b)
         x, y = binary_arrays(a, b)
         return a._new(x - y if alpha == 1 else x - alpha * y)
@@ -57,7 +62,7 @@ class Sub(Function):
     def backward(ctx, grad):
         grad_b = None
         if ctx.needs_input_grad[1]:
-            grad_b = (-grad * ctx.alpha).sum_to_size(ctx.b_shape)
+            grad_b = (-grad if ctx.alpha == 1 else -grad * ctx.alpha).sum_to_size(ctx.b_shape)
         return grad.sum_to_size(ctx.a_shape), grad_b, None
 
 
@@ -116,6 +121,23 @@ class Div(Function):
         grad_a = (grad / b).sum_to_size(ctx.a_shape) if ctx.needs_input_grad[0] else None
         grad_b = (-grad * (a / b / b)).sum_to_size(ctx.b_shape) if a is not None else None
         return grad_a, grad_b
+
+
+class DivScalar(Function):
+    """out = a / number, the number not a tensor (PyTorch's div.Scalar, as mean's backward
+    divides);  da = g / number."""
+
+    node_name = "DivBackward1"
+
+    @staticmethod
+    def forward(ctx, a, number):
+        ctx.number = number
+        x, y = binary_arrays(a, number, floating=True)
+        return a._new(x / y)
+
+    @staticmethod
+    def backward(ctx, grad):
+        return DivScalar.apply(grad, ctx.number), None
 
 
 class Reciprocal(Function):

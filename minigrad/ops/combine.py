@@ -2,8 +2,7 @@
 cat, stack; and softmax / log_softmax (for the lessons' small networks)."""
 from .. import dtypes
 from ..autograd.function import Function
-from ._helpers import binary_arrays, is_tensor, normalize_dim
-from .reduce import _type_name
+from ._helpers import _type_name, binary_arrays, is_tensor, normalize_dim
 
 
 def _mask_array(mask):
@@ -14,6 +13,7 @@ class Where(Function):
     """out = a where cond else b;  da = g where cond,  db = g elsewhere."""
 
     node_name = "WhereBackward0"
+    nondifferentiable_args = (0,)          # the condition
 
     @staticmethod
     def forward(ctx, condition, a, b):
@@ -70,6 +70,7 @@ class MaskedFill(Function):
     dx = g where mask is False, summed back to x's shape."""
 
     node_name = "MaskedFillBackward0"
+    nondifferentiable_args = (1,)          # the mask
 
     @staticmethod
     def forward(ctx, x, mask, value):
@@ -82,10 +83,34 @@ class MaskedFill(Function):
         return grad.masked_fill(ctx.mask, 0.0).sum_to_size(ctx.shape), None, None
 
 
+class MaskedFillTensor(Function):
+    """out = x with the 0-dim tensor `value` where mask is True;
+    dx = g where mask is False (summed to x's shape),  dvalue = the sum of g where mask is True."""
+
+    node_name = "MaskedFillBackward1"
+    nondifferentiable_args = (1,)          # the mask
+
+    @staticmethod
+    def forward(ctx, x, mask, value):
+        if value.ndim != 0:
+            raise RuntimeError("masked_fill_ only supports a 0-dimensional value tensor, but got "
+                               f"tensor with {value.ndim} dimension(s).")
+        ctx.mask, ctx.shape = mask, x.shape
+        out = x._xp.where(_mask_array(mask), value._data, x._data)
+        return x._new(out.astype(x._data.dtype, copy=False))
+
+    @staticmethod
+    def backward(ctx, grad):
+        grad_x = grad.masked_fill(ctx.mask, 0.0).sum_to_size(ctx.shape)
+        zero = grad._new(grad._xp.zeros((), grad._data.dtype))
+        return grad_x, None, Where.apply(ctx.mask, grad, zero).sum()
+
+
 class Cat(Function):
     """out = the tensors joined along `dim`;  each input gets its slice of g."""
 
     node_name = "CatBackward0"
+    device_check = ("wrapper_CUDA_cat", "tensors")
 
     @staticmethod
     def forward(ctx, dim, *tensors):
@@ -109,6 +134,7 @@ class Stack(Function):
     """out = the tensors stacked along a new dim;  each input gets g selected there."""
 
     node_name = "StackBackward0"
+    device_check = ("wrapper_CUDA_cat", "tensors")      # PyTorch's stack is cat of unsqueezed
 
     @staticmethod
     def forward(ctx, dim, *tensors):

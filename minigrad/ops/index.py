@@ -5,6 +5,7 @@ and its backward scatter-adds, so repeated indices accumulate.
 """
 import numpy as np
 
+from .. import backend
 from ..autograd.function import Function
 from ._helpers import is_tensor
 from .shape import Unsqueeze
@@ -78,6 +79,7 @@ class Index(Function):
 
     @staticmethod
     def forward(ctx, x, key):
+        key = key_on_device(key, x)
         ctx.shape, ctx.key = x.shape, key
         try:
             out = x._data[key]
@@ -99,7 +101,7 @@ class IndexPutAccumulate(Function):
     def forward(ctx, grad, shape, key):
         ctx.key = key
         out = grad._xp.zeros(shape, dtype=grad._data.dtype)
-        grad._xp.add.at(out, key, grad._data)
+        backend.scatter_add(out, key, grad._data)        # repeated indices add up
         return grad._new(out)
 
     @staticmethod
@@ -122,6 +124,21 @@ def to_key(index):
         raise IndexError("tensors used as indices must be long, int, byte or bool tensors")
     return tuple(c._data if is_tensor(c) and c.ndim > 0 else
                  (c.item() if is_tensor(c) else c) for c in index)
+
+
+def key_on_device(key, x):
+    """Index arrays on x's device: CPU indices may index a GPU tensor (copied over), as in
+    PyTorch; GPU indices may not index a CPU tensor."""
+    on_cpu = x.device is backend.CPU
+    moved = []
+    for component in key:
+        if backend.is_array(component) and backend.device_of(component) is not x.device:
+            if on_cpu:
+                raise RuntimeError("indices should be either on cpu or on the same device "
+                                   "as the indexed tensor (cpu)")
+            component = backend.move(component, x.device)
+        moved.append(component)
+    return tuple(moved)
 
 
 def _check_leading_mask(x, mask):

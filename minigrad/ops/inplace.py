@@ -7,7 +7,7 @@ modified before backward.
 from .. import dtypes
 from ..autograd.function import Function
 from ._helpers import array_of, check_broadcast, check_sub, is_tensor
-from .index import getitem, is_advanced, to_key
+from .index import getitem, is_advanced, key_on_device, to_key
 from .reduce import _type_name
 from .unary import _where_inside
 
@@ -38,7 +38,13 @@ class AddInplace(Function):
         check_broadcast(x, other)
         rt = dtypes.result_type(x, other)
         a, b = array_of(x, rt, x), array_of(other, rt, x)
-        return _write_result(ctx, x, rt, a + alpha * b)
+        x._check_write(b.shape, rt)       # then write in place, with no temporary (SGD steps)
+        if alpha == -1:
+            x._xp.subtract(a, b, out=x._data)
+        else:
+            x._xp.add(a, b if alpha == 1 else alpha * b, out=x._data)
+        ctx.mark_dirty(x)
+        return x
 
     @staticmethod
     def backward(ctx, grad):
@@ -135,18 +141,21 @@ class CopyInplace(Function):
     """x.copy_(src): x ← src (broadcast, cast);  dx = 0,  dsrc = g summed to src's shape."""
 
     node_name = "torch::autograd::CopyBackwards"
+    device_check = False                 # copy_ copies between devices
 
     @staticmethod
     def forward(ctx, x, src):
-        ctx.src_shape, ctx.src_dtype = src.shape, src.dtype
+        ctx.src_shape, ctx.src_dtype, ctx.src_device = src.shape, src.dtype, src.device
         check_broadcast(x, src)
         data = src._data if src.device == x.device else src.to(x.device)._data
         return _write_result(ctx, x, x.dtype, data.astype(x._data.dtype))
 
     @staticmethod
     def backward(ctx, grad):
-        grad_src = grad.sum_to_size(ctx.src_shape).to(ctx.src_dtype) if ctx.needs_input_grad[1] else None
-        return grad * 0, grad_src
+        grad_src = None
+        if ctx.needs_input_grad[1]:          # PyTorch: cast to src's dtype and device, then sum
+            grad_src = grad.to(ctx.src_device, ctx.src_dtype).sum_to_size(ctx.src_shape)
+        return grad._new(grad._xp.zeros_like(grad._data)), grad_src   # zeros: no history
 
 
 class ClampInplace(Function):
@@ -168,16 +177,38 @@ class ClampInplace(Function):
         return _where_inside(grad._new(ctx.inside), grad), None, None
 
 
+class MaskedFillInplace(Function):
+    """x.masked_fill_(mask, value): x ← value where mask is True (mask broadcasts to x);
+    dx = g where mask is False, 0 where it is True."""
+
+    node_name = "MaskedFillBackward0"
+    nondifferentiable_args = (1,)          # the mask
+
+    @staticmethod
+    def forward(ctx, x, mask, value):
+        ctx.mask = mask._data if is_tensor(mask) else mask
+        filled = x._xp.where(ctx.mask, value, x._data).astype(x._data.dtype, copy=False)
+        return _write_result(ctx, x, x.dtype, filled)
+
+    @staticmethod
+    def backward(ctx, grad):
+        return grad.masked_fill(grad._new(ctx.mask), 0.0), None, None
+
+
 class SetItem(Function):
     """x[key] = value;  dx = g with zeros at key,  dvalue = g[key] summed to value's shape."""
 
     node_name = "torch::autograd::CopySlices"
     same_dtype = False          # a basic key writes with fill_/copy_, which cast the value
+    device_check = False        # ... and copy_ copies between devices
 
     @staticmethod
     def forward(ctx, x, index, value):
-        key = to_key(index)
+        key = key_on_device(to_key(index), x)
         ctx.index, ctx.value_shape = index, getattr(value, "shape", None)
+        ctx.value_device = getattr(value, "device", None)
+        if is_tensor(value) and value.device is not x.device:
+            value = value.to(x.device)
         if ctx._function_cls.same_dtype and is_tensor(value) and value.dtype is not x.dtype:
             raise RuntimeError(
                 "Index put requires the source and destination dtypes match, got "
@@ -194,6 +225,7 @@ class SetItem(Function):
         grad_value = None
         if ctx.needs_input_grad[2]:
             grad_value = getitem(grad, ctx.index).sum_to_size(ctx.value_shape)
+            grad_value = grad_value.to(ctx.value_device) if ctx.value_device else grad_value
         return grad * grad._new(ctx.kept), None, grad_value
 
 

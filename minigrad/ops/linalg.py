@@ -31,6 +31,7 @@ class Mm(Function):
     """out = A @ B (matrices);  dA = g @ Bᵀ,  dB = Aᵀ @ g."""
 
     node_name = "MmBackward0"
+    device_check = ("wrapper_CUDA_mm", ("self", "mat2"))
 
     @staticmethod
     def forward(ctx, a, b):
@@ -58,6 +59,7 @@ class Mv(Function):
     """out = A @ v (matrix, vector);  dA = g vᵀ (outer product),  dv = Aᵀ @ g."""
 
     node_name = "MvBackward0"
+    device_check = ("wrapper_CompositeExplicitAutograd__mv", ("self", "vec"))
 
     @staticmethod
     def forward(ctx, a, v):
@@ -82,6 +84,7 @@ class Dot(Function):
     """out = a · b (vectors);  da = g * b,  db = g * a."""
 
     node_name = "DotBackward0"
+    device_check = ("wrapper_CUDA__dot", ("self", "tensor"))
 
     @staticmethod
     def forward(ctx, a, b):
@@ -108,6 +111,7 @@ class Bmm(Function):
     """out = A @ B over broadcast batch dims;  dA = g @ Bᵀ,  dB = Aᵀ @ g (summed to shape)."""
 
     node_name = "BmmBackward0"
+    device_check = ("wrapper_CUDA_bmm", ("self", "mat2"))
 
     @staticmethod
     def forward(ctx, a, b):

@@ -7,12 +7,15 @@ import collections
 
 from .. import dtypes
 from ..autograd.function import Function
-from ._helpers import normalize_dim, normalize_dims
+from ._helpers import _type_name, normalize_dim, normalize_dims  # noqa: F401 (re-exported)
+from .arithmetic import DivScalar
+from .combine import MaskedFillTensor
 
 
 def _unreduce(grad, shape, dims, keepdim):
-    """Broadcast the gradient of a reduction back to the input's shape."""
-    if not keepdim:
+    """Broadcast the gradient of a reduction back to the input's shape (a full reduction's
+    0-dim gradient expands as it is, as in PyTorch)."""
+    if not keepdim and grad.ndim:
         for d in dims:
             grad = grad.unsqueeze(d)
     return grad.expand(shape)
@@ -63,18 +66,13 @@ class Mean(Function):
 
     @staticmethod
     def backward(ctx, grad):
-        return _unreduce(grad, ctx.shape, ctx.dims, ctx.keepdim) / ctx.count, None, None
+        return DivScalar.apply(_unreduce(grad, ctx.shape, ctx.dims, ctx.keepdim), ctx.count), None, None
 
 
 class MeanDim(Mean):
     """Mean along given dims (PyTorch names this node MeanBackward1)."""
 
     node_name = "MeanBackward1"
-
-
-def _type_name(d):
-    return {"float32": "Float", "float64": "Double", "int64": "Long", "int32": "Int",
-            "bool": "Bool", "float16": "Half"}.get(d.name, d.name)
 
 
 class Max(Function):
@@ -95,9 +93,11 @@ class Max(Function):
 
     @staticmethod
     def backward(ctx, grad):
-        x, result = ctx.saved_tensors
-        is_extreme = x == result
-        return grad * is_extreme / is_extreme.sum()
+        x, result = ctx.saved_tensors          # PyTorch's evenly_distribute_backward
+        data, xp = x._data, x._xp
+        is_extreme = x._new(xp.isnan(data) if xp.isnan(result._data) else data == result._data)
+        zeros = x._new(xp.zeros_like(data))
+        return MaskedFillTensor.apply(zeros, is_extreme, grad / is_extreme.sum())
 
 
 class Min(Max):
@@ -138,8 +138,8 @@ class MaxDim(Function):
             return grad, None, None
         xp = indices._xp
         index = indices._data if ctx.keepdim else xp.expand_dims(indices._data, ctx.dim)
-        chosen = xp.zeros(ctx.shape, dtype=bool)
-        xp.put_along_axis(chosen, index, True, axis=ctx.dim)
+        along = [-1 if d == ctx.dim else 1 for d in range(len(ctx.shape))]
+        chosen = xp.arange(ctx.shape[ctx.dim]).reshape(along) == index     # one-hot along dim
         return _unreduce(grad, ctx.shape, (ctx.dim,), ctx.keepdim) * indices._new(chosen), None, None
 
 

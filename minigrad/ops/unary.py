@@ -95,7 +95,27 @@ class Tanh(Function):
     @staticmethod
     def backward(ctx, grad):
         (result,) = ctx.saved_tensors
-        return grad * (1 - result * result)
+        return TanhBackward.apply(grad, result)
+
+
+class TanhBackward(Function):
+    """Tanh's backward as one op, as in PyTorch (one step instead of three; create_graph
+    records this node):  out = g * (1 - y²);  dg = h * (1 - y²),  dy = h * (-2 y g)."""
+
+    node_name = "TanhBackwardBackward0"
+
+    @staticmethod
+    def forward(ctx, grad, out):
+        ctx.save_for_backward(grad if ctx.needs_input_grad[1] else None, out)
+        y = out._data
+        return grad._new(grad._data * (1 - y * y))
+
+    @staticmethod
+    def backward(ctx, h):
+        grad, out = ctx.saved_tensors
+        grad_grad = TanhBackward.apply(h, out) if ctx.needs_input_grad[0] else None
+        grad_out = h * (-2 * out * grad) if grad is not None else None
+        return grad_grad, grad_out
 
 
 class Sigmoid(Function):

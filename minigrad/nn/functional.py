@@ -1,0 +1,113 @@
+"""minigrad.nn.functional: the functions of `torch.nn.functional` that autograd
+tutorials use, with PyTorch's signatures, numbers and `grad_fn` names.
+
+Example::
+
+    >>> import minigrad as torch
+    >>> x = torch.ones(5)                      # "Learn the Basics", autograd page
+    >>> y = torch.zeros(3)
+    >>> w = torch.full((5, 3), 0.1, requires_grad=True)
+    >>> b = torch.zeros(3, requires_grad=True)
+    >>> z = torch.matmul(x, w) + b
+    >>> loss = torch.nn.functional.binary_cross_entropy_with_logits(z, y)
+    >>> loss
+    tensor(0.9741, grad_fn=<BinaryCrossEntropyWithLogitsBackward0>)
+    >>> loss.backward()
+    >>> b.grad
+    tensor([0.2075, 0.2075, 0.2075])
+"""
+from ..ops import loss as _loss
+
+
+def relu(input, inplace=False):
+    """max(x, 0), elementwise."""
+    return input.clamp_(min=0) if inplace else input.relu()
+
+
+def sigmoid(input):
+    return input.sigmoid()
+
+
+def tanh(input):
+    return input.tanh()
+
+
+def _softmax_dim(ndim):
+    """PyTorch's choice when `dim` is left out (it warns: pass dim)."""
+    return 0 if ndim in (0, 1, 3) else 1
+
+
+def softmax(input, dim=None, dtype=None):
+    """exp(x) / sum(exp(x)) along `dim`."""
+    if dtype is not None:
+        input = input.to(dtype)
+    return input.softmax(_softmax_dim(input.ndim) if dim is None else dim)
+
+
+def log_softmax(input, dim=None, dtype=None):
+    """x - log(sum(exp(x))) along `dim`, computed stably."""
+    if dtype is not None:
+        input = input.to(dtype)
+    return input.log_softmax(_softmax_dim(input.ndim) if dim is None else dim)
+
+
+def linear(input, weight, bias=None):
+    """input @ weight.T + bias.  (PyTorch records one AddmmBackward0 node for a 2-d input;
+    minigrad records the matmul and the add: same numbers, two nodes.)"""
+    output = input.matmul(weight.t())
+    return output if bias is None else output + bias
+
+
+def mse_loss(input, target, reduction="mean"):
+    """(input - target)², averaged (or summed, or kept)."""
+    _loss.check_reduction(reduction)
+    return _loss.MseLoss.apply(input, target, reduction)
+
+
+def l1_loss(input, target, reduction="mean"):
+    """|input - target|, averaged (or summed, or kept)."""
+    _loss.check_reduction(reduction)
+    losses = (input - target).abs()
+    return losses if reduction == "none" else getattr(losses, reduction)()
+
+
+def binary_cross_entropy_with_logits(input, target, weight=None, reduction="mean",
+                                     pos_weight=None):
+    """Binary cross-entropy of sigmoid(input) against target in [0, 1], computed stably
+    from the logits.  (`weight` and `pos_weight` are not supported.)"""
+    _loss.check_reduction(reduction)
+    if weight is not None or pos_weight is not None:
+        raise NotImplementedError("minigrad: binary_cross_entropy_with_logits supports "
+                                  "neither weight nor pos_weight")
+    return _loss.BinaryCrossEntropyWithLogits.apply(input, target, reduction)
+
+
+def binary_cross_entropy(input, target, weight=None, reduction="mean"):
+    """Binary cross-entropy of probabilities `input` in [0, 1] against `target`."""
+    _loss.check_reduction(reduction)
+    if weight is not None:
+        raise NotImplementedError("minigrad: binary_cross_entropy does not support weight")
+    return _loss.BinaryCrossEntropy.apply(input, target, reduction)
+
+
+def nll_loss(input, target, weight=None, ignore_index=-100, reduction="mean"):
+    """Negative log-likelihood: -input[i, target[i]], for log-probabilities `input`
+    of shape (N, C) (or (C,)) and class indices `target` of shape (N,) (or ())."""
+    _loss.check_reduction(reduction)
+    return _loss.NllLoss.apply(input, target, weight, ignore_index, reduction)
+
+
+def cross_entropy(input, target, weight=None, ignore_index=-100, reduction="mean",
+                  label_smoothing=0.0):
+    """nll_loss(log_softmax(input, dim=1), target) for class indices; for class
+    probabilities (`target` shaped like `input`), -Σ target · log_softmax(input)."""
+    _loss.check_reduction(reduction)
+    if label_smoothing:
+        raise NotImplementedError("minigrad: cross_entropy does not support label_smoothing")
+    log_probs = input.log_softmax(1 if input.ndim > 1 else 0)
+    if target.dtype.is_floating_point:
+        losses = -(target * log_probs).sum(1 if input.ndim > 1 else 0)
+        if reduction == "none":
+            return losses
+        return losses.sum() if reduction == "sum" else losses.sum() / max(losses.numel(), 1)
+    return nll_loss(log_probs, target, weight, ignore_index, reduction)
