@@ -1,0 +1,40 @@
+"""Shared fixtures: the devices the engine runs on.
+
+`device` runs a test three times: on "cpu"; on "cuda" backed by tests/fake_cupy.py (numpy
+dressed as CuPy, so every machine tests the device logic); and on "cuda" with the real
+CuPy, skipped where there is no GPU.
+"""
+import fake_cupy
+import pytest
+
+from minigrad import backend
+
+NO_REAL_CUDA = ('CuPy with a CUDA GPU is not available (pip install "minigrad[cuda]" on a '
+                'GPU machine)')
+
+
+@pytest.fixture
+def fake_cuda(monkeypatch):
+    """minigrad's CuPy replaced by the numpy-backed fake for this test; returns the fake."""
+    fake_cupy.reset()
+    monkeypatch.setattr(backend, "_cupy", fake_cupy)
+    monkeypatch.setattr(backend, "_cupyx", fake_cupy.cupyx)
+    return fake_cupy
+
+
+@pytest.fixture
+def real_cuda():
+    """Skip unless CuPy and a GPU are really there."""
+    if not backend.cuda_is_available():
+        pytest.skip(NO_REAL_CUDA)
+
+
+@pytest.fixture(params=["cpu", "fake-cuda", "cuda"])
+def device(request):
+    """The device a test runs on: "cpu" or "cuda" (fake or real)."""
+    if request.param == "fake-cuda":
+        request.getfixturevalue("fake_cuda")
+        return "cuda"
+    if request.param == "cuda":
+        request.getfixturevalue("real_cuda")
+    return request.param
