@@ -97,3 +97,29 @@ def test_recorders_nest_and_restore():
     assert [e["name"] for e in inner.of_kind("node_created")] == ["ExpBackward0"]
     assert [e["name"] for e in outer.of_kind("node_created")] == ["SinBackward0"]
     assert tracing.active is None
+
+
+def test_packed_size_is_what_the_pack_hook_returned():
+    x = torch.ones(8, requires_grad=True)
+    packs = [lambda t: t, lambda t: t.detach().numpy()[:2].copy(), lambda t: "/tmp/on-disk"]
+    sizes = []
+    for pack in packs:
+        with tracing.record() as trace:
+            with torch.autograd.graph.saved_tensors_hooks(pack, lambda p: p):
+                x.exp()
+        (packed,) = trace.of_kind("tensor_packed")
+        sizes.append(packed["packed_nbytes"])
+    assert sizes == [32, 8, 0]
+
+
+def test_backward_through_freed_saved_tensors_is_narrated_before_the_error():
+    x = torch.tensor([1.0, 2.0], requires_grad=True)
+    y = x.exp().sum()
+    y.backward()
+    exp = y.grad_fn.next_functions[0][0]
+    with tracing.record() as trace:
+        with pytest.raises(RuntimeError, match="backward through the graph a second time"):
+            y.backward()
+    (event,) = trace.of_kind("saved_tensor_freed_access")
+    assert (event["node"], event["slot"]) == (tracing.ident(exp), 0)
+    assert trace.events[-1] is event          # the last thing the engine said

@@ -3151,3 +3151,46 @@ def case_reshape_node_depends_on_contiguity(T, rec):
         rec(name, (y.grad_fn.name(), tuple(y.shape)))
         y.sum().backward()
     rec("grads", (x.grad, s.grad if s.is_leaf else None))
+
+
+def case_copy_backward_casts_then_sums(T, rec):
+    base = T.tensor([[[0.5, 1.0, 2.0]] * 2] * 2, dtype=T.float64, requires_grad=True)
+    src = T.tensor([0.25, -1.0, 3.0], dtype=T.float32, requires_grad=True)
+    dst = base.sin()
+    dst.copy_(src)
+    (g_src, g_base) = T.autograd.grad(dst.sin().sum(), [src, base], create_graph=True)
+    rec("grad of src", (g_src, g_src.grad_fn.name(), g_src.dtype))
+    rec("grad of base", (g_base, g_base.grad_fn))
+    (g_src * g_src).sum().backward()
+    rec("second order", src.grad)
+
+
+def case_max_backward_is_a_masked_fill(T, rec):
+    x = T.tensor([[1.0, 3.0], [3.0, -2.0]], dtype=T.float64, requires_grad=True)
+    for name, y in [("max", x.max()), ("min", x.min()), ("amax", (x * 2).max())]:
+        (g,) = T.autograd.grad(y * y, [x], create_graph=True)
+        rec(name, (g, g.grad_fn.name(), [type(n).__name__ if n is None else n.name()
+                                          for n, _ in g.grad_fn.next_functions]))
+        (g2,) = T.autograd.grad((g * g).sum(), [x])
+        rec(name + " second order", g2)
+    nan = T.tensor([1.0, float("nan"), 2.0], requires_grad=True)
+    nan.max().backward()
+    rec("nan max grad", nan.grad)
+    v = T.tensor(5.0, requires_grad=True)
+    out = T.zeros(3).masked_fill(T.tensor([True, False, True]), v * 2)
+    rec("masked_fill with a tensor value", (out, out.grad_fn.name()))
+    out.sum().backward()
+    rec("value grad", v.grad)
+    with rec.raises("masked_fill_ only supports a 0-dimensional value tensor"):
+        T.zeros(3).masked_fill(T.tensor([True, False, True]), T.ones(3))
+
+
+def case_masks_and_conditions_have_no_edge(T, rec):
+    x = T.tensor([1.0, -2.0, 3.0], requires_grad=True)
+    m = x > 0
+    for name, y in [("where", T.where(m, x, x * 2)), ("masked_fill", x.masked_fill(m, 0.0)),
+                    ("masked_fill tensor value", x.masked_fill(m, x.sum())),
+                    ("masked_fill_", (x * 1).masked_fill_(m, 0.0))]:
+        rec(name, [None if n is None else n.name() for n, _ in y.grad_fn.next_functions])
+        (g,) = T.autograd.grad(y.sum(), [x])
+        rec(name + " grad", g)
