@@ -253,7 +253,8 @@ README = pathlib.Path(__file__).resolve().parents[1] / "README.md"
 
 
 def test_readme_lesson_table_matches_the_lessons():
-    rows = [line for line in README.read_text(encoding="utf-8").splitlines()
+    section = README.read_text(encoding="utf-8").split("## The lessons", 1)[1].split("\n## ")[0]
+    rows = [line for line in section.splitlines()
             if line.startswith("| ") and line[2:4].isdigit()]
     expected = [f"| {lesson.number:02d} | {lesson.title_en} | {lesson.title_zh} | "
                 + (", ".join(f"`{e}`" for e in lesson.exercises) or "—") + " |" for lesson in LESSONS]

@@ -1,0 +1,146 @@
+"""The shortcuts of the hot path (docs/architecture.md, "The hot path") keep PyTorch's
+behaviour: each test runs the same program under PyTorch and minigrad."""
+import warnings
+
+import numpy as np
+import pytest
+
+import minigrad
+from minigrad.autograd import forward_mode
+from minigrad.autograd.grad_mode import is_grad_enabled
+
+torch = pytest.importorskip("torch")
+
+
+def both(program):
+    """Run program(T) with T = torch and T = minigrad; return both results."""
+    return program(torch), program(minigrad)
+
+
+def values(t):
+    return None if t is None else np.asarray(t.detach().tolist())
+
+
+def test_retain_grad_moves_with_an_in_place_change():
+    def program(T):
+        x = T.tensor([0.125, 0.25], dtype=T.float64, requires_grad=True)
+        old = x.sin()
+        old.retain_grad()
+        total = old.sum()
+        old.add_(2)                      # the retained grad now belongs to the new version
+        (x.sum() + total).backward()
+        new = x.sin()
+        new.retain_grad()
+        kept = new * 2
+        new.mul_(3)
+        (kept.sum() + new.sum()).backward()
+        return old.grad, new.grad
+    (t_old, t_new), (m_old, m_new) = both(program)
+    assert t_old is None and m_old is None
+    np.testing.assert_allclose(values(m_new), values(t_new))
+
+
+def test_tanh_backward_is_one_node_of_its_own():
+    def program(T):
+        x = T.tensor([0.3, -0.5, 1.5], dtype=T.float64, requires_grad=True)
+        (g,) = T.autograd.grad(x.tanh().sum(), x, create_graph=True)
+        (h,) = T.autograd.grad((g * g).sum(), x, create_graph=True)
+        names = [n.name() if n else None for n, _ in h.grad_fn.next_functions]
+        return g, h, g.grad_fn.name(), h.grad_fn.name(), names
+    theirs, ours = both(program)
+    for a, b in zip(theirs[:2], ours[:2]):
+        np.testing.assert_allclose(values(b), values(a), rtol=1e-12)
+    assert ours[2:] == theirs[2:]
+
+
+def test_gradients_of_a_node_used_many_times_add_up_alike():
+    def program(T):
+        x = T.tensor(np.linspace(-1, 1, 5), requires_grad=True)
+
+        def build():
+            y = x
+            for _ in range(6):
+                y = (y * x + 0.5).tanh() - x
+            return y
+        build().sum().backward()                     # summed as arrays
+        (g,) = T.autograd.grad(build().sum(), x, create_graph=True)     # summed as tensors
+        (gg,) = T.autograd.grad(g.sum(), x)
+        return x.grad, g, gg, g.grad_fn.name()
+    theirs, ours = both(program)
+    for a, b in zip(theirs[:3], ours[:3]):
+        np.testing.assert_allclose(values(b), values(a), rtol=1e-5)
+    assert ours[3] == theirs[3]
+
+
+def test_gradient_for_an_input_that_needs_none_is_dropped_unchecked():
+    class Scale(minigrad.autograd.Function):
+        @staticmethod
+        def forward(ctx, x, k):
+            return x * k
+
+        @staticmethod
+        def backward(ctx, grad):
+            return grad * 2, minigrad.ones(7)          # k needs no grad: not checked
+
+    x = minigrad.tensor([1.0, 2.0], requires_grad=True)
+    Scale.apply(x, minigrad.tensor([3.0, 3.0])).sum().backward()
+    assert x.grad.tolist() == [2.0, 2.0]
+
+
+def test_forward_mode_restores_grad_mode_and_numpy_errors_on_an_error():
+    before = np.geterr()
+
+    class Boom(minigrad.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            assert not is_grad_enabled() and np.geterr()["divide"] == "ignore"
+            raise ValueError("boom")
+
+    with pytest.raises(ValueError, match="boom"):
+        Boom.apply(minigrad.ones(2, requires_grad=True))
+    assert is_grad_enabled() and np.geterr() == before
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")           # forward is quiet about inf/nan ...
+        assert minigrad.tensor([1.0]).div(0).item() == float("inf")
+        with pytest.raises(RuntimeWarning):       # ... and numpy outside it is not
+            np.array([1.0]) / 0
+
+
+def test_forward_mode_nests_and_threads_keep_their_numpy_state_apart():
+    import threading
+    with forward_mode.forward_mode():
+        with forward_mode.forward_mode():
+            assert not is_grad_enabled()
+        assert not is_grad_enabled()
+    assert is_grad_enabled()
+    errors = []
+
+    def work():
+        try:
+            for _ in range(2000):
+                (minigrad.ones(3, requires_grad=True) / 0).sum()
+        except Exception as exc:            # noqa: BLE001 - reported below
+            errors.append(exc)
+    threads = [threading.Thread(target=work) for _ in range(3)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    minigrad.set_grad_enabled(True)      # (grad mode is one switch for all threads)
+    assert not errors
+
+
+def test_in_place_sgd_step_writes_into_the_parameter():
+    def program(T):
+        p = T.tensor([1.0, 2.0, 3.0], requires_grad=True)
+        storage = p.data if T is torch else p
+        (p * p).sum().backward()
+        version = p._version
+        with T.no_grad():
+            p -= 0.1 * p.grad
+            p.add_(p.grad, alpha=0.5)
+        return p, p._version - version, storage
+    (t, t_bumps, _), (m, m_bumps, m_storage) = both(program)
+    np.testing.assert_allclose(values(m), values(t), rtol=1e-6)
+    assert m_bumps == t_bumps == 2
+    assert m_storage is m
