@@ -309,3 +309,17 @@ def test_checks_run_in_the_workspace_record_progress_that_the_launcher_prints(tm
 def test_the_terminal_tour_is_still_reachable(capsys):
     assert not cli.main(["--tour"])
     assert "backward ran the nodes in this order" in capsys.readouterr().out
+
+
+def test_jupyterlab_opens_without_the_news_pop_up_unless_the_student_chose_settings(tmp_path):
+    environment = cli.jupyter_environment(tmp_path, "en", environ={})
+    assert environment["JUPYTERLAB_SETTINGS_DIR"] == str(cli.lab_settings_dir(tmp_path))
+    cli.seed_lab_settings(tmp_path)
+    setting = (cli.lab_settings_dir(tmp_path) / "@jupyterlab" / "apputils-extension"
+               / "notification.jupyterlab-settings")
+    assert json.loads(setting.read_text())["fetchNews"] == "false"
+    setting.write_text('{"fetchNews": "true"}')             # the student's own choice stays
+    cli.seed_lab_settings(tmp_path)
+    assert json.loads(setting.read_text())["fetchNews"] == "true"
+    chosen = cli.jupyter_environment(tmp_path, "en", environ={"JUPYTERLAB_SETTINGS_DIR": "/mine"})
+    assert chosen["JUPYTERLAB_SETTINGS_DIR"] == "/mine"

@@ -124,7 +124,10 @@ def jupyter_command(folder, notebook, port=None, open_browser=True):
     relative = pathlib.Path(notebook).resolve().relative_to(pathlib.Path(folder).resolve())
     command = [sys.executable, "-m", "jupyterlab",
                f"--ServerApp.root_dir={pathlib.Path(folder).resolve()}",
-               f"--LabApp.default_url=/lab/tree/{relative.as_posix()}"]
+               f"--LabApp.default_url=/lab/tree/{relative.as_posix()}",
+               # a lesson needs no news feed or update check (nor their pop-up over a widget)
+               "--LabApp.news_url=None",
+               "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate"]
     if port:
         command += [f"--ServerApp.port={port}", "--ServerApp.port_retries=0"]
     if not open_browser:
@@ -135,9 +138,29 @@ def jupyter_command(folder, notebook, port=None, open_browser=True):
 
 
 def jupyter_environment(folder, lang, environ=None):
-    """JupyterLab's environment: kernels inherit the language and the workspace (for progress)."""
-    return {**(os.environ if environ is None else environ),
+    """JupyterLab's environment: kernels inherit the language and the workspace (for progress).
+
+    Unless the student chose a JupyterLab settings folder, the workspace keeps its own
+    (`.jupyterlab-settings`, see `seed_lab_settings`), so the lessons open without a pop-up.
+    """
+    environ = os.environ if environ is None else environ
+    settings = environ.get("JUPYTERLAB_SETTINGS_DIR") or str(lab_settings_dir(folder))
+    return {**environ, "JUPYTERLAB_SETTINGS_DIR": settings,
             "MINIGRAD_LANG": lang, "MINIGRAD_WORKSPACE": str(pathlib.Path(folder).resolve())}
+
+
+def lab_settings_dir(folder):
+    return pathlib.Path(folder).resolve() / ".jupyterlab-settings"
+
+
+def seed_lab_settings(folder):
+    """Turn off the news question ("Would you like to get notified about official Jupyter
+    news?"), which would cover a lesson's widget; other settings are the student's to change."""
+    path = (lab_settings_dir(folder) / "@jupyterlab" / "apputils-extension"
+            / "notification.jupyterlab-settings")
+    if not path.exists():
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text('{"fetchNews": "false", "checkForUpdates": false}\n', encoding="utf-8")
 
 
 def main(argv=None, source=None):
@@ -171,6 +194,7 @@ def main(argv=None, source=None):
         return 1
     print(say(lang, "starting", lesson=_relative(changes[0].path)), flush=True)
     command = jupyter_command(args.dir, changes[0].path, args.port, not args.no_browser)
+    seed_lab_settings(args.dir)
     return _run(command, jupyter_environment(args.dir, lang))
 
 
