@@ -77,9 +77,11 @@ class Tensor(TensorData, TensorMath, TensorExtras):
 
     @staticmethod
     def _make(data, requires_grad=False):
-        """Wrap an array (no copy)."""
+        """Wrap an array (no copy).  (_init_from, written out: every op makes tensors.)"""
         tensor = object.__new__(Tensor)
-        tensor._init_from(data, requires_grad)
+        tensor._data, tensor._requires_grad, tensor._output_nr = data, requires_grad, 0
+        tensor._grad = tensor._grad_fn = tensor._base = None
+        tensor._version_counter, tensor._wrapped_number = VersionCounter(), False
         return tensor
 
     def _new(self, data):

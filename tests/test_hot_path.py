@@ -144,3 +144,62 @@ def test_in_place_sgd_step_writes_into_the_parameter():
     np.testing.assert_allclose(values(m), values(t), rtol=1e-6)
     assert m_bumps == t_bumps == 2
     assert m_storage is m
+
+
+# NOTE [stealing a fresh gradient]: a leaf keeps the array backward made when nothing
+# else can reach it, and copies one that something else holds.  Each case checks the
+# aliasing PyTorch shows (shares memory or not) and that later writes stay apart.
+
+def _shares(a, b):
+    return np.shares_memory(np.asarray(a.detach().numpy()), np.asarray(b.detach().numpy()))
+
+
+def test_a_fresh_gradient_is_kept_and_accumulates_like_pytorch():
+    def program(T):
+        w = T.tensor([[1.0, 2.0], [3.0, 4.0]], requires_grad=True)
+        b = T.zeros(2, requires_grad=True)
+        x = T.tensor([[0.5, -1.0], [2.0, 0.25], [1.0, 1.0]])
+        (x @ w + b).tanh().sum().backward()
+        first_w, first_b = w.grad, b.grad
+        (x @ w + b).tanh().sum().backward()          # accumulates into the same tensors
+        return [values(w.grad), values(b.grad), w.grad is first_w, b.grad is first_b,
+                w.grad.is_contiguous(), b.grad.is_contiguous()]
+    ours, theirs = both(program)[::-1]
+    for mine, reference in zip(ours, theirs):
+        np.testing.assert_allclose(mine, reference, rtol=1e-5, atol=1e-6)
+
+
+def test_a_gradient_someone_else_holds_is_copied():
+    def program(T):
+        g = T.tensor([1.0, 2.0, 3.0])
+        a = T.ones(3, requires_grad=True)
+        a.backward(g)                                # the user's gradient, at a leaf
+        b = T.ones(3, requires_grad=True)
+        (b + 0.0).backward(g)                        # flows through Add unchanged
+        c, d = T.ones(3, requires_grad=True), T.ones(3, requires_grad=True)
+        (c + d).sum().backward()                     # one gradient, two leaves
+        kept = []
+        e = T.ones(3, requires_grad=True)
+        e.register_hook(kept.append)                 # a hook keeps the gradient
+        (e * 3).sum().backward()
+        with T.no_grad():
+            g.add_(100)
+            c.grad.add_(10)
+            kept[0].add_(1000)
+        return [_shares(a.grad, g), _shares(b.grad, g), _shares(c.grad, d.grad),
+                _shares(e.grad, kept[0]), values(a.grad), values(b.grad), values(d.grad),
+                values(e.grad)]
+    theirs, ours = both(program)
+    for mine, reference in zip(ours, theirs):
+        np.testing.assert_array_equal(mine, reference)
+
+
+def test_a_broadcast_gradient_is_not_kept_as_a_read_only_view():
+    def program(T):
+        m = T.ones(2, 3, requires_grad=True)
+        m.sum().backward()                           # SumBackward: an expanded gradient
+        m.sum().backward()                           # accumulating writes into it
+        return values(m.grad), m.grad.is_contiguous()
+    theirs, ours = both(program)
+    np.testing.assert_array_equal(ours[0], theirs[0])
+    assert ours[1] == theirs[1]

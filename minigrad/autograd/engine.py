@@ -21,9 +21,8 @@ from .grad_mode import set_grad_enabled
 def run_backward(roots, retain_graph, create_graph, capture=None, accumulate=True):
     """Backpropagate `roots`, a list of ((node, output_nr), gradient).
 
-    `capture` maps (node, output_nr) edges to the gradient slots that
-    `autograd.grad` returns; with it, only nodes that lead to a captured edge
-    run, and with `accumulate=False` no `.grad` is written.
+    `capture` maps (node, output_nr) edges to the gradient slots `autograd.grad`
+    returns; then only nodes leading to a captured edge run (`accumulate=False`: no `.grad`).
     Returns the captured gradients (a dict edge -> gradient).
     """
     dependencies = _count_dependencies(node for (node, _), _ in roots)
@@ -75,6 +74,7 @@ def run_backward(roots, retain_graph, create_graph, capture=None, accumulate=Tru
                     make_ready(next_node)
             if tracing:
                 _narrate_finish(node, grad_inputs, dependencies)
+            grad = grad_inputs = None        # hold no gradient: a leaf may keep a fresh one
     if tracing:
         trace.emit("backward_finished")
     return captured
@@ -188,7 +188,7 @@ def _run_node(node, grads, create_graph, accumulate):
             grad_inputs = node.apply(grads, create_graph) if accumulate else ()
         else:
             grad_inputs = node.apply(grads)
-        if anomaly.is_enabled():
+        if anomaly._state["enabled"]:
             anomaly.check_nan(node, grad_inputs)
     except Exception as exc:
         if anomaly.is_enabled():

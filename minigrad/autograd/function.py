@@ -12,15 +12,11 @@ import traceback
 import warnings
 
 from .. import backend, trace
-from . import anomaly
+from .anomaly import _state as _anomaly
 from .forward_mode import forward_mode
 from .grad_mode import _state as _grad_mode, mark_inference, no_grad
 from .graph import Node, SavedTensor
 from ..tensor_data import TensorData
-
-
-def _is_tensor(value):
-    return isinstance(value, TensorData)
 
 
 class FunctionCtx:
@@ -38,7 +34,7 @@ class FunctionCtx:
                 "save_for_backward can only be called from forward: backward reads "
                 "what forward saved through ctx.saved_tensors.")
         for position, tensor in enumerate(tensors):
-            if tensor is not None and not _is_tensor(tensor):
+            if tensor is not None and not isinstance(tensor, TensorData):
                 raise TypeError(
                     "save_for_backward can only save variables, but argument "
                     f"{position} is of type {type(tensor).__name__}. Keep non-tensor "
@@ -141,7 +137,7 @@ class BackwardNode(FunctionCtx, Node):
                     f"function {self.name()} returned a gradient different than None at "
                     f"position {position + 1}, but the corresponding forward input was not "
                     "a Variable. Return None for non-tensor inputs of forward.")
-            if grad is not None and not _is_tensor(grad):
+            if grad is not None and not isinstance(grad, TensorData):
                 kind = f"{type(grad).__module__}.{type(grad).__name__}".replace("builtins.", "")
                 raise RuntimeError(
                     f"expected Variable or None (got {kind}). minigrad hint: "
@@ -150,7 +146,7 @@ class BackwardNode(FunctionCtx, Node):
             if is_tensor:            # one gradient per tensor input, as next_functions
                 node, input_nr = next(edges)
                 if grad is not None and node is not None:    # no edge: dropped unchecked
-                    grad = node.output_metadata(input_nr).conform(grad, self.name(), position)
+                    grad = node.output_metadata(input_nr).conform(grad, self, position)
                 checked.append(grad)
         return tuple(checked)
 
@@ -187,12 +183,13 @@ class InputMetadata:
         from ..creation import zeros
         return zeros(self.shape, dtype=self.dtype, device=self.device)
 
-    def conform(self, grad, node_name, position):
-        """Reduce a broadcast gradient to this shape, cast it to this dtype; or explain."""
+    def conform(self, grad, node, position):
+        """Reduce a broadcast gradient to this shape, cast it to this dtype; or explain
+        (naming `node`, the node that returned it)."""
         if grad._data.shape != self.shape:
             if not _expandable(self.shape, grad.shape):
                 raise RuntimeError(
-                    f"Function {node_name} returned an invalid gradient at index {position} - "
+                    f"Function {node.name()} returned an invalid gradient at index {position} - "
                     f"got {list(grad.shape)} but expected shape compatible with "
                     f"{list(self.shape)}. The gradient of an input must have that input's "
                     "shape.")
@@ -202,13 +199,14 @@ class InputMetadata:
         if grad.device is not self.device:   # gradients live on their tensor's device
             if grad.ndim != 0:
                 raise RuntimeError(
-                    f"Function {node_name} returned an invalid gradient at index {position} - "
+                    f"Function {node.name()} returned an invalid gradient at index {position} - "
                     f"expected device {self.device} but got {grad.device}")
             grad = grad.to(self.device)
         return grad
 
 
 _SHARED = {}        # see NOTE [shared metadata]
+
 
 
 def _expandable(shape, target):
@@ -284,7 +282,7 @@ class Function:
 
     @classmethod
     def apply(cls, *args, **kwargs):
-        new_style = cls.setup_context is not Function.setup_context
+        new_style = cls.setup_context is not _NO_SETUP_CONTEXT
         if kwargs:      # bind keywords to forward's parameters, as PyTorch does
             leading = () if new_style else (None,)          # forward's ctx parameter
             bound = inspect.signature(cls.forward).bind(*leading, *args, **kwargs)
@@ -293,16 +291,16 @@ class Function:
         if cls.device_check and not _on_one_device(args):
             args = backend.match_devices(cls.device_check, args)    # or PyTorch's error
         ctx = BackwardNode(cls)
-        needs = tuple([_is_tensor(a) and a.requires_grad for a in args])
+        needs = tuple([isinstance(a, TensorData) and a.requires_grad for a in args])
         record = _grad_mode["enabled"] and True in needs
         ctx.needs_input_grad = needs
         if record:
-            inputs = [_is_tensor(a) for a in args]
+            inputs = [isinstance(a, TensorData) for a in args]
             for position in cls.nondifferentiable_args:    # masks, conditions: no edge
                 inputs[position] = False
             ctx.next_functions = tuple([a._gradient_edge() for a, edge in zip(args, inputs) if edge])
             ctx._input_is_tensor = tuple(inputs)
-            if anomaly.is_enabled():
+            if _anomaly["enabled"]:
                 ctx.metadata["traceback_"] = traceback.format_stack()[:-1]
         ctx._in_forward = True
         try:
@@ -320,14 +318,15 @@ class Function:
 
 
 _HOST_ARRAY = backend.np.ndarray           # a tensor whose data is one is on the CPU
+_NO_SETUP_CONTEXT = Function.setup_context
 
 
 def _on_one_device(args):
     """True when all tensor arguments share one device.  The common case, all on the CPU,
     costs one type test per tensor; GPU arrays compare their devices."""
     for arg in args:
-        if _is_tensor(arg) and arg._data.__class__ is not _HOST_ARRAY:
-            return len({a.device for a in args if _is_tensor(a)}) == 1
+        if isinstance(arg, TensorData) and arg._data.__class__ is not _HOST_ARRAY:
+            return len({a.device for a in args if isinstance(a, TensorData)}) == 1
     return True
 
 
@@ -349,7 +348,7 @@ def _record_outputs(ctx, args, outputs):
     inputs = [id(a) for a in args]
     results, metadata = [], []
     for output_nr, output in enumerate(outputs):
-        if not _is_tensor(output):
+        if not isinstance(output, TensorData):
             results.append(output)
             metadata.append(None)
             continue
@@ -361,7 +360,8 @@ def _record_outputs(ctx, args, outputs):
                 output._retains_grad = False
         elif id(output) in inputs:
             output = output._alias()       # returning an input unchanged: a view of it
-        if id(outputs[output_nr]) in non_differentiable or not output.dtype.is_floating_point:
+        if id(outputs[output_nr]) in non_differentiable or not (
+                output._data.dtype.kind == "f" or output.dtype.is_floating_point):
             if id(output) not in dirty:
                 output._requires_grad = False
         else:
@@ -396,4 +396,5 @@ def _narrate_node_created(node, outputs):
     trace.emit("node_created", node=trace.ident(node), name=node.name(),
                sequence_nr=node._sequence_nr,
                inputs=[(trace.ident(n), nr) for n, nr in node.next_functions],
-               outputs=[trace.describe(o) for o in outputs if _is_tensor(o)], leaves=leaves)
+               outputs=[trace.describe(o) for o in outputs if isinstance(o, TensorData)],
+               leaves=leaves)

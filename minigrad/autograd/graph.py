@@ -11,6 +11,7 @@ import weakref
 
 from .. import backend, trace
 from ..utils.hooks import HookDict, add_hook
+from .fresh_grads import is_fresh
 from .grad_mode import no_grad
 
 _sequence = itertools.count()
@@ -121,7 +122,11 @@ class AccumulateGrad(Node):
         if grad is None:
             return ()
         if leaf.grad is None:       # a copy; with create_graph a recorded one (CopyBackwards)
-            leaf.grad = copy_recorded(grad) if create_graph else grad._new(grad._data.copy())
+            if create_graph:
+                leaf.grad = copy_recorded(grad)
+            else:                   # NOTE [stealing a fresh gradient]
+                fresh = is_fresh(grad_outputs)
+                leaf.grad = grad._new(grad._data if fresh else grad._data.copy())
         elif create_graph:
             leaf.grad = leaf.grad + grad
         else:

@@ -10,12 +10,22 @@ import math
 
 from .. import backend
 from ..autograd.function import Function
+from ..autograd.grad_mode import _state as _grad_mode
 from ._helpers import binary_arrays, check_sub, is_tensor
 
 
 def _reduce(grad, operand):
     """The gradient of a broadcast operand, summed to its shape (None for numbers)."""
-    return grad.sum_to_size(operand.shape) if is_tensor(operand) else None
+    return _sum_to(grad, operand.shape) if is_tensor(operand) else None
+
+
+def _sum_to(grad, shape):
+    """`grad.sum_to_size(shape)`.  When nothing is recorded and only leading dims go (a
+    bias's gradient), one plain sum: a new array that the leaf can keep, not a view."""
+    lead = grad._data.ndim - len(shape)
+    if lead > 0 and grad._data.shape[lead:] == shape and not _grad_mode["enabled"]:
+        return grad._new(grad._data.sum(axis=tuple(range(lead))))
+    return grad.sum_to_size(shape)
 
 
 def _remember_shapes(ctx, a, b):
@@ -41,8 +51,8 @@ class Add(Function):
     def backward(ctx, grad):
         grad_b = None
         if ctx.needs_input_grad[1]:
-            grad_b = (grad if ctx.alpha == 1 else grad * ctx.alpha).sum_to_size(ctx.b_shape)
-        return grad.sum_to_size(ctx.a_shape), grad_b, None
+            grad_b = _sum_to(grad if ctx.alpha == 1 else grad * ctx.alpha, ctx.b_shape)
+        return _sum_to(grad, ctx.a_shape), grad_b, None
 
 
 class Sub(Function):
@@ -62,8 +72,8 @@ class Sub(Function):
     def backward(ctx, grad):
         grad_b = None
         if ctx.needs_input_grad[1]:
-            grad_b = (-grad if ctx.alpha == 1 else -grad * ctx.alpha).sum_to_size(ctx.b_shape)
-        return grad.sum_to_size(ctx.a_shape), grad_b, None
+            grad_b = _sum_to(-grad if ctx.alpha == 1 else -grad * ctx.alpha, ctx.b_shape)
+        return _sum_to(grad, ctx.a_shape), grad_b, None
 
 
 class RSub(Function):
@@ -98,8 +108,8 @@ class Mul(Function):
     @staticmethod
     def backward(ctx, grad):
         b, a = ctx.saved_tensors
-        grad_a = (grad * b).sum_to_size(ctx.a_shape) if b is not None else None
-        grad_b = (grad * a).sum_to_size(ctx.b_shape) if a is not None else None
+        grad_a = _sum_to(grad * b, ctx.a_shape) if b is not None else None
+        grad_b = _sum_to(grad * a, ctx.b_shape) if a is not None else None
         return grad_a, grad_b
 
 
@@ -118,8 +128,8 @@ class Div(Function):
     @staticmethod
     def backward(ctx, grad):
         a, b = ctx.saved_tensors
-        grad_a = (grad / b).sum_to_size(ctx.a_shape) if ctx.needs_input_grad[0] else None
-        grad_b = (-grad * (a / b / b)).sum_to_size(ctx.b_shape) if a is not None else None
+        grad_a = _sum_to(grad / b, ctx.a_shape) if ctx.needs_input_grad[0] else None
+        grad_b = _sum_to(-grad * (a / b / b), ctx.b_shape) if a is not None else None
         return grad_a, grad_b
 
 

@@ -50,8 +50,8 @@ class Mm(Function):
     @staticmethod
     def backward(ctx, grad):
         a, b = ctx.saved_tensors
-        grad_a = grad @ b.t() if b is not None else None
-        grad_b = a.t() @ grad if a is not None else None
+        grad_a = grad.mm(b.t()) if b is not None else None      # (mm: no dispatch on ndim)
+        grad_b = a.t().mm(grad) if a is not None else None
         return grad_a, grad_b
 
 
