@@ -107,7 +107,7 @@ def _narrate_hook(node, kind):
 
 def _count_dependencies(root_nodes):
     """How many edges point at each node reachable from the roots (iteratively)."""
-    dependencies, stack, seen = {}, list(root_nodes), set()
+    dependencies, stack, seen = {}, list(dict.fromkeys(root_nodes)), set()   # each root once
     seen.update(stack)
     while stack:
         for next_node, _ in stack.pop().next_functions:
