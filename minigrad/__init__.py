@@ -18,6 +18,7 @@ from .functions import (abs, add, allclose, argmax, argmin, cat, clamp, clone, c
                         numel, permute, pow, reciprocal, relu, reshape, sigmoid, sign, sin,
                         softmax, sqrt, square, squeeze, stack, sub, sum, t, tanh, transpose,
                         unsqueeze, where)
+from .functions_ops import *  # noqa: F401,F403 (split, cumsum, norm, outer ...)
 from .serialization import load, save
 from .tensor import Tensor
 from .tensor_data import Size

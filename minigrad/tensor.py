@@ -288,6 +288,8 @@ class Tensor(TensorData, TensorMath, TensorExtras):
         if not is_grad_enabled():
             return
         made_by = self.__dict__.get("_view_made_by")
+        if made_by is not None and len(made_by) > 2:       # split, unbind: many views at once
+            raise RuntimeError(made_by[2].format(name=made_by[0], nr=made_by[1]))
         if made_by is not None:
             raise RuntimeError(
                 f"Output {made_by[1]} of {made_by[0]} is a view and is being modified inplace. "

@@ -2,9 +2,10 @@
 and inference tensors (`inference_mode`).  A mixin of Tensor, like tensor_math.py."""
 from .autograd.grad_mode import _state as _grad_mode
 from .ops import inplace
+from .tensor_ops import TensorOps
 
 
-class TensorExtras:
+class TensorExtras(TensorOps):
     __slots__ = ()
     _inference = False          # set on tensors made inside inference_mode()
 

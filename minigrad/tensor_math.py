@@ -389,11 +389,5 @@ class TensorMath:
     def logical_not(self):
         return self._new(self._xp.logical_not(self._data))
 
-    def all(self):
-        return self._new(self._data.all())
-
-    def any(self):
-        return self._new(self._data.any())
-
     def equal(self, other):
         return self.shape == other.shape and bool((self == other).all())

@@ -1,8 +1,8 @@
 """minigrad against PyTorch: every differential case, one test each.
 
 The cases live in tests/differential/: cases_public.py (copied from the
-project's shared oracle), cases_extra.py and cases_tutorials.py (PyTorch's autograd
-tutorials and notes).  harness.compare runs a case
+project's shared oracle), cases_extra.py, cases_tutorials.py (PyTorch's autograd
+tutorials and notes) and cases_ops.py (the common tensor ops).  harness.compare runs a case
 under torch and under minigrad and lists the differences; a test passes when
 there are none.  Skipped when PyTorch is not installed.
 """
@@ -34,7 +34,7 @@ KNOWN_FAILING = {
 
 
 def _cases():
-    for file in ("cases_public", "cases_extra", "cases_tutorials"):
+    for file in ("cases_public", "cases_extra", "cases_tutorials", "cases_ops"):
         module = _load(file)
         for name, case in vars(module).items():
             if name.startswith("case_") and callable(case):

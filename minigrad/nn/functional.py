@@ -28,6 +28,12 @@ def sigmoid(input):
     return input.sigmoid()
 
 
+def softplus(input, beta=1.0, threshold=20.0):
+    """ln(1 + e^(βx)) / β, a smooth relu (x itself where βx > threshold)."""
+    from ..ops.unary_more import Softplus
+    return Softplus.apply(input, beta, threshold)
+
+
 def tanh(input):
     return input.tanh()
 

@@ -1,0 +1,152 @@
+"""torch.split(x, 2), torch.cumsum(x, 0), torch.outer(a, b) ...: the function forms of the
+ops in tensor_ops.py, and a few that exist only as functions (outer, tril, triu,
+atan2, any, all).  Each calls the op; read the op's class for its backward."""
+from .ops._helpers import normalize_dims
+
+
+def split(tensor, split_size_or_sections, dim=0):
+    return tensor.split(split_size_or_sections, dim)
+
+
+def chunk(input, chunks, dim=0):
+    return input.chunk(chunks, dim)
+
+
+def unbind(input, dim=0):
+    return input.unbind(dim)
+
+
+def narrow(input, dim, start, length):
+    return input.narrow(dim, start, length)
+
+
+def movedim(input, source, destination):
+    return input.movedim(source, destination)
+
+
+moveaxis = movedim
+
+
+def swapaxes(input, axis0, axis1):
+    return input.swapaxes(axis0, axis1)
+
+
+swapdims = swapaxes
+
+
+def gather(input, dim, index):
+    return input.gather(dim, index)
+
+
+def index_select(input, dim, index):
+    return input.index_select(dim, index)
+
+
+def flip(input, dims):
+    return input.flip(dims)
+
+
+def roll(input, shifts, dims=None):
+    return input.roll(shifts, dims)
+
+
+def cumsum(input, dim, dtype=None):
+    return input.cumsum(dim, dtype=dtype)
+
+
+def prod(input, dim=None, keepdim=False, dtype=None):
+    return input.prod(dim, keepdim, dtype=dtype)
+
+
+def amax(input, dim=(), keepdim=False):
+    return input.amax(dim, keepdim)
+
+
+def amin(input, dim=(), keepdim=False):
+    return input.amin(dim, keepdim)
+
+
+def logsumexp(input, dim, keepdim=False):
+    return input.logsumexp(dim, keepdim)
+
+
+def norm(input, p="fro", dim=None, keepdim=False, dtype=None):
+    return input.norm(p, dim, keepdim, dtype=dtype)
+
+
+def var(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
+    return input.var(dim, unbiased, keepdim, correction=correction)
+
+
+def std(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
+    return input.std(dim, unbiased, keepdim, correction=correction)
+
+
+def _elementwise(name):
+    def function(input):
+        return getattr(input, name)()
+    function.__name__ = function.__qualname__ = name
+    function.__doc__ = f"torch.{name}(x) is x.{name}()."
+    return function
+
+
+log1p, expm1, log2, log10 = (_elementwise(n) for n in ("log1p", "expm1", "log2", "log10"))
+sinh, cosh, asin, acos, atan = (_elementwise(n) for n in ("sinh", "cosh", "asin", "acos", "atan"))
+arcsin, arccos, arctan = asin, acos, atan
+floor, ceil, trunc = (_elementwise(n) for n in ("floor", "ceil", "trunc"))
+isnan, isinf, isfinite = (_elementwise(n) for n in ("isnan", "isinf", "isfinite"))
+
+
+def round(input, *, decimals=0):
+    return input.round(decimals=decimals)
+
+
+def atan2(input, other):
+    return input.atan2(other)
+
+
+arctan2 = atan2
+
+
+def outer(input, vec2):
+    """a ⊗ b: a[:, None] * b (PyTorch records the product: MulBackward0).
+
+    Example::
+
+        >>> import minigrad as torch
+        >>> torch.outer(torch.tensor([1, 2]), torch.tensor([3, 4]))
+        tensor([[3, 4],
+                [6, 8]])
+    """
+    for name, v in (("input", input), ("vec2", vec2)):
+        if v.ndim != 1:
+            raise RuntimeError(f"outer: Expected 1-D argument {name}, but got {v.ndim}-D")
+    return input.reshape(-1, 1) * vec2
+
+
+ger = outer
+
+
+def tril(input, diagonal=0):
+    return input.tril(diagonal)
+
+
+def triu(input, diagonal=0):
+    return input.triu(diagonal)
+
+
+def any(input, dim=None, keepdim=False):
+    """True where some element (over dim, or all of them) is nonzero."""
+    return input._new(input._data.any(axis=_reduced(input, dim), keepdims=keepdim))
+
+
+def all(input, dim=None, keepdim=False):
+    """True where every element (over dim, or all of them) is nonzero."""
+    return input._new(input._data.all(axis=_reduced(input, dim), keepdims=keepdim))
+
+
+def _reduced(input, dim):
+    return None if dim is None else normalize_dims(dim, input.ndim)
+
+
+__all__ = [n for n in dir() if not n.startswith("_") and n != "normalize_dims"]

@@ -1,0 +1,222 @@
+"""More reductions: cumsum, prod, amax/amin, logsumexp, vector norms, var and std.
+
+Each backward puts the gradient back in the reduced dims with reduce._unreduce.
+"""
+import math
+
+from .. import dtypes
+from ..autograd.function import Function
+from ._helpers import _type_name, normalize_dim, normalize_dims
+from .combine import MaskedFill, Where
+from .reduce import _unreduce
+
+
+def _int64_if_integral(x):
+    """Sums and products of ints and bools are int64, as in PyTorch."""
+    data = x._data
+    return data if x.dtype.is_floating_point else data.astype(dtypes.int64.numpy)
+
+
+def _float_only(x, message):
+    if not x.dtype.is_floating_point:
+        raise RuntimeError(message)
+
+
+class Cumsum(Function):
+    """out[i] = Σ_{j≤i} x[j] along dim;  dx[j] = Σ_{i≥j} g[i] (a cumsum of g reversed)."""
+
+    node_name = "CumsumBackward0"
+
+    @staticmethod
+    def forward(ctx, x, dim):
+        ctx.dim = normalize_dim(dim, x.ndim)
+        data = _int64_if_integral(x)
+        return x._new(data.cumsum(axis=ctx.dim) if x.ndim else data.copy())
+
+    @staticmethod
+    def backward(ctx, grad):
+        if not grad.ndim:
+            return grad, None
+        return grad.flip(ctx.dim).cumsum(ctx.dim).flip(ctx.dim), None
+
+
+class Prod(Function):
+    """out = Π x over `dim` (all elements when dim is None);  dx = g * Π of the others
+    (g * out / x where x ≠ 0; where a zero sits, the product of the rest)."""
+
+    node_name = "ProdBackward0"
+
+    @staticmethod
+    def forward(ctx, x, dim=None, keepdim=False):
+        ctx.shape, ctx.keepdim = x.shape, keepdim
+        ctx.dims = normalize_dims(dim, x.ndim) if dim is not None else tuple(range(x.ndim))
+        result = x._new(_int64_if_integral(x).prod(axis=ctx.dims, keepdims=keepdim))
+        ctx.save_for_backward(x, result)
+        return result
+
+    @staticmethod
+    def backward(ctx, grad):
+        x, out = ctx.saved_tensors
+        g = _unreduce(grad, ctx.shape, ctx.dims, ctx.keepdim)
+        out = _unreduce(out, ctx.shape, ctx.dims, ctx.keepdim)
+        zero = x == 0
+        if not zero.any():
+            return g * out / x, None, None
+        safe = MaskedFill.apply(x, zero, 1)
+        if ctx._function_cls is ProdDim:
+            rest, zeros = safe.prod(ctx.dims[0], True), zero.sum(ctx.dims[0], keepdim=True)
+        else:
+            rest, zeros = safe.prod(), zero.sum()
+        rest = rest * (zeros == 1)
+        return Where.apply(zero, g * rest, g * out / safe), None, None
+
+
+class ProdDim(Prod):
+    """prod along one dim (PyTorch names this node ProdBackward1)."""
+
+    node_name = "ProdBackward1"
+
+
+class Amax(Function):
+    """out = max over `dim` (all dims when empty);  dx = g shared evenly among the maxima."""
+
+    node_name = "AmaxBackward0"
+    pick = "max"
+
+    @staticmethod
+    def forward(ctx, x, dim=(), keepdim=False):
+        ctx.shape, ctx.keepdim, ctx.dims = x.shape, keepdim, normalize_dims(dim, x.ndim)
+        for d in ctx.dims:
+            if x.shape[d] == 0:
+                raise IndexError(f"{ctx._function_cls.__name__.lower()}(): Expected reduction "
+                                 f"dim {d} to have non-zero size.")
+        result = x._new(getattr(x._data, ctx._function_cls.pick)(axis=ctx.dims, keepdims=keepdim))
+        ctx.save_for_backward(x, result)
+        return result
+
+    @staticmethod
+    def backward(ctx, grad):
+        x, out = ctx.saved_tensors
+        extreme = x == _unreduce(out, ctx.shape, ctx.dims, ctx.keepdim)
+        count = extreme.sum(ctx.dims, keepdim=True) if ctx.dims else extreme.sum()
+        return _unreduce(grad, ctx.shape, ctx.dims, ctx.keepdim) * extreme / count, None, None
+
+
+class Amin(Amax):
+    """out = min over `dim`;  dx = g shared evenly among the minima."""
+
+    node_name = "AminBackward0"
+    pick = "min"
+
+
+class Logsumexp(Function):
+    """out = log Σ eˣ over `dim` (computed as m + log Σ e^(x-m), m the max);
+    dx = g * e^(x - out)."""
+
+    node_name = "LogsumexpBackward0"
+
+    @staticmethod
+    def forward(ctx, x, dim, keepdim=False):
+        ctx.shape, ctx.keepdim, ctx.dims = x.shape, keepdim, normalize_dims(dim, x.ndim)
+        xp = x._xp
+        data = x._data if x.dtype.is_floating_point else x._data.astype(
+            dtypes.get_default_dtype().numpy)
+        top = data.max(axis=ctx.dims, keepdims=True) if data.size else xp.zeros((), data.dtype)
+        top = xp.where(xp.isfinite(top), top, 0)
+        total = xp.log(xp.exp(data - top).sum(axis=ctx.dims, keepdims=True)) + top
+        result = x._new((total if keepdim else total.squeeze(ctx.dims)).astype(data.dtype))
+        ctx.save_for_backward(x, result)
+        return result
+
+    @staticmethod
+    def backward(ctx, grad):
+        x, out = ctx.saved_tensors
+        out = _unreduce(out, ctx.shape, ctx.dims, ctx.keepdim)
+        return _unreduce(grad, ctx.shape, ctx.dims, ctx.keepdim) * (x - out).exp(), None, None
+
+
+class VectorNorm(Function):
+    """out = (Σ |x|ᵖ)^(1/p) over `dim` (p = inf: max |x|);  dx = g * sign(x) |x|ᵖ⁻¹ / outᵖ⁻¹
+    (p = 2: g * x / out; 0 where out = 0)."""
+
+    node_name = "LinalgVectorNormBackward0"
+
+    @staticmethod
+    def forward(ctx, x, p=2, dim=None, keepdim=False):
+        _float_only(x, "linalg.vector_norm: Expected a floating point or complex tensor as "
+                    f"input. Got {_type_name(x.dtype)}")
+        ctx.shape, ctx.keepdim, ctx.dims, ctx.p = x.shape, keepdim, normalize_dims(dim, x.ndim), p
+        size = abs(x._data)
+        if p == math.inf:
+            data = size.max(axis=ctx.dims, keepdims=keepdim)
+        else:
+            data = (size ** p).sum(axis=ctx.dims, keepdims=keepdim) ** (1 / p)
+        result = x._new(data.astype(x._data.dtype))
+        ctx.save_for_backward(x, result)
+        return result
+
+    @staticmethod
+    def backward(ctx, grad):
+        x, out = ctx.saved_tensors
+        g = _unreduce(grad, ctx.shape, ctx.dims, ctx.keepdim)
+        out = _unreduce(out, ctx.shape, ctx.dims, ctx.keepdim)
+        if ctx.p == math.inf:
+            extreme = x.abs() == out
+            count = extreme.sum(ctx.dims, keepdim=True) if ctx.dims else extreme.sum()
+            return g * x.sign() * extreme / count, None, None, None
+        if ctx.p == 1:
+            return g * x.sign(), None, None, None
+        scale = x * x.abs() ** (ctx.p - 2) if ctx.p != 2 else x
+        ratio = scale / out ** (ctx.p - 1)
+        return MaskedFill.apply(g * ratio, out == 0, 0), None, None, None
+
+
+class Var(Function):
+    """out = Σ (x - mean)² / (n - correction) over `dim`;
+    dx = g * 2 (x - mean) / (n - correction)."""
+
+    node_name = "VarBackward0"
+
+    @staticmethod
+    def forward(ctx, x, dim=None, correction=1, keepdim=False):
+        _float_only(x, "std and var only support floating point and complex dtypes")
+        ctx.shape, ctx.keepdim, ctx.dims = x.shape, keepdim, normalize_dims(dim, x.ndim)
+        ctx.divisor = max(math.prod(x.shape[d] for d in ctx.dims) - correction, 0)
+        centred = x._data - x._data.mean(axis=ctx.dims, keepdims=True)
+        data = (centred * centred).sum(axis=ctx.dims, keepdims=keepdim) * _inverse(ctx.divisor)
+        result = x._new(data.astype(x._data.dtype))
+        ctx.save_for_backward(x, result)
+        return result
+
+    @staticmethod
+    def backward(ctx, grad):
+        x, out = ctx.saved_tensors
+        centred = x - x.mean(ctx.dims, keepdim=True) if ctx.dims else x - x.mean()
+        return _unreduce(grad, ctx.shape, ctx.dims, ctx.keepdim) * centred * (
+            2 * _inverse(ctx.divisor)), None, None, None
+
+
+class Std(Var):
+    """out = √var;  dx = g * (x - mean) / ((n - correction) out)."""
+
+    node_name = "StdBackward0"
+
+    @staticmethod
+    def forward(ctx, x, dim=None, correction=1, keepdim=False):
+        variance = Var.forward(ctx, x, dim, correction, keepdim)
+        result = x._new(x._xp.sqrt(variance._data))
+        ctx.save_for_backward(x, result)
+        return result
+
+    @staticmethod
+    def backward(ctx, grad):
+        x, out = ctx.saved_tensors
+        centred = x - x.mean(ctx.dims, keepdim=True) if ctx.dims else x - x.mean()
+        out = _unreduce(out, ctx.shape, ctx.dims, ctx.keepdim)
+        return _unreduce(grad, ctx.shape, ctx.dims, ctx.keepdim) * centred / (
+            out * ctx.divisor), None, None, None
+
+
+def _inverse(divisor):
+    """1 / divisor; nan for 0 (var of a single element), as PyTorch gives."""
+    return 1 / divisor if divisor else math.nan

@@ -1,0 +1,230 @@
+"""More elementwise functions: log1p expm1 log2 log10, sinh cosh, asin acos atan atan2,
+softplus, and the rounding family (floor ceil round trunc: gradient 0)."""
+import math
+
+from ..autograd.function import Function
+from ._helpers import binary_arrays
+from .combine import Where
+from .unary import _float_data
+
+
+class Log1p(Function):
+    """out = ln(1 + x);  dx = g / (1 + x)."""
+
+    node_name = "Log1PBackward0"
+    compute = "log1p"
+
+    @staticmethod
+    def forward(ctx, x):
+        ctx.save_for_backward(x)
+        return x._new(getattr(x._xp, ctx._function_cls.compute)(_float_data(x)))
+
+    @staticmethod
+    def backward(ctx, grad):
+        (x,) = ctx.saved_tensors
+        return grad / (x + 1)
+
+
+class Log2(Log1p):
+    """out = log₂ x;  dx = g / (x ln 2)."""
+
+    node_name = "Log2Backward0"
+    compute = "log2"
+
+    @staticmethod
+    def backward(ctx, grad):
+        (x,) = ctx.saved_tensors
+        return grad / (x * math.log(2.0))
+
+
+class Log10(Log1p):
+    """out = log₁₀ x;  dx = g / (x ln 10)."""
+
+    node_name = "Log10Backward0"
+    compute = "log10"
+
+    @staticmethod
+    def backward(ctx, grad):
+        (x,) = ctx.saved_tensors
+        return grad / (x * math.log(10.0))
+
+
+class Sinh(Log1p):
+    """out = sinh x;  dx = g * cosh x."""
+
+    node_name = "SinhBackward0"
+    compute = "sinh"
+
+    @staticmethod
+    def backward(ctx, grad):
+        (x,) = ctx.saved_tensors
+        return grad * x.cosh()
+
+
+class Cosh(Log1p):
+    """out = cosh x;  dx = g * sinh x."""
+
+    node_name = "CoshBackward0"
+    compute = "cosh"
+
+    @staticmethod
+    def backward(ctx, grad):
+        (x,) = ctx.saved_tensors
+        return grad * x.sinh()
+
+
+class Asin(Log1p):
+    """out = arcsin x;  dx = g / √(1 - x²)."""
+
+    node_name = "AsinBackward0"
+    compute = "arcsin"
+
+    @staticmethod
+    def backward(ctx, grad):
+        (x,) = ctx.saved_tensors
+        return grad / (1 - x * x).sqrt()
+
+
+class Acos(Log1p):
+    """out = arccos x;  dx = -g / √(1 - x²)."""
+
+    node_name = "AcosBackward0"
+    compute = "arccos"
+
+    @staticmethod
+    def backward(ctx, grad):
+        (x,) = ctx.saved_tensors
+        return -grad / (1 - x * x).sqrt()
+
+
+class Atan(Log1p):
+    """out = arctan x;  dx = g / (1 + x²)."""
+
+    node_name = "AtanBackward0"
+    compute = "arctan"
+
+    @staticmethod
+    def backward(ctx, grad):
+        (x,) = ctx.saved_tensors
+        return grad / (x * x + 1)
+
+
+class Expm1(Function):
+    """out = eˣ - 1;  dx = g * (out + 1)."""
+
+    node_name = "Expm1Backward0"
+
+    @staticmethod
+    def forward(ctx, x):
+        result = x._new(x._xp.expm1(_float_data(x)))
+        ctx.save_for_backward(result)
+        return result
+
+    @staticmethod
+    def backward(ctx, grad):
+        (result,) = ctx.saved_tensors
+        return grad * (result + 1)
+
+
+class Atan2(Function):
+    """out = atan2(y, x), the angle of the point (x, y);
+    dy = g * x / (x² + y²),  dx = -g * y / (x² + y²)."""
+
+    node_name = "Atan2Backward0"
+
+    @staticmethod
+    def forward(ctx, y, x):
+        ctx.save_for_backward(y, x)
+        a, b = binary_arrays(y, x, floating=True)
+        return y._new(y._xp.arctan2(a, b))
+
+    @staticmethod
+    def backward(ctx, grad):
+        y, x = ctx.saved_tensors
+        scale = grad / (x * x + y * y)
+        return (scale * x).sum_to_size(y.shape), (-scale * y).sum_to_size(x.shape)
+
+
+class Softplus(Function):
+    """out = ln(1 + e^(βx)) / β  (x itself where βx > threshold);
+    dx = g * sigmoid(βx)  (g where βx > threshold)."""
+
+    node_name = "SoftplusBackward0"
+
+    @staticmethod
+    def forward(ctx, x, beta=1.0, threshold=20.0):
+        if not x.dtype.is_floating_point:
+            raise NotImplementedError(
+                f'"softplus_cpu" not implemented for \'{_legacy_name(x.dtype)}\'')
+        ctx.beta, ctx.threshold = beta, threshold
+        ctx.save_for_backward(x)
+        xp, data = x._xp, x._data
+        scaled = data * beta
+        soft = xp.log1p(xp.exp(xp.minimum(scaled, threshold))) / beta
+        return x._new(xp.where(scaled > threshold, data, soft).astype(data.dtype))
+
+    @staticmethod
+    def backward(ctx, grad):
+        (x,) = ctx.saved_tensors
+        scaled = x * ctx.beta
+        return Where.apply(scaled > ctx.threshold, grad, grad * scaled.sigmoid()), None, None
+
+
+def _legacy_name(dtype):
+    return {"int64": "Long", "int32": "Int", "bool": "Bool"}.get(dtype.name, dtype.name)
+
+
+class Floor(Function):
+    """out = ⌊x⌋ (integers come back unchanged);  dx = 0."""
+
+    node_name = "FloorBackward0"
+    compute = "floor"
+
+    @staticmethod
+    def forward(ctx, x):
+        if not x.dtype.is_floating_point:
+            return x._new(x._data.copy())
+        return x._new(getattr(x._xp, ctx._function_cls.compute)(x._data))
+
+    @staticmethod
+    def backward(ctx, grad):
+        return grad * 0
+
+
+class Ceil(Floor):
+    """out = ⌈x⌉;  dx = 0."""
+
+    node_name = "CeilBackward0"
+    compute = "ceil"
+
+
+class Trunc(Floor):
+    """out = x rounded toward 0;  dx = 0."""
+
+    node_name = "TruncBackward0"
+    compute = "trunc"
+
+
+class Round(Floor):
+    """out = x rounded to the nearest integer, halves to even;  dx = 0."""
+
+    node_name = "RoundBackward0"
+    compute = "round"
+
+
+class RoundDecimals(Function):
+    """out = x rounded to `decimals` places (halves to even);  dx = 0."""
+
+    node_name = "RoundBackward1"
+
+    @staticmethod
+    def forward(ctx, x, decimals):
+        if not x.dtype.is_floating_point:
+            raise NotImplementedError(
+                f'"round_cpu" not implemented for \'{_legacy_name(x.dtype)}\'')
+        return x._new(x._xp.round(x._data, decimals))
+
+    @staticmethod
+    def backward(ctx, grad):
+        return grad * 0, None
+
