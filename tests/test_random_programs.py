@@ -16,18 +16,22 @@ final ``backward`` or ``autograd.grad(create_graph=True)`` plus a second
 derivative.  On a mismatch the failure message prints the program: paste it
 into tests/differential/cases_extra.py and cut it down.
 
+More programs: MINIGRAD_RANDOM_EXAMPLES=20000 (how many) and MINIGRAD_RANDOM_SEED=7 (other
+programs than the suite's derandomized ones; a failure then prints a reproduce blob).
+
 Not generated, on purpose (known, documented differences from PyTorch):
 - batched matmul (3-d @ 2-d): minigrad records one BmmBackward0 node where
   PyTorch records Expand/View/Bmm/UnsafeView nodes (docs/architecture.md).
 """
 import importlib.util
 import math
+import os
 import pathlib
 import re
 
 import numpy as np
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, given, seed, settings
 from hypothesis import strategies as st
 
 torch = pytest.importorskip("torch")
@@ -38,7 +42,12 @@ _spec = importlib.util.spec_from_file_location("differential_harness_random",
 harness = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(harness)
 
-SETTINGS = settings(max_examples=1000, deadline=None, derandomize=True, print_blob=False,
+# MINIGRAD_RANDOM_EXAMPLES=20000 runs more programs; MINIGRAD_RANDOM_SEED=7 draws other ones
+# (the suite's default: 1000 derandomized programs, about 15 s).
+_SEED = os.environ.get("MINIGRAD_RANDOM_SEED")
+SETTINGS = settings(max_examples=int(os.environ.get("MINIGRAD_RANDOM_EXAMPLES", "1000")),
+                    deadline=None, derandomize=_SEED is None, print_blob=_SEED is not None,
+                    database=None,
                     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 
 SHAPES = [(), (3,), (2,), (1, 3), (2, 1), (2, 3), (3, 2), (3, 3), (2, 2, 3), (2, 1, 3),
@@ -103,6 +112,8 @@ def _no_ties(t, dim=None):
 def _threshold(t, draw):
     """A round number that is MARGIN away from every value of t (for >, clamp ...)."""
     a = np.unique(_arr(t))
+    if a.size == 0:
+        return 0.5
     candidates = [float(np.floor(a.min()) - 0.5), float(np.ceil(a.max()) + 0.5)]
     for lo, hi in zip(a[:-1], a[1:]):
         mid = round(float((lo + hi) / 2), 3)
@@ -145,6 +156,7 @@ class Program:
         self.expanded = []       # bases of expand() views: in-place changes to them not drawn
         self.detached = []       # results of detach(): in-place changes through them are not drawn
         self.has_fused_backward = False
+        self.split_bases = []    # bases of split/chunk/unbind outputs: no in-place changes drawn
 
     # drawing
     def draw(self, strategy):
@@ -167,7 +179,10 @@ class Program:
         return f"t{self.count}"
 
     def pool(self, pred=lambda t: True):
-        return [n for n in self.names if _usable(self.t(n)) and pred(self.t(n))]
+        # Empty tensors (narrow(d, i, 0), a split of size 0) are recorded but not used again:
+        # most steps draw indices from the sizes.
+        return [n for n in self.names if _usable(self.t(n)) and self.t(n).numel() > 0 and
+                pred(self.t(n))]
 
     # running one step live, under PyTorch
     def emit(self, code, new=None, touched=(), record=True):
@@ -415,7 +430,19 @@ class Program:
         self.emit(f"{a} {cmp} {c}", mask)
         name = self.fresh()
         if self.chance(0.5):
-            return self.emit(f"{a}.masked_fill({mask}, {self.pick(NUMBERS)})", name)
+            values = self.pool(lambda tv: tv.ndim == 0 and _is_float(tv))
+            value = self.pick(values) if values and self.chance(0.4) else self.pick(NUMBERS)
+            return self.emit(f"{a}.masked_fill({mask}, {value})", name)
+        if self.chance(0.2):
+            return self.emit(f"T.where({mask}, {a}, {self.pick(NUMBERS)})", name)
+        if self.chance(0.2):
+            # clamp with tensor bounds: away from ties between the tensor and its bound
+            def apart(tb):
+                if not _is_float(tb) or not _broadcasts(tuple(ta.shape), tuple(tb.shape)):
+                    return False
+                return float(np.abs(_arr(ta) - _arr(tb)).min(initial=1.0)) > MARGIN
+            b = self.pick(self.pool(apart))
+            return self.emit(self.pick([f"{a}.clamp(min={b})", f"T.clamp({a}, max={b})"]), name)
         cands = self.pool(lambda tb: _is_float(tb) and _broadcasts(tuple(ta.shape),
                                                                    tuple(tb.shape)))
         b = self.pick(cands)
@@ -465,9 +492,11 @@ class Program:
         # Known mismatch, not generated: an in-place change to a tensor that has expand()
         # views (e.g. v = y.expand(2); y.add_(2); v.sum().backward()) crashes minigrad's
         # view-history regeneration, or misses PyTorch's version error.
+        # Not generated: an in-place change to the base of split/chunk/unbind outputs; PyTorch
+        # then raises when anything reads those outputs' grad_fn (the recording here does).
         def through_detach(t):
             return any(t is d or t._base is d for d in self.detached) or any(
-                t is e or t._base is e for e in self.expanded)
+                t is e or t._base is e for e in self.expanded + self.split_bases)
         leaf_too = self.chance(0.05)       # sometimes a leaf that requires grad: an error
         a = self.pick(self.pool(lambda t: t.dtype != torch.bool and not through_detach(t) and (
             leaf_too or not (t.is_leaf and t.requires_grad))))
@@ -551,12 +580,225 @@ class Program:
     def no_grad_step(self):
         a = self.pick(self.pool(_is_float))
         name = self.fresh()
-        form = self.pick([f"{a} * 2", f"{a}.exp()" if _arr(self.t(a)).max() < 8 else f"{a}[...]",
+        form = self.pick([f"{a} * 2", f"{a}.exp()" if _arr(self.t(a)).max(initial=0) < 8 else f"{a}[...]",
                           f"{a}.sum()"])
         ok = self.emit(f"with T.no_grad():\n    {name} = {form}")
         if ok:
             self.names.append(name)
             self.lines.append(f"_info(rec, {name!r}, {name})")
+
+    # steps for the ops added later (views that split, gathers, more reductions ...) ------
+    def more_unary(self):
+        a = self.pick(self.pool(_is_float))
+        ta = self.t(a)
+        arr = _arr(ta)
+        lo, hi = (float(arr.min()), float(arr.max())) if arr.size else (0.0, 0.0)
+        ops = ["atan", "softplus"]
+        if abs(lo) < 5 and abs(hi) < 5:
+            ops += ["sinh", "cosh"]
+        if hi < 8:
+            ops.append("expm1")
+        if lo > -0.95:
+            ops.append("log1p")
+        if lo > 0.05:
+            ops += ["log2", "log10"]
+        if max(abs(lo), abs(hi)) < 0.95:
+            ops += ["asin", "acos"]
+        # floor/ceil/round/trunc: values away from the steps (their grads are 0 anyway); a
+        # leaf's values are exact multiples of 1/8, so they may sit right on a step.
+        half = np.abs(arr * 2 - np.round(arr * 2))
+        if ta.is_leaf or arr.size == 0 or half.min() > MARGIN:
+            ops += ["floor", "ceil", "round", "trunc"]
+        ops.append("atan2")
+        op = self.pick(ops)
+        name = self.fresh()
+        if op == "atan2":
+            # Both arguments away from 0: atan2 jumps across the negative x axis.
+            if _min_abs(ta) < 0.05:
+                return
+            cands = self.pool(lambda tb: _is_float(tb) and _min_abs(tb) > 0.05 and _broadcasts(
+                tuple(ta.shape), tuple(tb.shape)))
+            b = self.pick(cands)
+            return self.emit(self.pick([f"T.atan2({a}, {b})", f"{a}.atan2({b})"]), name)
+        if op == "softplus":
+            self.has_fused_backward = True     # SoftplusBackwardBackward0 in PyTorch
+            beta = self.pick(["", ", beta=2", ", beta=0.5, threshold=1"])
+            if beta.endswith("threshold=1") and arr.size and np.min(np.abs(arr * 0.5 - 1)) < MARGIN:
+                return
+            return self.emit(f"T.nn.functional.softplus({a}{beta})", name)
+        return self.emit(self.pick([f"{a}.{op}()", f"T.{op}({a})"]), name)
+
+    def view_more(self):
+        a = self.pick(self.pool(lambda t: t.ndim >= 1 and t.numel() > 0))
+        ta = self.t(a)
+        nd = ta.ndim
+        dim = self.draw(st.integers(-nd, nd - 1))
+        n = ta.shape[dim]
+        name = self.fresh()
+        op = self.pick(["split", "split_sizes", "chunk", "unbind", "narrow", "movedim",
+                        "swapaxes"])
+        if op == "narrow":
+            start = self.draw(st.integers(0, n - 1))
+            length = self.draw(st.integers(0, n - start))
+            return self.emit(f"{a}.narrow({dim}, {start}, {length})", name)
+        if op == "movedim":
+            d1 = self.draw(st.integers(-nd, nd - 1))
+            return self.emit(self.pick([f"{a}.movedim({dim}, {d1})", f"T.movedim({a}, {dim}, {d1})"]),
+                             name)
+        if op == "swapaxes":
+            d1 = self.draw(st.integers(-nd, nd - 1))
+            return self.emit(f"{a}.swapaxes({dim}, {d1})", name)
+        if op == "split":
+            code = self.pick([f"{a}.split({self.draw(st.integers(1, n))}, {dim})",
+                              f"T.split({a}, {self.draw(st.integers(1, n))}, dim={dim})"])
+        elif op == "split_sizes":
+            first = self.draw(st.integers(0, n))
+            code = f"{a}.split([{first}, {n - first}], dim={dim})"
+        elif op == "chunk":
+            code = self.pick([f"{a}.chunk({self.draw(st.integers(1, 3))}, {dim})",
+                              f"T.chunk({a}, {self.draw(st.integers(1, 3))}, dim={dim})"])
+        else:
+            code = self.pick([f"{a}.unbind({dim})", f"T.unbind({a}, {dim})"])
+        parts = name
+        if not self.emit(code, parts, record=False):
+            return
+        self.split_bases.append(ta if ta._base is None else ta._base)
+        count = len(self.env[parts])
+        self.lines.append(f"rec({parts + ' count'!r}, len({parts}))")
+        for i in sorted(set(self.draw(st.lists(st.integers(-count, count - 1), min_size=1,
+                                               max_size=2)))):
+            self.emit(f"{parts}[{i}]", self.fresh())
+
+    def gather_like(self):
+        a = self.pick(self.pool(lambda t: t.ndim >= 1 and t.numel() > 0))
+        ta = self.t(a)
+        nd = ta.ndim
+        dim = self.draw(st.integers(-nd, nd - 1))
+        n = ta.shape[dim]
+        name = self.fresh()
+        ops = ["gather", "index_select", "repeat", "flip", "roll"]
+        if nd >= 2:
+            ops += ["tril", "triu"]
+        if nd == 1 and _is_float(ta):
+            ops.append("outer")
+        op = self.pick(ops)
+        if op == "gather":
+            shape = [self.draw(st.integers(1, 3)) if i == dim % nd else
+                     self.draw(st.integers(1, s)) for i, s in enumerate(ta.shape)]
+            size = int(np.prod(shape))
+            flat = self.draw(st.lists(st.integers(0, n - 1), min_size=size, max_size=size))
+            index = np.array(flat).reshape(shape).tolist()
+            return self.emit(self.pick([f"{a}.gather({dim}, T.tensor({index}))",
+                                        f"T.gather({a}, {dim}, T.tensor({index}))"]), name)
+        if op == "index_select":
+            idx = self.draw(st.lists(st.integers(0, n - 1), min_size=1, max_size=4))
+            return self.emit(self.pick([f"{a}.index_select({dim}, T.tensor({idx}))",
+                                        f"T.index_select({a}, {dim}, T.tensor({idx}))"]), name)
+        if op == "repeat":
+            reps = self.draw(st.lists(st.integers(1, 2), min_size=nd, max_size=nd + 1))
+            return self.emit(f"{a}.repeat({', '.join(map(str, reps))})", name)
+        if op == "flip":
+            dims = sorted({dim % nd, self.draw(st.integers(0, nd - 1))})
+            return self.emit(self.pick([f"{a}.flip({dims})", f"T.flip({a}, {dims})"]), name)
+        if op == "roll":
+            shift = self.draw(st.integers(-3, 3))
+            return self.emit(self.pick([f"{a}.roll({shift}, {dim})", f"T.roll({a}, {shift})",
+                                        f"{a}.roll(({shift}, 1), (0, {dim}))"]), name)
+        if op == "outer":
+            b = self.pick(self.pool(lambda tb: tb.ndim == 1 and _is_float(tb)))
+            return self.emit(f"T.outer({a}, {b})", name)
+        diagonal = self.draw(st.integers(-1, 1))
+        return self.emit(self.pick([f"{a}.{op}({diagonal})", f"T.{op}({a}, diagonal={diagonal})"]),
+                         name)
+
+    def more_reduction(self):
+        a = self.pick(self.pool())
+        ta = self.t(a)
+        nd = ta.ndim
+        arr = _arr(ta)
+        name = self.fresh()
+        ops = ["cumsum", "amax", "amin", "max", "min"]
+        if _is_float(ta):
+            ops += ["prod", "logsumexp", "norm", "var", "std"]
+        op = self.pick(ops)
+        dim = self.draw(st.integers(-nd, nd - 1)) if nd else None
+        keepdim = self.chance(0.5)
+        if op in ("logsumexp", "norm", "var", "std") and ta.dtype != torch.float64:
+            # float64 only, as softmax: their second derivatives cancel, and float32
+            # rounding noise then exceeds the harness's rtol.
+            a = f"{a}.double()"
+        if op == "cumsum":
+            return self.emit(self.pick([f"{a}.cumsum({dim or 0})", f"T.cumsum({a}, dim={dim or 0})"]),
+                             name)
+        if op in ("amax", "amin", "max", "min"):
+            # Ties are fine for a leaf (exact values: the grad is shared evenly between them),
+            # not for a computed tensor (rounding decides which entries tie).
+            whole = op in ("max", "min") or dim is None or self.chance(0.3)
+            if not ta.is_leaf and not _no_ties(ta, None if whole else dim):
+                return
+            if op in ("max", "min"):
+                return self.emit(self.pick([f"{a}.{op}()", f"T.{op}({a})"]), name)
+            if whole:
+                return self.emit(f"{a}.{op}()", name)
+            return self.emit(self.pick([f"{a}.{op}({dim}, keepdim={keepdim})",
+                                        f"T.{op}({a}, dim={dim}, keepdim={keepdim})"]), name)
+        if op == "prod":
+            # Exact zeros only in a leaf (deliberate: the grad is then the product of the others).
+            if arr.size and (np.abs(arr).max() > 4 or (_min_abs(ta) < 0.05 and not ta.is_leaf)):
+                return
+            if dim is None or self.chance(0.3):
+                return self.emit(self.pick([f"{a}.prod()", f"T.prod({a})"]), name)
+            return self.emit(f"{a}.prod({dim}, keepdim={keepdim})", name)
+        if op == "logsumexp":
+            return self.emit(self.pick([f"{a}.logsumexp({dim or 0}, keepdim={keepdim})",
+                                        f"T.logsumexp({a}, dim={dim or 0})"]), name)
+        if op == "norm":
+            if arr.size == 0 or np.sqrt((arr ** 2).sum(axis=None if dim is None else dim)).min() < 0.05:
+                return
+            if dim is None or self.chance(0.4):
+                if _min_abs(ta) > MARGIN and self.chance(0.3):
+                    self.has_kink = True       # sgn(x) * grad, as abs: see finish()
+                    return self.emit(f"{a}.norm(1)", name)
+                return self.emit(self.pick([f"{a}.norm()", f"T.norm({a})"]), name)
+            return self.emit(f"{a}.norm(dim={dim}, keepdim={keepdim})", name)
+        # var / std: at least two elements per slice, and (std) away from 0
+        whole = dim is None or self.chance(0.3)
+        count = arr.size if whole else arr.shape[dim]
+        if count < 2:
+            return
+        spread = np.std(arr) if whole else np.std(arr, axis=dim).min()
+        if spread < 0.05:
+            return
+        form = self.pick(["", "unbiased=False", "correction=0"])
+        if whole:
+            return self.emit(self.pick([f"{a}.{op}({form})", f"T.{op}({a})"]), name)
+        extra = f", {form}" if form else ""
+        return self.emit(f"{a}.{op}({dim}{extra}, keepdim={keepdim})", name)
+
+    def loss_step(self):
+        a = self.pick(self.pool(lambda t: t.dtype == torch.float64 and t.ndim >= 1))
+        ta = self.t(a)     # float64 only, as softmax: float32 noise exceeds rtol in grads
+        reduction = self.pick(["", ", reduction='sum'", ", reduction='none'"])
+        name = self.fresh()
+        F = "T.nn.functional"
+        op = self.pick(["mse_loss", "bce", "cross_entropy"] if ta.ndim <= 2 else ["mse_loss", "bce"])
+        same = self.pool(lambda tb: _is_float(tb) and tuple(tb.shape) == tuple(ta.shape))
+        if op == "mse_loss":
+            return self.emit(f"{F}.mse_loss({a}, {self.pick(same)}{reduction})", name)
+        if op == "bce":
+            target = f"{self.pick(same)}.sigmoid()" if self.chance(0.5) else \
+                f"T.full_like({a}, {self.pick(['0.0', '0.25', '1.0'])})"
+            return self.emit(f"{F}.binary_cross_entropy_with_logits({a}, {target}{reduction})",
+                             name)
+        c = ta.shape[-1]
+        if self.chance(0.3):           # class probabilities shaped like the input
+            target = f"{self.pick(same)}.softmax(-1)"
+        else:
+            rows = ta.shape[0] if ta.ndim == 2 else None
+            labels = self.draw(st.lists(st.integers(0, c - 1), min_size=rows or 1,
+                                        max_size=rows or 1))
+            target = f"T.tensor({labels if rows else labels[0]})"
+        return self.emit(f"{F}.cross_entropy({a}, {target}{reduction})", name)
 
     # the end ----------------------------------------------------------------------------
     def finish(self):
@@ -618,7 +860,8 @@ def _fits_numel(shape, n):
 
 STEPS = ["leaf", "binary", "binary", "unary", "unary", "reduction", "shape_op", "shape_op",
          "index", "select", "combine", "softmax", "copy", "inplace", "inplace", "hook",
-         "no_grad_step"]
+         "no_grad_step", "more_unary", "view_more", "gather_like", "more_reduction",
+         "more_reduction", "loss_step"]
 
 
 def build_program(data):
@@ -644,6 +887,7 @@ def compile_case(source):
 
 
 @SETTINGS
+@(seed(int(_SEED)) if _SEED is not None else (lambda test: test))
 @given(st.data())
 def test_random_program_matches_pytorch(data):
     source = build_program(data)
