@@ -203,3 +203,76 @@ def test_a_broadcast_gradient_is_not_kept_as_a_read_only_view():
     theirs, ours = both(program)
     np.testing.assert_array_equal(ours[0], theirs[0])
     assert ours[1] == theirs[1]
+
+
+def _tracked_per_op(make_step, n=500):
+    """Objects Python's garbage collector tracks per recorded op of a chain (the live graph)."""
+    import gc
+    y = minigrad.tensor([0.5], requires_grad=True)
+    gc.collect()
+    before = len(gc.get_objects())
+    for _ in range(n):
+        y = make_step(y)
+    gc.collect()
+    return (len(gc.get_objects()) - before) / n
+
+
+def test_a_recorded_op_leaves_few_objects_for_the_garbage_collector():
+    # a node, its SavedTensor, next_functions, an edge, the tuple of saved slots (and for
+    # tanh the output's version counter): no detached tensor, no tensor for a saved number
+    assert _tracked_per_op(lambda y: y * 0.999 + 0.001) <= 2 * 4.1
+    assert _tracked_per_op(lambda y: y.tanh()) <= 6.1
+
+
+def test_a_saved_number_is_one_tensor_and_version_checked_like_pytorch():
+    def program(T):
+        x = T.ones(2, requires_grad=True)
+        y = x * 2.0
+        first = y.grad_fn._saved_other
+        same = first is y.grad_fn._saved_other
+        first.add_(1)
+        try:
+            y.sum().backward()
+            error = None
+        except RuntimeError as e:
+            error = str(e).split(" is at version")[0]
+        return same, values(first), first.dtype == T.float64, error
+    theirs, ours = both(program)
+    assert ours == (theirs[0], ours[1], True, theirs[3])
+    np.testing.assert_array_equal(ours[1], theirs[1])
+
+
+def test_a_saved_output_unpacks_with_its_node_and_version_counter():
+    def program(T):
+        x = T.tensor([0.5, -1.0], requires_grad=True)
+        y = x.tanh()
+        saved = y.grad_fn._saved_result
+        same_node = saved.grad_fn is y.grad_fn
+        with T.no_grad():
+            y.mul_(2)                                 # shares the saved output's counter
+        return same_node, saved._version, saved.requires_grad, y.grad_fn.name()
+    theirs, ours = both(program)
+    assert ours[:3] == theirs[:3] and ours[3] == "TanhBackward0"
+
+
+def test_ops_that_record_nothing_still_bump_versions_and_make_no_node():
+    def program(T):
+        x = T.ones(3, requires_grad=True)
+        with T.no_grad():
+            y = x.add_(1).exp()
+        z = T.ones(3).mul_(2)                        # no input needs a gradient
+        return x._version, y.grad_fn is None, z._version, values(y)
+    theirs, ours = both(program)
+    assert ours[:3] == theirs[:3]
+    np.testing.assert_allclose(ours[3], theirs[3])
+
+
+def test_tanh_backward_on_big_arrays_stays_exact_and_float32():
+    def program(T):
+        x = T.tensor(np.linspace(-3, 3, 128 * 64, dtype=np.float32).reshape(128, 64),
+                     requires_grad=True)
+        x.tanh().backward(T.full((128, 64), 0.5))
+        return values(x.grad), x.grad.dtype == T.float32
+    theirs, ours = both(program)
+    assert ours[1] and theirs[1]
+    np.testing.assert_allclose(ours[0], theirs[0], rtol=1e-6, atol=1e-7)

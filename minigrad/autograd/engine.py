@@ -158,13 +158,13 @@ def _call_pre_hooks(node, grads, create_graph):
             isinstance(node, AccumulateGrad) and node.variable._leaf_hooks)):
         return tuple(grads)                  # most nodes: no hooks at all
     for output_nr, grad in enumerate(grads):
-        if grad is None:
-            continue
         for hook in tuple(node.tensor_pre_hooks(output_nr)):
             _narrate_hook(node, "tensor")
-            result = hook(grad)
+            result = hook(grad)     # None too: an unused output of a node that runs (split)
             if result is not None:
-                grad = _check_hook_result(hook, grad, result)
+                grad = result if grad is None else _check_hook_result(hook, grad, result)
+        if grad is None:
+            continue
         grads[output_nr] = grad
         retained = node._retained_grads and node._retained_grads.get(output_nr)
         tensor = retained() if retained is not None else None

@@ -16,6 +16,7 @@ from .anomaly import _state as _anomaly
 from .forward_mode import forward_mode
 from .grad_mode import _state as _grad_mode, mark_inference, no_grad
 from .graph import Node, SavedTensor
+from .metadata import _SHARED, InputMetadata
 from ..tensor_data import TensorData
 
 
@@ -151,72 +152,15 @@ class BackwardNode(FunctionCtx, Node):
         return tuple(checked)
 
 
-class InputMetadata:
-    """Shape, dtype and device of a tensor at an edge of the graph (never changed)."""
+class _ForwardOnlyCtx(FunctionCtx):
+    """The ctx of a built-in op when nothing is recorded (no grad mode, or no input needs
+    a gradient): a backward will never run, so saves are dropped, as PyTorch does; no node."""
 
-    __slots__ = ("shape", "dtype", "device")
+    def __init__(self, function_cls, needs_input_grad):
+        self._function_cls, self.needs_input_grad = function_cls, needs_input_grad
 
-    def __init__(self, tensor):
-        self.shape = tensor._data.shape
-        self.dtype = tensor.dtype
-        self.device = tensor.device
-
-    @classmethod
-    def shared(cls, tensor):
-        """The one metadata object of all tensors of this shape, dtype and device.
-
-        NOTE [shared metadata]: a deep graph has a node per op but few kinds of outputs.
-        Sharing their metadata saves memory and work for Python's garbage collector,
-        whose full collections visit every live object (some 40% of the forward time
-        of a chain of 10⁵ ops).  The same goes for the nodes' tuples of metadata.
-        """
-        data = tensor._data
-        key = (data.shape, data.dtype.char, id(tensor.device))   # (one object per device)
-        found = _SHARED.get(key)
-        if found is None:
-            if len(_SHARED) > 10_000:      # many shapes: start again rather than grow
-                _SHARED.clear()
-            found = _SHARED[key] = cls(tensor)
-        return found
-
-    def zeros(self):
-        from ..creation import zeros
-        return zeros(self.shape, dtype=self.dtype, device=self.device)
-
-    def conform(self, grad, node, position):
-        """Reduce a broadcast gradient to this shape, cast it to this dtype; or explain
-        (naming `node`, the node that returned it)."""
-        if grad._data.shape != self.shape:
-            if not _expandable(self.shape, grad.shape):
-                raise RuntimeError(
-                    f"Function {node.name()} returned an invalid gradient at index {position} - "
-                    f"got {list(grad.shape)} but expected shape compatible with "
-                    f"{list(self.shape)}. The gradient of an input must have that input's "
-                    "shape.")
-            grad = grad.sum_to_size(self.shape)
-        if grad.dtype is not self.dtype:
-            grad = grad.to(self.dtype)
-        if grad.device is not self.device:   # gradients live on their tensor's device
-            if grad.ndim != 0:
-                raise RuntimeError(
-                    f"Function {node.name()} returned an invalid gradient at index {position} - "
-                    f"expected device {self.device} but got {grad.device}")
-            grad = grad.to(self.device)
-        return grad
-
-
-_SHARED = {}        # see NOTE [shared metadata]
-
-
-
-def _expandable(shape, target):
-    """True if `shape` broadcasts to `target`."""
-    if len(shape) > len(target):
-        return False
-    for small, large in zip(reversed(shape), reversed(target)):
-        if small != large and small != 1:
-            return False
-    return True
+    def save_for_backward(self, *tensors):
+        pass
 
 
 class Function:
@@ -261,7 +205,8 @@ class Function:
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
-        if cls.device_check is None and cls.__module__.startswith("minigrad.ops."):
+        cls._builtin = cls.__module__.startswith("minigrad.ops.")
+        if cls.device_check is None and cls._builtin:
             cls.device_check = "inplace" if cls.__module__.endswith(".inplace") else "elementwise"
 
     @staticmethod
@@ -290,9 +235,13 @@ class Function:
             args = bound.args[len(leading):]
         if cls.device_check and not _on_one_device(args):
             args = backend.match_devices(cls.device_check, args)    # or PyTorch's error
-        ctx = BackwardNode(cls)
         needs = tuple([isinstance(a, TensorData) and a.requires_grad for a in args])
         record = _grad_mode["enabled"] and True in needs
+        if not record and cls._builtin:           # a built-in op that records nothing
+            with forward_mode():
+                outputs = cls.forward(_ForwardOnlyCtx(cls, needs), *args)
+            return mark_inference(outputs) if _grad_mode["inference"] else outputs
+        ctx = BackwardNode(cls)
         ctx.needs_input_grad = needs
         if record:
             inputs = [isinstance(a, TensorData) for a in args]

@@ -9,7 +9,7 @@ import itertools
 import re
 import weakref
 
-from .. import backend, trace
+from .. import trace
 from ..utils.hooks import HookDict, add_hook
 from .fresh_grads import is_fresh
 from .grad_mode import no_grad
@@ -112,7 +112,7 @@ class AccumulateGrad(Node):
 
     def output_metadata(self, output_nr):
         if self._leaf_metadata is None:         # made once, as PyTorch's AccumulateGrad
-            from .function import InputMetadata
+            from .metadata import InputMetadata
             self._leaf_metadata = InputMetadata(self.variable)
         return self._leaf_metadata
 
@@ -199,15 +199,20 @@ class SavedTensor:
                            packed_nbytes=trace.packed_nbytes(self.packed))
         else:
             self.unpack_hook = None
-            # An output keeps no grad_fn here: that would be a reference cycle
-            # (node -> saved output -> node).  unpack() puts it back.
-            self.packed = tensor.detach() if is_output else tensor
+            # An output is kept as its array (with its grad_fn it would be a reference cycle,
+            # node -> saved output -> node); unpack() makes its tensor.  Saved numbers: _number.
+            self.packed = tensor._data if is_output or self.wrapped_number else tensor
+            self._make = tensor._make
+            if self.wrapped_number:
+                self.version_counter = None
 
     def unpack(self, node):
         if self.freed:
             if trace.active is not None:
                 trace.emit("saved_tensor_freed_access", node=trace.ident(node), slot=self.slot)
             raise RuntimeError(ERR_BACKWARD_TWICE)
+        if self.version_counter is None:
+            self._number()
         checked = self.unpack_hook is None      # (with hooks PyTorch skips the check)
         passed = not checked or self.version_counter.value == self.version
         if trace.active is not None:
@@ -225,9 +230,25 @@ class SavedTensor:
                 "Output of saved tensor unpack_hook expected to be a Tensor but got "
                 f"result of type {type(tensor).__name__}")
         if self.is_output:
-            tensor = tensor._output_alias(node, self.output_nr)
+            tensor = (tensor._output_alias(node, self.output_nr) if self.unpack_hook
+                      else self._output(node))
         elif self.unpack_hook is not None:
             tensor = self._with_saved_edge(tensor)
+        return tensor
+
+    def _output(self, node):
+        """The saved output as a tensor again: its array, version counter and grad_fn."""
+        tensor = self._make(self.packed, requires_grad=True)
+        tensor._version_counter, tensor._grad_fn = self.version_counter, node
+        tensor._output_nr = self.output_nr
+        return tensor
+
+    def _number(self):
+        """A saved Python number (the 2 of x * 2) is kept as an array until first unpacked
+        (no one else holds its tensor: nothing can change it), then as one tensor."""
+        tensor = self._make(self.packed)
+        tensor._wrapped_number, tensor._version_counter.value = True, self.version
+        self.packed, self.version_counter = tensor, tensor._version_counter
         return tensor
 
     def _with_saved_edge(self, tensor):
@@ -251,7 +272,8 @@ class SavedTensor:
     def info(self):
         """What the visualisations show of a saved tensor (without unpacking it)."""
         return {"shape": tuple(self.shape), "dtype": str(self.dtype), "nbytes": self.nbytes,
-                "version": self.version, "current_version": self.version_counter.value,
+                "version": self.version,
+                "current_version": getattr(self.version_counter, "value", self.version),
                 "is_output": self.is_output, "packed": self.unpack_hook is not None,
                 "freed": self.freed, "wrapped_number": self.wrapped_number}
 
@@ -328,39 +350,6 @@ class saved_tensors_hooks:
         return False
 
 
-class save_on_cpu(saved_tensors_hooks):
-    """Keep saved tensors in host (CPU) memory; copy them back to their device for backward.
-
-    On a GPU this trades device memory for copies: what forward saves leaves the GPU,
-    and backward brings each tensor back when it needs it.  With `pin_memory=True`
-    the host copies go to page-locked memory (CuPy's pinned memory), which the GPU
-    copies from faster.  On the CPU `.cpu()` is the tensor itself: nothing moves
-    (as in PyTorch).  Each packed tensor is `(device, host tensor)`.
-
-    Example::
-
-        >>> import minigrad as torch
-        >>> x = torch.tensor([0.0, 1.0], requires_grad=True)     # device="cuda" on a GPU
-        >>> with torch.autograd.graph.save_on_cpu(pin_memory=True):
-        ...     y = x.exp()
-        >>> y.sum().backward()
-        >>> x.grad
-        tensor([1.0000, 2.7183])
-    """
-
-    def __init__(self, pin_memory=False, device_type="cuda"):
-        def pack_to_cpu(tensor):
-            if not pin_memory or tensor.device is backend.CPU:
-                return (tensor.device, tensor.cpu())
-            return (tensor.device, tensor._make(backend.to_pinned_host(tensor._data)))
-
-        def unpack_from_cpu(packed):
-            device, host_tensor = packed
-            return host_tensor.to(device)
-
-        super().__init__(pack_to_cpu, unpack_from_cpu)
-
-
 @contextlib.contextmanager
 def disable_saved_tensors_hooks(error_message="saved tensors hooks are disabled"):
     """Within this block, registering saved tensors hooks raises `error_message` (so does
@@ -384,3 +373,6 @@ def register_leaf_accumulator(tensor):
         node = AccumulateGrad(tensor)
         tensor._accumulator_ref = weakref.ref(node)
     return node
+
+
+from .save_on_cpu import save_on_cpu    # noqa: E402  (it subclasses saved_tensors_hooks)

@@ -65,7 +65,9 @@ class RawSavedTensor:
             raise RuntimeError(
                 "Calling register_hooks on a saved tensor whose hooks have already been set. "
                 "Hint: only one pair of hooks is allowed at a time.")
-        tensor = saved.packed
+        if saved.version_counter is None:           # a saved number, not yet unpacked
+            saved._number()
+        tensor = saved._output(None).detach() if saved.is_output else saved.packed
         if not saved.is_output:      # unpack() gives the hook's result this place back
             saved.grad_fn, saved.requires_grad = tensor.grad_fn, tensor._requires_grad
             saved.accumulator = (register_leaf_accumulator(tensor)
