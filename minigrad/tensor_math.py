@@ -118,7 +118,7 @@ class TensorMath:
         return unary.Sign.apply(self)
 
     def clamp(self, min=None, max=None):
-        return unary.Clamp.apply(self, min, max)
+        return unary.clamp(self, min, max)
 
     clip = clamp
 
@@ -175,6 +175,8 @@ class TensorMath:
         size = _shape_args(size)
         if self._data.shape == size:
             return self
+        if not size:                  # PyTorch's sum_to: a plain sum() (SumBackward0)
+            return self.sum()
         lead = self.ndim - len(size)
         dims = tuple(range(lead)) + tuple(
             lead + i for i, s in enumerate(size) if s == 1 and self.shape[lead + i] != 1)

@@ -16,6 +16,7 @@ Example::
     >>> b.grad
     tensor([0.2075, 0.2075, 0.2075])
 """
+from ..ops import arithmetic as _arithmetic
 from ..ops import loss as _loss
 
 
@@ -111,9 +112,12 @@ def cross_entropy(input, target, weight=None, ignore_index=-100, reduction="mean
     if label_smoothing:
         raise NotImplementedError("minigrad: cross_entropy does not support label_smoothing")
     log_probs = input.log_softmax(1 if input.ndim > 1 else 0)
-    if target.dtype.is_floating_point:
-        losses = -(target * log_probs).sum(1 if input.ndim > 1 else 0)
+    if target.dtype.is_floating_point:     # PyTorch's ops, in its order (same nodes)
+        products = log_probs * target
         if reduction == "none":
-            return losses
-        return losses.sum() if reduction == "sum" else losses.sum() / max(losses.numel(), 1)
+            return -products.sum(1 if input.ndim > 1 else 0)
+        if reduction == "sum":
+            return -products.sum()
+        rows = input.numel() // input.shape[1 if input.ndim > 1 else 0]
+        return _arithmetic.DivScalar.apply(-products.sum(), rows)
     return nll_loss(log_probs, target, weight, ignore_index, reduction)

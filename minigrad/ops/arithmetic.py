@@ -202,7 +202,7 @@ class Pow(Function):
         (a,) = ctx.saved_tensors
         n = ctx.exponent
         if n == 0:
-            return grad * 0, None
+            return grad._new(grad._xp.zeros_like(grad._data)), None   # zeros_like(grad): no history
         return grad * n * a ** (n - 1), None
 
 

@@ -28,7 +28,7 @@ class Where(Function):
 
     @staticmethod
     def backward(ctx, grad):
-        zero = grad * 0
+        zero = grad._new(grad._xp.zeros((), grad._data.dtype))   # not grad * 0: nan * 0
         grad_a = where(ctx.condition, grad, zero).sum_to_size(ctx.a_shape) if ctx.needs_input_grad[1] else None
         grad_b = where(ctx.condition, zero, grad).sum_to_size(ctx.b_shape) if ctx.needs_input_grad[2] else None
         return None, grad_a, grad_b
@@ -165,7 +165,8 @@ class Softmax(Function):
         ctx.dim = normalize_dim(dim, x.ndim)
         shifted = x._data - x._data.max(axis=ctx.dim, keepdims=True)
         e = x._xp.exp(shifted)
-        result = x._new(e / e.sum(axis=ctx.dim, keepdims=True))
+        # contiguous, as PyTorch's softmax (a reshape of it is then a view)
+        result = x._new(x._xp.ascontiguousarray(e / e.sum(axis=ctx.dim, keepdims=True)))
         ctx.save_for_backward(result)
         return result
 
@@ -210,7 +211,7 @@ class LogSoftmax(Function):
         ctx.dim = normalize_dim(dim, x.ndim)
         shifted = x._data - x._data.max(axis=ctx.dim, keepdims=True)
         log_sum = x._xp.log(x._xp.exp(shifted).sum(axis=ctx.dim, keepdims=True))
-        result = x._new(shifted - log_sum)
+        result = x._new(x._xp.ascontiguousarray(shifted - log_sum))   # as Softmax
         ctx.save_for_backward(result)
         return result
 

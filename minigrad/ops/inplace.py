@@ -5,6 +5,7 @@ the tensor's version counter, which is what catches a saved tensor that was
 modified before backward.
 """
 from .. import dtypes
+from ..backend import array_module as backend_module
 from ..autograd.function import Function
 from ._helpers import array_of, check_broadcast, check_sub, is_tensor
 from .index import getitem, is_advanced, key_on_device, to_key
@@ -118,7 +119,7 @@ class ZeroInplace(Function):
 
     @staticmethod
     def backward(ctx, grad):
-        return grad * 0
+        return _zeros_like(grad)
 
 
 class FillInplace(Function):
@@ -134,7 +135,12 @@ class FillInplace(Function):
 
     @staticmethod
     def backward(ctx, grad):
-        return grad * 0, None
+        return _zeros_like(grad), None
+
+
+def _zeros_like(grad):
+    """PyTorch's zeros_like(grad): no history, so a double backward does not reach it."""
+    return grad._new(grad._xp.zeros_like(grad._data))
 
 
 class CopyInplace(Function):
@@ -304,26 +310,40 @@ def _address(array):
     return interface["data"][0] if interface else array.data.ptr
 
 
+def _memory_offsets(array, start):
+    """The byte offset from `start` of each element of `array`, in `array`'s own shape."""
+    xp = backend_module(array)
+    offsets = xp.full(array.shape, _address(array) - start, dtype=xp.int64)
+    for axis, stride in enumerate(array.strides):
+        shape = [1] * array.ndim
+        shape[axis] = array.shape[axis]
+        offsets = offsets + xp.arange(array.shape[axis]).reshape(shape) * stride
+    return offsets
+
+
 def _positions_in_base(view, base):
-    """C-order positions in `base` of each element of `view` (from memory offsets)."""
-    if not base._data.flags.c_contiguous:
-        raise RuntimeError(
-            "minigrad supports in-place changes through a view only when the base tensor is "
-            "contiguous; call .contiguous() (or clone()) on the base first.")
+    """C-order positions in `base` of each element of `view` (from memory offsets).
+
+    A C-contiguous base maps offsets to positions by division; any other layout (a
+    transposed or Fortran-ordered result) by looking each offset up among the base's own.
+    """
+    start = _address(base._data)
+    offsets = _memory_offsets(view._data, start)
+    if base._data.flags.c_contiguous:
+        return offsets // base._data.itemsize
     xp = view._xp
-    offsets = xp.full(view.shape, _address(view._data) - _address(base._data), dtype=xp.int64)
-    for axis, stride in enumerate(view._data.strides):
-        shape = [1] * view.ndim
-        shape[axis] = view.shape[axis]
-        offsets = offsets + xp.arange(view.shape[axis]).reshape(shape) * stride
-    return offsets // base._data.itemsize
+    in_base = _memory_offsets(base._data, start).reshape(-1)
+    order = xp.argsort(in_base)
+    return order[xp.searchsorted(in_base[order], offsets)]
 
 
 def inplace_on_view(view, op, *args):
     """Run the in-place `op` on `view` and record the change in its base's history."""
     base = view._base
     flat = _positions_in_base(view, base)
-    updated = op.apply(view.clone(), *args)
+    # The op runs on a copy of the region, taken from the base's history (not through the
+    # view's old node: as in PyTorch, hooks on the view's old grad_fn do not fire).
+    updated = op.apply(AsStrided.apply(base, flat).clone(), *args)
     CopySlices.apply(base, flat, updated)
     return regenerate_view_history(view, flat)
 
@@ -338,5 +358,11 @@ def regenerate_view_history(view, flat=None):
             flat = _positions_in_base(view, base)
         with enable_grad():
             fresh = AsStrided.apply(base, flat)
+        retained = view._retains_grad     # retain_grad() moves to the new history, as in PyTorch
+        if retained:
+            view._grad_fn._retained_grads.pop(view._output_nr, None)
+            view._retains_grad = False
         view._set_history(fresh._grad_fn, fresh._output_nr)
+        if retained:
+            view.retain_grad()
     return view

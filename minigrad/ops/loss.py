@@ -6,7 +6,9 @@ Each is one op, as in PyTorch, so `loss.grad_fn` prints the same name
 `reduction` is "mean" (default), "sum" or "none"; the backward of "mean"
 divides the incoming gradient by the number of terms averaged.
 """
+from .. import dtypes
 from ..autograd.function import Function
+from .arithmetic import DivScalar
 
 REDUCTIONS = ("mean", "sum", "none")
 
@@ -50,14 +52,19 @@ class BinaryCrossEntropyWithLogits(Function):
         ctx.save_for_backward(x, target)
         xp, a, y = x._xp, x._data, target._data
         losses = xp.maximum(a, 0) - a * y + xp.log1p(xp.exp(-xp.abs(a)))
-        return _reduce(x, losses.astype(a.dtype, copy=False), reduction)
+        # PyTorch computes (1 - target).mul_(x)...: the loss has the target's float dtype.
+        dtype = y.dtype if target.dtype.is_floating_point else a.dtype
+        return _reduce(x, losses.astype(dtype, copy=False), reduction)
 
     @staticmethod
     def backward(ctx, grad):
         x, target = ctx.saved_tensors
-        g = _scaled(grad, ctx.reduction, ctx.count)
-        grad_x = g * (x.sigmoid() - target) if ctx.needs_input_grad[0] else None
-        grad_target = -g * x if ctx.needs_input_grad[1] else None
+        # PyTorch's order: (σ(x) - y) * g, then /= n for "mean" (node DivBackward1)
+        grad_x = (x.sigmoid() - target) * grad if ctx.needs_input_grad[0] else None
+        grad_target = -x * grad if ctx.needs_input_grad[1] else None
+        if ctx.reduction == "mean":
+            grad_x, grad_target = (None if g is None else DivScalar.apply(g, ctx.count)
+                                   for g in (grad_x, grad_target))
         return grad_x, grad_target, None
 
 
@@ -102,7 +109,8 @@ class MseLoss(Function):
         ctx.save_for_backward(x, target)
         losses = (x._data - target._data) ** 2
         ctx.count = max(losses.size, 1)
-        return _reduce(x, losses.astype(x._data.dtype, copy=False), reduction)
+        dtype = dtypes.result_type(x, target).numpy
+        return _reduce(x, losses.astype(dtype, copy=False), reduction)
 
     @staticmethod
     def backward(ctx, grad):

@@ -3,7 +3,7 @@ pick or rearrange its elements into a copy (gather, index_select, repeat, flip, 
 
 The views share their base's data and version counter (`x._view`), as in PyTorch.
 """
-from .. import dtypes
+from .. import backend, dtypes
 from ..autograd.function import Function
 from ._helpers import normalize_dim
 from .combine import Cat, Stack
@@ -105,13 +105,13 @@ class Gather(Function):
             raise RuntimeError(f"index {int(index._data[bad][0])} is out of bounds for "
                                f"dimension {dim} with size {x.shape[dim]}")
         ctx.shape = x.shape
-        ctx.save_for_backward(index)
+        ctx.save_for_backward(index, x)    # x only for its version check, as PyTorch saves it
         rows = tuple(slice(None) if d == dim else slice(0, s) for d, s in enumerate(index.shape))
         return x._new(x._xp.take_along_axis(x._data[rows], index._data, axis=dim))
 
     @staticmethod
     def backward(ctx, grad):
-        (index,) = ctx.saved_tensors
+        index, _ = ctx.saved_tensors
         return ScatterAdd.apply(grad, ctx.shape, ctx.dim, index), None, None
 
 
@@ -128,13 +128,20 @@ class ScatterAdd(Function):
         out = xp.zeros(shape, grad._data.dtype)
         spots = list(xp.indices(index.shape, sparse=True))
         spots[dim] = index._data
-        xp.add.at(out, tuple(spots), grad._data)
+        backend.scatter_add(out, tuple(spots), grad._data)
         return grad._new(out)
 
     @staticmethod
     def backward(ctx, h):
         (index,) = ctx.saved_tensors
         return Gather.apply(h, ctx.dim, index), None, None, None
+
+
+class ScatterOnZeros(ScatterAdd):
+    """out = zeros(shape).scatter(dim, index, g), for an index that never repeats (max/min
+    along a dim's backward): ScatterAdd's numbers, PyTorch's node (ScatterBackward0)."""
+
+    node_name = "ScatterBackward0"
 
 
 class IndexSelect(Function):
@@ -176,7 +183,7 @@ class IndexAdd(Function):
         out = xp.zeros(shape, grad._data.dtype)
         if not shape:
             return grad._new(out + grad._data.sum())
-        xp.add.at(out, _along(dim, index._data.reshape(-1)), grad._data)
+        backend.scatter_add(out, _along(dim, index._data.reshape(-1)), grad._data)
         return grad._new(out)
 
     @staticmethod
@@ -200,13 +207,26 @@ class Repeat(Function):
 
     @staticmethod
     def backward(ctx, grad):
+        # PyTorch's repeat_backward, op for op (so a double backward records its nodes)
+        if 0 in ctx.repeats:
+            return grad._new(grad._xp.zeros(ctx.shape, grad._data.dtype)), None
         lead = len(ctx.repeats) - len(ctx.shape)
-        shape = (1,) * lead + ctx.shape
-        split = []                                       # (copies, size) for every dim
-        for copies, size in zip(ctx.repeats, shape):
-            split += [copies, size]
-        summed = grad.reshape(split).sum(tuple(range(0, len(split), 2)))
-        return summed.reshape(ctx.shape), None
+        for _ in range(lead):
+            grad = grad.sum(0)
+        split, copies_dims = _copies_split(ctx.repeats[lead:], ctx.shape)
+        return (grad.reshape(split).sum(copies_dims) if copies_dims else grad), None
+
+
+def _copies_split(repeats, shape):
+    """The shape that pairs each repeated dim as (copies, size) (size alone where copies is
+    1), and where the copies dims are in it: one reshape and one sum undo repeat()."""
+    split, copies_dims = [], []
+    for copies, size in zip(repeats, shape):
+        if copies != 1:
+            split.append(copies)
+            copies_dims.append(len(split) - 1)
+        split.append(size)
+    return split, tuple(copies_dims)
 
 
 class Flip(Function):
@@ -220,7 +240,8 @@ class Flip(Function):
         if len(set(ctx.dims)) < len(ctx.dims):
             raise RuntimeError(f"dims has duplicates, original flip dims size={len(dims)}, "
                                f"but unique flip dims size={len(set(ctx.dims))}")
-        return x._new(x._xp.ascontiguousarray(x._xp.flip(x._data, ctx.dims)))
+        # copy(), not ascontiguousarray: that keeps a flipped view of one element (a view!)
+        return x._new(x._xp.flip(x._data, ctx.dims).copy())
 
     @staticmethod
     def backward(ctx, grad):

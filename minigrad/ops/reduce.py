@@ -10,6 +10,7 @@ from ..autograd.function import Function
 from ._helpers import _type_name, normalize_dim, normalize_dims  # noqa: F401 (re-exported)
 from .arithmetic import DivScalar
 from .combine import MaskedFillTensor
+from .pieces import ScatterOnZeros
 
 
 def _unreduce(grad, shape, dims, keepdim):
@@ -136,11 +137,10 @@ class MaxDim(Function):
         (indices,) = ctx.saved_tensors
         if not ctx.shape:                               # a 0-d tensor is its own max
             return grad, None, None
-        xp = indices._xp
-        index = indices._data if ctx.keepdim else xp.expand_dims(indices._data, ctx.dim)
-        along = [-1 if d == ctx.dim else 1 for d in range(len(ctx.shape))]
-        chosen = xp.arange(ctx.shape[ctx.dim]).reshape(along) == index     # one-hot along dim
-        return _unreduce(grad, ctx.shape, (ctx.dim,), ctx.keepdim) * indices._new(chosen), None, None
+        # PyTorch's value_selecting_reduction_backward: zeros.scatter(dim, indices, grad)
+        if not ctx.keepdim:
+            grad, indices = grad.unsqueeze(ctx.dim), indices.unsqueeze(ctx.dim)
+        return ScatterOnZeros.apply(grad, ctx.shape, ctx.dim, indices), None, None
 
 
 class MinDim(MaxDim):

@@ -61,14 +61,16 @@ class Prod(Function):
         out = _unreduce(out, ctx.shape, ctx.dims, ctx.keepdim)
         zero = x == 0
         if not zero.any():
-            return g * out / x, None, None
+            return g * (out / x), None, None       # PyTorch's order
         safe = MaskedFill.apply(x, zero, 1)
         if ctx._function_cls is ProdDim:
             rest, zeros = safe.prod(ctx.dims[0], True), zero.sum(ctx.dims[0], keepdim=True)
         else:
             rest, zeros = safe.prod(), zero.sum()
         rest = rest * (zeros == 1)
-        return Where.apply(zero, g * rest, g * out / safe), None, None
+        grad_x = g * Where.apply(zero, rest, out / safe)
+        # PyTorch's full prod ends in view_as(input) here (its node: ViewBackward0)
+        return (grad_x if ctx._function_cls is ProdDim else grad_x.view(ctx.shape)), None, None
 
 
 class ProdDim(Prod):
@@ -99,7 +101,8 @@ class Amax(Function):
         x, out = ctx.saved_tensors
         extreme = x == _unreduce(out, ctx.shape, ctx.dims, ctx.keepdim)
         count = extreme.sum(ctx.dims, keepdim=True) if ctx.dims else extreme.sum()
-        return _unreduce(grad, ctx.shape, ctx.dims, ctx.keepdim) * extreme / count, None, None
+        # PyTorch's scale_grad_by_count: (grad / count) * mask, in that order
+        return _unreduce(grad, ctx.shape, ctx.dims, ctx.keepdim) / count * extreme, None, None
 
 
 class Amin(Amax):
@@ -163,12 +166,13 @@ class VectorNorm(Function):
         if ctx.p == math.inf:
             extreme = x.abs() == out
             count = extreme.sum(ctx.dims, keepdim=True) if ctx.dims else extreme.sum()
-            return g * x.sign() * extreme / count, None, None, None
+            return x.sign() * (g / count * extreme), None, None, None
         if ctx.p == 1:
-            return g * x.sign(), None, None, None
-        scale = x * x.abs() ** (ctx.p - 2) if ctx.p != 2 else x
-        ratio = scale / out ** (ctx.p - 1)
-        return MaskedFill.apply(g * ratio, out == 0, 0), None, None, None
+            return x.sign() * g, None, None, None
+        if ctx.p == 2:     # PyTorch's order: grad * (x / out).masked_fill_(out == 0, 0)
+            return g * MaskedFill.apply(x / out, out == 0, 0), None, None, None
+        scale = MaskedFill.apply(g / out ** (ctx.p - 1), out == 0, 0)
+        return x * x.abs() ** (ctx.p - 2) * scale, None, None, None
 
 
 class Var(Function):
@@ -184,16 +188,13 @@ class Var(Function):
         ctx.divisor = max(math.prod(x.shape[d] for d in ctx.dims) - correction, 0)
         centred = x._data - x._data.mean(axis=ctx.dims, keepdims=True)
         data = (centred * centred).sum(axis=ctx.dims, keepdims=keepdim) * _inverse(ctx.divisor)
-        result = x._new(data.astype(x._data.dtype))
-        ctx.save_for_backward(x, result)
-        return result
+        ctx.save_for_backward(x)      # not the result: PyTorch's var lets it change in place
+        return x._new(data.astype(x._data.dtype))
 
     @staticmethod
     def backward(ctx, grad):
-        x, out = ctx.saved_tensors
-        centred = x - x.mean(ctx.dims, keepdim=True) if ctx.dims else x - x.mean()
-        return _unreduce(grad, ctx.shape, ctx.dims, ctx.keepdim) * centred * (
-            2 * _inverse(ctx.divisor)), None, None, None
+        (x,) = ctx.saved_tensors
+        return _var_backward(ctx, _unreduce(grad, ctx.shape, ctx.dims, ctx.keepdim), x)
 
 
 class Std(Var):
@@ -211,10 +212,16 @@ class Std(Var):
     @staticmethod
     def backward(ctx, grad):
         x, out = ctx.saved_tensors
-        centred = x - x.mean(ctx.dims, keepdim=True) if ctx.dims else x - x.mean()
         out = _unreduce(out, ctx.shape, ctx.dims, ctx.keepdim)
-        return _unreduce(grad, ctx.shape, ctx.dims, ctx.keepdim) * centred / (
-            out * ctx.divisor), None, None, None
+        g = _unreduce(grad, ctx.shape, ctx.dims, ctx.keepdim)
+        return _var_backward(ctx, MaskedFill.apply(g / (out * 2), out == 0, 0), x)
+
+
+def _var_backward(ctx, g, x):
+    """PyTorch's var_backward: (2 / (n - correction)) * g * (x - mean), in that order (std
+    passes g / (2 std), 0 where std is 0), so the nodes of a double backward match."""
+    centred = x - x.mean(ctx.dims, keepdim=True) if ctx.dims else x - x.mean()
+    return 2 * _inverse(ctx.divisor) * g * centred, None, None, None
 
 
 def _inverse(divisor):

@@ -6,6 +6,8 @@ sigmoid, relu, sqrt) save the result; the others save their input.
 
 from .. import dtypes
 from ..autograd.function import Function
+from ._helpers import is_tensor
+from .arithmetic import _sum_to
 from .combine import Where
 
 
@@ -107,8 +109,11 @@ class TanhBackward(Function):
     @staticmethod
     def forward(ctx, grad, out):
         ctx.save_for_backward(grad if ctx.needs_input_grad[1] else None, out)
-        y = out._data
-        return grad._new(grad._data * (1 - y * y))
+        y, g = out._data, grad._data
+        if y.size >= 4096 and g.shape == y.shape and g.dtype == y.dtype:
+            d, xp = y * y, grad._xp     # big arrays: one buffer for 1 - y² and the product
+            return grad._new(xp.multiply(g, xp.subtract(1, d, out=d), out=d))
+        return grad._new(g * (1 - y * y))
 
     @staticmethod
     def backward(ctx, h):
@@ -198,7 +203,7 @@ class Sign(Function):
 
     @staticmethod
     def backward(ctx, grad):
-        return grad * 0
+        return grad._new(grad._xp.zeros_like(grad._data))   # zeros_like(grad): no history, as PyTorch
 
 
 def _where_inside(inside, grad):
@@ -233,3 +238,47 @@ class Clamp(Function):
         if ctx.high is not None:
             inside = inside & (x <= ctx.high)
         return _where_inside(inside, grad), None, None
+
+
+class ClampTensor(Function):
+    """clamp with tensor bounds (all broadcast together): dx = g where low ≤ x ≤ high,
+    dlow = g where x < low, dhigh = g where x > high, each summed back to its shape."""
+
+    node_name = "ClampBackward0"
+
+    @staticmethod
+    def forward(ctx, x, low=None, high=None):
+        ctx.save_for_backward(x, low, high)
+        data = x._data
+        if low is not None:
+            data = x._xp.maximum(data, low._data)
+        if high is not None:
+            data = x._xp.minimum(data, high._data)
+        bounds = [b for b in (low, high) if b is not None]
+        return x._new(data.astype(dtypes.result_type(x, *bounds).numpy))
+
+    @staticmethod
+    def backward(ctx, grad):
+        x, low, high = ctx.saved_tensors
+        inside = x == x
+        if low is not None:
+            inside = inside & (x >= low)
+        if high is not None:
+            inside = inside & (x <= high)
+        grad_x = _sum_to(_where_inside(inside, grad), x.shape) if ctx.needs_input_grad[0] else None
+        grad_low = grad_high = None
+        if low is not None and ctx.needs_input_grad[1]:
+            grad_low = _sum_to(_where_inside(x < low, grad), low.shape)
+        if high is not None and ctx.needs_input_grad[2]:
+            grad_high = _sum_to(_where_inside(x > high, grad), high.shape)
+        return grad_x, grad_low, grad_high
+
+
+def clamp(x, low=None, high=None):
+    """x.clamp(min, max): numbers (ClampBackward1) or tensors (ClampBackward0), not both."""
+    if is_tensor(low) or is_tensor(high):
+        if not all(b is None or is_tensor(b) for b in (low, high)):
+            raise TypeError("clamp() received an invalid combination of arguments - got "
+                            "a Tensor and a number for min and max")
+        return ClampTensor.apply(x, low, high)
+    return Clamp.apply(x, low, high)

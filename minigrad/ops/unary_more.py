@@ -82,7 +82,7 @@ class Asin(Log1p):
     @staticmethod
     def backward(ctx, grad):
         (x,) = ctx.saved_tensors
-        return grad / (1 - x * x).sqrt()
+        return grad * (1 - x * x).sqrt().reciprocal()    # a Mul last, as PyTorch's rsqrt
 
 
 class Acos(Log1p):
@@ -94,7 +94,7 @@ class Acos(Log1p):
     @staticmethod
     def backward(ctx, grad):
         (x,) = ctx.saved_tensors
-        return -grad / (1 - x * x).sqrt()
+        return grad * -(1 - x * x).sqrt().reciprocal()   # a Mul last, as PyTorch's
 
 
 class Atan(Log1p):
@@ -188,7 +188,7 @@ class Floor(Function):
 
     @staticmethod
     def backward(ctx, grad):
-        return grad * 0
+        return grad._new(grad._xp.zeros_like(grad._data))   # zeros_like(grad): no history, as PyTorch
 
 
 class Ceil(Floor):
@@ -226,5 +226,5 @@ class RoundDecimals(Function):
 
     @staticmethod
     def backward(ctx, grad):
-        return grad * 0, None
+        return grad._new(grad._xp.zeros_like(grad._data)), None
 

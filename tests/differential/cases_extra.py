@@ -3194,3 +3194,181 @@ def case_masks_and_conditions_have_no_edge(T, rec):
         rec(name, [None if n is None else n.name() for n, _ in y.grad_fn.next_functions])
         (g,) = T.autograd.grad(y.sum(), [x])
         rec(name + " grad", g)
+
+
+# --- found by tests/test_random_programs.py's generator for the newer ops -----------------
+
+def case_prob_cross_entropy_records_pytorchs_nodes(T, rec):
+    x = T.tensor([[2.0, 0.5, -1.0], [0.25, 1.0, 1.5]], dtype=T.float64, requires_grad=True)
+    target = T.tensor([[0.2, 0.3, 0.5], [1.0, 0.0, 0.0]], dtype=T.float64)
+    for reduction in ("mean", "sum", "none"):
+        loss = T.nn.functional.cross_entropy(x, target, reduction=reduction)
+        rec(reduction, (loss, loss.grad_fn.name()))
+        (g,) = T.autograd.grad(loss.sum(), [x])
+        rec(reduction + " grad", g)
+
+
+def case_loss_dtypes_follow_pytorch(T, rec):
+    x32 = T.tensor([0.5, -1.0], requires_grad=True)
+    y64 = T.tensor([0.25, 1.0], dtype=T.float64, requires_grad=True)
+    F = T.nn.functional
+    for name, loss in [("bce f32 input", F.binary_cross_entropy_with_logits(x32, y64)),
+                       ("bce f64 input", F.binary_cross_entropy_with_logits(y64, x32.detach())),
+                       ("mse f32 input", F.mse_loss(x32, y64)),
+                       ("mse f64 input", F.mse_loss(y64, x32))]:
+        rec(name, (loss, loss.dtype))
+
+
+def case_double_backward_nodes_of_newer_ops(T, rec):
+    """The first grad's grad_fn (create_graph=True) follows PyTorch's formula order."""
+    x = T.tensor([[1.0, -2.0, 0.5], [0.75, 1.5, -1.25]], dtype=T.float64, requires_grad=True)
+    F = T.nn.functional
+    for name, y in [("norm", x.norm()), ("norm dim", x.norm(dim=1)), ("std", x.std(1)),
+                    ("var", x.var()), ("amin", (x * x).amin()),
+                    ("amax dim", (x * x).amax(0)),
+                    ("prod", x.prod()), ("prod dim", x.prod(1)),
+                    ("bce mean", F.binary_cross_entropy_with_logits(x, T.full_like(x, 0.25))),
+                    ("bce sum", F.binary_cross_entropy_with_logits(x, x.sigmoid(),
+                                                                   reduction="sum")),
+                    ("divide by a 0-d", (x / x[0, 0]).sum())]:
+        (g,) = T.autograd.grad(y.sum(), [x], create_graph=True)
+        rec(name, (g, None if g.grad_fn is None else g.grad_fn.name()))
+        if g.requires_grad:
+            (g2,) = T.autograd.grad((g * g).sum(), [x])
+            rec(name + " second order", g2)
+    z = T.tensor([0.5, 0.0, 2.0], dtype=T.float64, requires_grad=True)
+    for name, y in [("prod with a zero", z.prod()), ("prod dim with a zero", z.prod(0))]:
+        (g,) = T.autograd.grad(y, [z], create_graph=True)
+        rec(name, (g, g.grad_fn.name()))
+
+
+def case_zero_grads_have_no_history(T, rec):
+    """fill_, zero_, floor, ceil, round, trunc, sign, x ** 0: zeros_like(grad), no graph."""
+    x = T.tensor([0.5, -1.25, 2.0], dtype=T.float64, requires_grad=True)
+    for name, step in [("fill_", lambda t: t.fill_(1.5)), ("zero_", lambda t: t.zero_()),
+                       ("floor", T.floor), ("ceil", T.ceil), ("round", T.round),
+                       ("trunc", T.trunc), ("sign", T.sign), ("pow 0", lambda t: t ** 0)]:
+        y = step(x * 2).softmax(0)      # softmax: the incoming grad has history
+        (g,) = T.autograd.grad(y[0], [x], create_graph=True)
+        rec(name, (g, g.requires_grad, g.grad_fn))
+
+
+def case_clamp_with_tensor_bounds(T, rec):
+    x = T.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    low = T.tensor([[1.5], [2.5]], dtype=T.float64, requires_grad=True)
+    for name, y in [("min", x.clamp(min=low)), ("max", T.clamp(x, max=low)),
+                    ("both", x.clamp(low, low + 1))]:
+        rec(name, (y, y.grad_fn.name()))
+        gs = T.autograd.grad((y * y).sum(), [x, low])
+        rec(name + " grads", gs)
+
+
+def case_var_output_may_change_in_place(T, rec):
+    x = T.tensor([[1.0, 2.0, 4.0]], dtype=T.float64, requires_grad=True)
+    v = x.var(1)
+    v.add_(1)
+    v.sum().backward()
+    rec("grad", x.grad)
+
+
+def case_gather_saves_its_input(T, rec):
+    """gather keeps its input for backward: changing it in place is caught, and the message
+    names the node that now owns it (CopySlices)."""
+    x = T.tensor([1.625, 1.375], dtype=T.float64, requires_grad=True)
+    y = x.log_softmax(0)
+    part = y.narrow(0, 1, 1)
+    picked = y.gather(0, T.tensor([0]))
+    part.zero_()
+    with rec.raises("which is output 0 of torch::autograd::CopySlices, is at version 1"):
+        (picked.sum() + part.sum()).backward()
+
+
+def case_hook_on_unused_split_output_sees_none(T, rec):
+    order = []
+    x = T.tensor([[1.0, 2.0], [3.0, 4.0]], requires_grad=True)
+    a, b = x.chunk(2)
+    a.register_hook(lambda g: order.append(("a", g)))
+    b.sum().backward()
+    rec("hooks", order)
+    rec("grad", x.grad)
+
+
+def case_flip_of_one_element_is_a_copy(T, rec):
+    x = T.tensor([0.625, 2.0], dtype=T.float64, requires_grad=True)
+    picked = x.index_select(0, T.tensor([0]))
+    flipped = picked.flip([0])
+    flipped.mul_(-2)
+    rec("picked", picked)
+    rec("flipped", (flipped, flipped._version, picked._version))
+
+
+def case_repeat_backward_records_pytorchs_nodes(T, rec):
+    x = T.tensor([[0.875, -1.5, 0.5]], dtype=T.float64, requires_grad=True)
+    for repeats in [(2, 1), (1, 1), (2, 1, 1), (3, 2, 2), (1, 1, 1), (2, 0)]:
+        y = x.repeat(*repeats)
+        (g,) = T.autograd.grad((y * y).sum(), [x], create_graph=True)
+        rec(str(repeats), (g, None if g.grad_fn is None else g.grad_fn.name()))
+
+
+def case_softmax_of_a_transpose_is_contiguous(T, rec):
+    x = T.tensor([[[0.5, 1.0, -1.0], [2.0, 0.25, 0.0]]], dtype=T.float64, requires_grad=True)
+    x = x.expand(2, 2, 3).transpose(0, 1)
+    for name, y in [("softmax", x.softmax(0)), ("log_softmax", x.log_softmax(2))]:
+        flat = y.reshape(12)
+        rec(name, (y.is_contiguous(), flat.grad_fn.name(), flat._base is y))
+
+
+def case_max_along_a_dim_backward_is_a_scatter(T, rec):
+    x = T.tensor([[[-1.125, 0.875, 0.5]], [[0.25, 0.25, 0.875]]], requires_grad=True)
+    for keepdim in (False, True):
+        values = x.max(0, keepdim=keepdim).values
+        (g,) = T.autograd.grad(values.exp().sum(), [x], create_graph=True)
+        rec(f"keepdim={keepdim}", (g, g.grad_fn.name()))
+        (g2,) = T.autograd.grad((g * g).sum(), [x])
+        rec(f"keepdim={keepdim} second order", g2)
+
+
+def case_asin_acos_backward_ends_in_a_mul(T, rec):
+    x = T.tensor([0.625, -0.25], dtype=T.float64, requires_grad=True)
+    for name, y in [("asin", x.asin()), ("acos", x.acos())]:
+        (g,) = T.autograd.grad((y * y).sum(), [x], create_graph=True)
+        rec(name, (g, g.grad_fn.name()))
+        (g2,) = T.autograd.grad(g.sum(), [x])
+        rec(name + " second order", g2)
+
+
+def case_inplace_through_a_view_of_a_transposed_result(T, rec):
+    t2 = T.tensor([[0.125, 0.5, 1.0], [2.0, 3.0, 4.0]], requires_grad=True)
+    t5 = -t2.swapaxes(0, 1)                  # keeps the transposed layout
+    t6 = t5.swapaxes(0, 0)
+    row = t5[1]
+    t5.add_(2)
+    rec("names", (t6.grad_fn.name(), row.grad_fn.name(), t5.is_contiguous()))
+    row.mul_(3)
+    rec("values", (t5, t6))
+    (t6.sum() + row.sum()).backward()
+    rec("grad", t2.grad)
+
+
+def case_hook_on_a_view_before_an_inplace_change_does_not_fire(T, rec):
+    order = []
+    t1 = T.tensor([[0.125, 0.5, 1.0], [2.0, 3.0, -1.0]], requires_grad=True)
+    t3 = -t1
+    t4 = t3.reshape(6)
+    t4.register_hook(lambda g: order.append(g))
+    t4.add_(2)
+    t3.sum().backward()
+    rec("hooks", order)
+    rec("grad", t1.grad)
+
+
+def case_retain_grad_on_a_view_follows_an_inplace_change_of_its_base(T, rec):
+    t1 = T.tensor([[0.125, 0.5, 1.0], [2.0, 3.0, -1.125]], requires_grad=True)
+    t3 = -t1
+    t4 = t3.reshape(6)
+    t4.retain_grad()
+    t3.add_(2)
+    loss = t1.sum() + t4.sum() * 2
+    loss.backward()
+    rec("retained", (t4.grad, t4.grad_fn.name(), t4.retains_grad))
+    rec("leaf", t1.grad)
