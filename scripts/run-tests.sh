@@ -6,19 +6,23 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PYTHON=${PYTHON:-python3}
-# graphviz's `dot` lets the tests draw graphs both ways; optional, installed where we may.
-if ! command -v dot >/dev/null && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
-  echo "Installing graphviz (optional: minigrad.viz draws without it too)..."
-  (apt-get update -qq && apt-get install -y -qq graphviz) >/dev/null 2>&1 \
-    || echo "  could not install graphviz; its tests will be skipped"
-fi
+# Optional system packages, installed where we may (root with apt), after one `apt-get update`:
+# graphviz's `dot` lets the tests draw graphs both ways (minigrad.viz draws without it too);
 # Debian's chromium runs the browser tests (tests/browser: JupyterLab driven by Playwright,
-# which never downloads a browser of its own); a small CJK font makes the Chinese readable.
-if ! command -v chromium >/dev/null && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
-  echo "Installing chromium for the browser tests..."
-  (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
-    --no-install-recommends chromium fonts-wqy-microhei) >/dev/null 2>&1 \
-    || echo "  could not install chromium with apt-get"
+# which never downloads a browser of its own), and a small CJK font makes the Chinese readable.
+if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null \
+    && ! { command -v dot && command -v chromium; } >/dev/null; then
+  apt-get update -qq >/dev/null 2>&1 || true
+  if ! command -v dot >/dev/null; then
+    echo "Installing graphviz (optional: minigrad.viz draws without it too)..."
+    apt-get install -y -qq graphviz >/dev/null 2>&1 \
+      || echo "  could not install graphviz; its tests will be skipped"
+  fi
+  if ! command -v chromium >/dev/null; then
+    echo "Installing chromium for the browser tests..."
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
+      chromium fonts-wqy-microhei >/dev/null 2>&1 || echo "  could not install chromium with apt-get"
+  fi
 fi
 command -v chromium >/dev/null \
   || echo "No chromium: the browser tests (tests/browser) will be skipped; apt-get install chromium"
