@@ -14,6 +14,7 @@ import itertools
 
 from .. import trace
 from . import anomaly
+from .forward_mode import forward_mode
 from .graph import AccumulateGrad
 from .grad_mode import set_grad_enabled
 
@@ -33,14 +34,14 @@ def run_backward(roots, retain_graph, create_graph, capture=None, accumulate=Tru
     def add_gradient(node, output_nr, grad):
         slots = buffers.get(node)
         if slots is None:
-            slots = buffers[node] = [None] * _num_outputs(node)
+            slots = buffers[node] = [None] * len(node._output_metadata)
         total = slots[output_nr]
         slots[output_nr] = grad if total is None else _accumulate(total, grad, create_graph)
 
     def make_ready(node):
         heapq.heappush(ready, (-node._sequence_nr, next(tiebreak), node))
 
-    with set_grad_enabled(create_graph):
+    with set_grad_enabled(True) if create_graph else forward_mode():    # records nothing
         for (node, output_nr), grad in roots:
             add_gradient(node, output_nr, grad)
         for node in {node for (node, _), _ in roots}:
@@ -51,18 +52,14 @@ def run_backward(roots, retain_graph, create_graph, capture=None, accumulate=Tru
                        dependencies=_named_counts(dependencies))
         while ready:
             node = heapq.heappop(ready)[2]
-            grads = buffers.pop(node, None) or [None] * _num_outputs(node)
+            grads = buffers.pop(node, None) or [None] * len(node._output_metadata)
             grads = _call_pre_hooks(node, grads, create_graph)
-            if capture is not None:          # autograd.grad: keep the gradients asked for
-                for output_nr, grad in enumerate(grads):
-                    if (node, output_nr) in capture:
-                        captured[(node, output_nr)] = grad
-                if node not in needed:
-                    continue
+            if capture is not None and not _capture(node, grads, capture, captured, needed):
+                continue
             if tracing:
                 _narrate_start(node, grads, ready)
             grad_inputs = _run_node(node, grads, create_graph, accumulate)
-            if not retain_graph:
+            if not retain_graph and node._saved:
                 node.release_saved_tensors()
             for (next_node, input_nr), grad in zip(node.next_functions, grad_inputs):
                 if next_node is None:
@@ -147,9 +144,12 @@ def _accumulate(total, grad, create_graph):
     return total._new(total._data + grad._data)
 
 
-def _num_outputs(node):
-    metadata = getattr(node, "_output_metadata", None)
-    return 1 if metadata is None else len(metadata)
+def _capture(node, grads, capture, captured, needed):
+    """autograd.grad: keep the gradients asked for; False if the node need not run."""
+    for output_nr, grad in enumerate(grads):
+        if (node, output_nr) in capture:
+            captured[(node, output_nr)] = grad
+    return node in needed
 
 
 def _call_pre_hooks(node, grads, create_graph):

@@ -15,10 +15,11 @@ class forward_mode:
     2 µs, as much as a small op.  numpy >= 2 keeps its error state in a context
     variable: this sets it to an "ignore all" state made once (np.errstate on older
     numpy).  One small object per call keeps nested calls, and numpy's per-thread
-    state, apart.
+    state, apart.  `_state["quiet"]` says that one is open: an op that records nothing
+    needs no second one (the backward engine opens one for a whole backward).
     """
 
-    __slots__ = ("_enabled", "_quiet")
+    __slots__ = ("_enabled", "_was_quiet", "_quiet")
 
     def __enter__(self):
         if _numpy_errors is None:
@@ -26,11 +27,11 @@ class forward_mode:
             self._quiet.__enter__()
         else:
             self._quiet = _numpy_errors.set(_QUIET)
-        self._enabled = _grad_mode["enabled"]
-        _grad_mode["enabled"] = False
+        self._enabled, self._was_quiet = _grad_mode["enabled"], _grad_mode["quiet"]
+        _grad_mode["enabled"], _grad_mode["quiet"] = False, True
 
     def __exit__(self, *exc_info):
-        _grad_mode["enabled"] = self._enabled
+        _grad_mode["enabled"], _grad_mode["quiet"] = self._enabled, self._was_quiet
         if _numpy_errors is None:
             self._quiet.__exit__(*exc_info)
         else:

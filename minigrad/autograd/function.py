@@ -16,7 +16,7 @@ from .anomaly import _state as _anomaly
 from .forward_mode import forward_mode
 from .grad_mode import _state as _grad_mode, mark_inference, no_grad
 from .graph import Node, SavedTensor
-from .metadata import _SHARED, InputMetadata
+from .metadata import InputMetadata
 from ..tensor_data import TensorData
 
 
@@ -109,16 +109,18 @@ class BackwardNode(FunctionCtx, Node):
         return self._output_metadata[output_nr]
 
     def apply(self, grad_outputs):
-        if self.materialize_grads:
+        if self.materialize_grads and _NoneType in map(type, grad_outputs):   # (not ==: elementwise)
             grad_outputs = tuple([
                 g if g is not None or meta is None else meta.zeros()
                 for g, meta in zip(grad_outputs, self._output_metadata)])
         grad_inputs = self._function_cls.backward(self, *grad_outputs)
-        return self._validate(grad_inputs)
+        if self._function_cls._builtin:      # trusted to return one gradient per argument
+            return self._conform(grad_inputs if type(grad_inputs) is tuple else (grad_inputs,))
+        return self._conform(self._validate(grad_inputs))
 
     def _validate(self, grad_inputs):
-        """Check what backward returned: one gradient per forward input, made to fit the
-        tensor it flows to (as PyTorch, the metadata comes from the node of that tensor)."""
+        """Check what a custom backward returned: one gradient per forward input, each a
+        tensor or None (None for arguments that are not tensors)."""
         if not isinstance(grad_inputs, tuple):
             grad_inputs = (grad_inputs,)
         expected = len(self._input_is_tensor)
@@ -131,7 +133,6 @@ class BackwardNode(FunctionCtx, Node):
                     "one gradient per input of forward, None for inputs that are not "
                     "tensors or need no gradient.")
             grad_inputs = grad_inputs[:expected]
-        checked, edges = [], iter(self.next_functions)
         for position, (grad, is_tensor) in enumerate(zip(grad_inputs, self._input_is_tensor)):
             if grad is not None and not is_tensor:
                 raise RuntimeError(
@@ -144,7 +145,14 @@ class BackwardNode(FunctionCtx, Node):
                     f"expected Variable or None (got {kind}). minigrad hint: "
                     f"{self.name()} returned it at position {position + 1}; compute the gradient "
                     "with tensor operations, or wrap a numpy result in torch.tensor(...).")
-            if is_tensor:            # one gradient per tensor input, as next_functions
+        return grad_inputs
+
+    def _conform(self, grad_inputs):
+        """One gradient per edge (next_functions), each made to fit the tensor it flows to:
+        as PyTorch, the metadata comes from the node of that tensor."""
+        checked, edges = [], iter(self.next_functions)
+        for position, (grad, is_tensor) in enumerate(zip(grad_inputs, self._input_is_tensor)):
+            if is_tensor:
                 node, input_nr = next(edges)
                 if grad is not None and node is not None:    # no edge: dropped unchecked
                     grad = node.output_metadata(input_nr).conform(grad, self, position)
@@ -227,34 +235,29 @@ class Function:
 
     @classmethod
     def apply(cls, *args, **kwargs):
-        new_style = cls.setup_context is not _NO_SETUP_CONTEXT
         if kwargs:      # bind keywords to forward's parameters, as PyTorch does
-            leading = () if new_style else (None,)          # forward's ctx parameter
-            bound = inspect.signature(cls.forward).bind(*leading, *args, **kwargs)
-            bound.apply_defaults()
-            args = bound.args[len(leading):]
+            args = _bind_keywords(cls, args, kwargs)
         if cls.device_check and not _on_one_device(args):
             args = backend.match_devices(cls.device_check, args)    # or PyTorch's error
-        needs = tuple([isinstance(a, TensorData) and a.requires_grad for a in args])
+        needs = tuple([isinstance(a, TensorData) and (a._requires_grad or a.requires_grad)
+                       for a in args])
         record = _grad_mode["enabled"] and True in needs
         if not record and cls._builtin:           # a built-in op that records nothing
-            with forward_mode():
-                outputs = cls.forward(_ForwardOnlyCtx(cls, needs), *args)
+            ctx = _ForwardOnlyCtx(cls, needs)
+            if _grad_mode["quiet"] and not _grad_mode["enabled"]:   # already in forward mode
+                outputs = cls.forward(ctx, *args)
+            else:
+                with forward_mode():
+                    outputs = cls.forward(ctx, *args)
             return mark_inference(outputs) if _grad_mode["inference"] else outputs
         ctx = BackwardNode(cls)
         ctx.needs_input_grad = needs
         if record:
-            inputs = [isinstance(a, TensorData) for a in args]
-            for position in cls.nondifferentiable_args:    # masks, conditions: no edge
-                inputs[position] = False
-            ctx.next_functions = tuple([a._gradient_edge() for a, edge in zip(args, inputs) if edge])
-            ctx._input_is_tensor = tuple(inputs)
-            if _anomaly["enabled"]:
-                ctx.metadata["traceback_"] = traceback.format_stack()[:-1]
+            _connect(ctx, args)
         ctx._in_forward = True
         try:
             with forward_mode():
-                if not new_style:
+                if cls.setup_context is _NO_SETUP_CONTEXT:
                     outputs = cls.forward(ctx, *args)
                 else:                        # the newer style: forward(*args) + setup_context
                     outputs = cls.forward(*args)
@@ -266,6 +269,26 @@ class Function:
         return _record_outputs(ctx, args, outputs)
 
 
+def _bind_keywords(cls, args, kwargs):
+    """The positional arguments of forward, with keywords bound and defaults filled in."""
+    leading = (None,) if cls.setup_context is _NO_SETUP_CONTEXT else ()   # forward's ctx
+    bound = inspect.signature(cls.forward).bind(*leading, *args, **kwargs)
+    bound.apply_defaults()
+    return bound.args[len(leading):]
+
+
+def _connect(node, args):
+    """The node's edges: one per tensor argument (masks and conditions get none)."""
+    is_tensor = [isinstance(a, TensorData) for a in args]
+    for position in node._function_cls.nondifferentiable_args:
+        is_tensor[position] = False
+    node.next_functions = tuple([a._gradient_edge() for a, edge in zip(args, is_tensor) if edge])
+    node._input_is_tensor = tuple(is_tensor)
+    if _anomaly["enabled"]:
+        node.metadata["traceback_"] = traceback.format_stack()[:-2]
+
+
+_NoneType = type(None)
 _HOST_ARRAY = backend.np.ndarray           # a tensor whose data is one is on the CPU
 _NO_SETUP_CONTEXT = Function.setup_context
 
@@ -291,15 +314,52 @@ def once_differentiable(backward):
 def _record_outputs(ctx, args, outputs):
     """Attach the node to the outputs of forward, then save what it asked to save."""
     is_tuple = isinstance(outputs, tuple)
-    outputs = outputs if is_tuple else (outputs,)
-    dirty = {id(t) for t in ctx._dirty} if ctx._dirty else ()
-    non_differentiable = {id(t) for t in ctx._non_differentiable} if ctx._non_differentiable else ()
-    inputs = [id(a) for a in args]
-    results, metadata = [], []
+    if ctx._dirty or ctx._non_differentiable:
+        results = _attach_marked(ctx, args, outputs if is_tuple else (outputs,))
+    elif is_tuple:
+        results = tuple([_attach(ctx, args, output, output_nr)
+                         for output_nr, output in enumerate(outputs)])
+    else:
+        results = (_attach(ctx, args, outputs, 0),)
+    ctx._output_metadata = InputMetadata.of_outputs(results)
+    if trace.active is not None:
+        _narrate_node_created(ctx, results)
+    to_save = ctx.to_save
+    if to_save:
+        ctx._saved = tuple([
+            SavedTensor(t, ctx, slot, is_output=t._grad_fn is ctx) if t is not None else None
+            for slot, t in enumerate(to_save)])
+        ctx.to_save = ()
+    return results if is_tuple else results[0]
+
+
+def _attach(node, args, output, output_nr):
+    """Make `output` the output `output_nr` of `node`: a floating tensor gets the node
+    as its grad_fn; other tensors (integers, booleans) need no gradient."""
+    if not isinstance(output, TensorData):
+        return output
+    for arg in args:
+        if arg is output:                     # returning an input unchanged: a view of it
+            output = output._alias()
+            break
+    if output._data.dtype.kind == "f" or output.dtype.is_floating_point:
+        output._grad_fn, output._output_nr, output._requires_grad = node, output_nr, True
+    else:
+        output._requires_grad = False
+    if output._base is not None and "node_name" not in node._function_cls.__dict__:
+        # in-place changes to it would bypass the custom backward: refused later
+        output._view_made_by = (node._function_cls.__name__, output_nr)
+    return output
+
+
+def _attach_marked(ctx, args, outputs):
+    """`_attach` for a forward that called mark_dirty or mark_non_differentiable."""
+    dirty = {id(t) for t in ctx._dirty}
+    non_differentiable = {id(t) for t in ctx._non_differentiable}
+    results = []
     for output_nr, output in enumerate(outputs):
-        if not isinstance(output, TensorData):
-            results.append(output)
-            metadata.append(None)
+        if id(output) not in dirty and id(output) not in non_differentiable:
+            results.append(_attach(ctx, args, output, output_nr))
             continue
         retained = id(output) in dirty and output._retains_grad
         if id(output) in dirty:
@@ -307,7 +367,7 @@ def _record_outputs(ctx, args, outputs):
             if retained:     # retain_grad() moves to the tensor's new history, as in PyTorch
                 output._grad_fn._retained_grads.pop(output._output_nr, None)
                 output._retains_grad = False
-        elif id(output) in inputs:
+        elif any(output is a for a in args):
             output = output._alias()       # returning an input unchanged: a view of it
         if id(outputs[output_nr]) in non_differentiable or not (
                 output._data.dtype.kind == "f" or output.dtype.is_floating_point):
@@ -318,20 +378,9 @@ def _record_outputs(ctx, args, outputs):
             if retained:
                 output.retain_grad()
         if output._base is not None and "node_name" not in ctx._function_cls.__dict__:
-            # in-place changes to it would bypass the custom backward: refused later
             output._view_made_by = (ctx._function_cls.__name__, output_nr)
         results.append(output)
-        metadata.append(InputMetadata.shared(output))
-    ctx._output_metadata = _SHARED.setdefault(tuple(metadata), tuple(metadata))
-    to_save = getattr(ctx, "to_save", ())
-    if trace.active is not None:
-        _narrate_node_created(ctx, results)
-    if to_save:
-        ctx._saved = tuple([
-            SavedTensor(t, ctx, slot, is_output=t.grad_fn is ctx) if t is not None else None
-            for slot, t in enumerate(to_save)])
-        ctx.to_save = ()
-    return tuple(results) if is_tuple else results[0]
+    return tuple(results)
 
 
 # PyTorch's public name for the ctx class.

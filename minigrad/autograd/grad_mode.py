@@ -6,7 +6,7 @@ mode off; its backward runs with grad mode equal to `create_graph`.
 """
 import functools
 
-_state = {"enabled": True, "inference": False}
+_state = {"enabled": True, "inference": False, "quiet": False}   # quiet: see forward_mode
 
 
 def is_grad_enabled():

@@ -9,7 +9,7 @@ import itertools
 import re
 import weakref
 
-from .. import trace
+from .. import dtypes, trace
 from ..utils.hooks import HookDict, add_hook
 from .fresh_grads import is_fresh
 from .grad_mode import no_grad
@@ -37,6 +37,8 @@ class Node:
     _tensor_pre_hooks = None             # output number -> HookDict of tensor hooks
     _retained_grads = None               # output number -> weakref to a tensor
     _metadata = None
+    _output_metadata = (None,)           # one output (a BackwardNode sets its own)
+    _saved = None                        # what forward saved (BackwardNode)
 
     def __init__(self):
         self._sequence_nr = next(_sequence)
@@ -168,12 +170,10 @@ class SavedTensor:
                 "created in inference mode in computation tracked by autograd. To work around "
                 "this, you can make a clone to get a normal tensor and use it in autograd, or "
                 "use `torch.no_grad()` instead of `torch.inference_mode()`.")
-        self.version_counter = tensor._version_counter
-        self.version = self.version_counter.value
-        self.is_output = is_output
-        self.output_nr = tensor._output_nr
-        self.shape, self.dtype, self.nbytes = tensor._data.shape, tensor.dtype, tensor._data.nbytes
-        self.wrapped_number = getattr(tensor, "_wrapped_number", False)   # x * 2 saves the 2
+        self.version_counter = counter = tensor._version_counter
+        self.version, self.is_output, self.output_nr = counter.value, is_output, tensor._output_nr
+        self.shape, self._numpy_dtype = tensor._data.shape, tensor._data.dtype
+        self.wrapped_number = tensor._wrapped_number          # x * 2 saves the 2
         self.slot, self.freed = slot, False
         if trace.active is not None:
             trace.emit("tensor_saved", node=trace.ident(node), slot=slot,
@@ -261,6 +261,17 @@ class SavedTensor:
         elif self.accumulator is not None:
             restored._accumulator_ref = weakref.ref(self.accumulator)
         return restored
+
+    @property
+    def dtype(self):
+        return dtypes.from_numpy_dtype(self._numpy_dtype)
+
+    @property
+    def nbytes(self):
+        count = 1
+        for size in self.shape:
+            count *= size
+        return count * self._numpy_dtype.itemsize
 
     @property
     def description(self):

@@ -22,6 +22,8 @@ def _reduce(grad, operand):
 def _sum_to(grad, shape):
     """`grad.sum_to_size(shape)`.  When nothing is recorded and only leading dims go (a
     bias's gradient), one plain sum: a new array that the leaf can keep, not a view."""
+    if grad._data.shape == shape:             # nothing was broadcast (most ops)
+        return grad
     lead = grad._data.ndim - len(shape)
     if lead > 0 and grad._data.shape[lead:] == shape and not _grad_mode["enabled"]:
         return grad._new(grad._data.sum(axis=tuple(range(lead))))
