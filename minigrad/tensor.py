@@ -216,7 +216,7 @@ class Tensor(TensorData, TensorMath, TensorExtras):
         return detached
 
     def detach_(self):
-        self._grad_fn, self._requires_grad = None, False
+        self._grad_fn, self._requires_grad, self._output_nr = None, False, 0
         return self
 
     def _set_history(self, node, output_nr):
@@ -224,11 +224,16 @@ class Tensor(TensorData, TensorMath, TensorExtras):
 
     def _gradient_edge(self):
         """Where this tensor's gradient enters the graph: (node, input slot)."""
-        if self.grad_fn is not None:
-            return (self.grad_fn, self._output_nr)
-        if self._requires_grad:
-            return (register_leaf_accumulator(self), 0)
-        return (None, 0)
+        node = self._gradient_node()
+        return (node, self._output_nr if node is self._grad_fn else 0)
+
+    def _gradient_node(self):
+        """The node this tensor's gradient flows into: its grad_fn, a leaf's
+        AccumulateGrad, or None (no gradient)."""
+        grad_fn = self.grad_fn
+        if grad_fn is not None:
+            return grad_fn
+        return register_leaf_accumulator(self) if self._requires_grad else None
 
     def retain_grad(self):
         """Keep `.grad` for this non-leaf tensor during backward."""

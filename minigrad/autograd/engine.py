@@ -61,7 +61,7 @@ def run_backward(roots, retain_graph, create_graph, capture=None, accumulate=Tru
             grad_inputs = _run_node(node, grads, create_graph, accumulate)
             if not retain_graph and node._saved:
                 node.release_saved_tensors()
-            for (next_node, input_nr), grad in zip(node.next_functions, grad_inputs):
+            for next_node, input_nr, grad in zip(node._next_nodes, node._next_nrs, grad_inputs):
                 if next_node is None:
                     continue
                 if grad is not None:
@@ -107,7 +107,7 @@ def _count_dependencies(root_nodes):
     dependencies, stack, seen = {}, list(dict.fromkeys(root_nodes)), set()   # each root once
     seen.update(stack)
     while stack:
-        for next_node, _ in stack.pop().next_functions:
+        for next_node in stack.pop()._next_nodes:
             if next_node is None:
                 continue
             dependencies[next_node] = dependencies.get(next_node, 0) + 1
@@ -122,7 +122,7 @@ def _nodes_leading_to(capture, dependencies, roots):
     remaining = dict(dependencies)
     order = [node for node in {node for (node, _), _ in roots} if remaining.get(node, 0) == 0]
     for node in order:                       # Kahn's algorithm: order grows as we go
-        for next_node, _ in node.next_functions:
+        for next_node in node._next_nodes:
             if next_node is not None:
                 remaining[next_node] -= 1
                 if remaining[next_node] == 0:

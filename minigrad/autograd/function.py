@@ -11,12 +11,12 @@ import inspect
 import traceback
 import warnings
 
-from .. import backend, trace
+from .. import backend
 from .anomaly import _state as _anomaly
 from .forward_mode import forward_mode
 from .grad_mode import _state as _grad_mode, mark_inference, no_grad
-from .graph import Node, SavedTensor
-from .metadata import InputMetadata
+from .graph import Node
+from .outputs import record_outputs
 from ..tensor_data import TensorData
 
 
@@ -150,7 +150,7 @@ class BackwardNode(FunctionCtx, Node):
     def _conform(self, grad_inputs):
         """One gradient per edge (next_functions), each made to fit the tensor it flows to:
         as PyTorch, the metadata comes from the node of that tensor."""
-        checked, edges = [], iter(self.next_functions)
+        checked, edges = [], zip(self._next_nodes, self._next_nrs)
         for position, (grad, is_tensor) in enumerate(zip(grad_inputs, self._input_is_tensor)):
             if is_tensor:
                 node, input_nr = next(edges)
@@ -266,7 +266,7 @@ class Function:
             ctx._in_forward = False
         if not record:
             return mark_inference(outputs) if _grad_mode["inference"] else outputs
-        return _record_outputs(ctx, args, outputs)
+        return record_outputs(ctx, args, outputs)
 
 
 def _bind_keywords(cls, args, kwargs):
@@ -282,7 +282,9 @@ def _connect(node, args):
     is_tensor = [isinstance(a, TensorData) for a in args]
     for position in node._function_cls.nondifferentiable_args:
         is_tensor[position] = False
-    node.next_functions = tuple([a._gradient_edge() for a, edge in zip(args, is_tensor) if edge])
+    inputs = [a for a, edge in zip(args, is_tensor) if edge]
+    node._next_nodes = tuple([a._gradient_node() for a in inputs])      # see NOTE [edges]
+    node._next_nrs = tuple([a._output_nr if a._grad_fn is not None else 0 for a in inputs])
     node._input_is_tensor = tuple(is_tensor)
     if _anomaly["enabled"]:
         node.metadata["traceback_"] = traceback.format_stack()[:-2]
@@ -311,88 +313,5 @@ def once_differentiable(backward):
     return wrapper
 
 
-def _record_outputs(ctx, args, outputs):
-    """Attach the node to the outputs of forward, then save what it asked to save."""
-    is_tuple = isinstance(outputs, tuple)
-    if ctx._dirty or ctx._non_differentiable:
-        results = _attach_marked(ctx, args, outputs if is_tuple else (outputs,))
-    elif is_tuple:
-        results = tuple([_attach(ctx, args, output, output_nr)
-                         for output_nr, output in enumerate(outputs)])
-    else:
-        results = (_attach(ctx, args, outputs, 0),)
-    ctx._output_metadata = InputMetadata.of_outputs(results)
-    if trace.active is not None:
-        _narrate_node_created(ctx, results)
-    to_save = ctx.to_save
-    if to_save:
-        ctx._saved = tuple([
-            SavedTensor(t, ctx, slot, is_output=t._grad_fn is ctx) if t is not None else None
-            for slot, t in enumerate(to_save)])
-        ctx.to_save = ()
-    return results if is_tuple else results[0]
-
-
-def _attach(node, args, output, output_nr):
-    """Make `output` the output `output_nr` of `node`: a floating tensor gets the node
-    as its grad_fn; other tensors (integers, booleans) need no gradient."""
-    if not isinstance(output, TensorData):
-        return output
-    for arg in args:
-        if arg is output:                     # returning an input unchanged: a view of it
-            output = output._alias()
-            break
-    if output._data.dtype.kind == "f" or output.dtype.is_floating_point:
-        output._grad_fn, output._output_nr, output._requires_grad = node, output_nr, True
-    else:
-        output._requires_grad = False
-    if output._base is not None and "node_name" not in node._function_cls.__dict__:
-        # in-place changes to it would bypass the custom backward: refused later
-        output._view_made_by = (node._function_cls.__name__, output_nr)
-    return output
-
-
-def _attach_marked(ctx, args, outputs):
-    """`_attach` for a forward that called mark_dirty or mark_non_differentiable."""
-    dirty = {id(t) for t in ctx._dirty}
-    non_differentiable = {id(t) for t in ctx._non_differentiable}
-    results = []
-    for output_nr, output in enumerate(outputs):
-        if id(output) not in dirty and id(output) not in non_differentiable:
-            results.append(_attach(ctx, args, output, output_nr))
-            continue
-        retained = id(output) in dirty and output._retains_grad
-        if id(output) in dirty:
-            output._check_inplace_allowed()
-            if retained:     # retain_grad() moves to the tensor's new history, as in PyTorch
-                output._grad_fn._retained_grads.pop(output._output_nr, None)
-                output._retains_grad = False
-        elif any(output is a for a in args):
-            output = output._alias()       # returning an input unchanged: a view of it
-        if id(outputs[output_nr]) in non_differentiable or not (
-                output._data.dtype.kind == "f" or output.dtype.is_floating_point):
-            if id(output) not in dirty:
-                output._requires_grad = False
-        else:
-            output._set_history(ctx, output_nr)
-            if retained:
-                output.retain_grad()
-        if output._base is not None and "node_name" not in ctx._function_cls.__dict__:
-            output._view_made_by = (ctx._function_cls.__name__, output_nr)
-        results.append(output)
-    return tuple(results)
-
-
 # PyTorch's public name for the ctx class.
 FunctionCtx.__module__ = __name__
-
-
-def _narrate_node_created(node, outputs):
-    """Tell the recorder about a new node, its edges, and leaves seen for the first time."""
-    leaves = {trace.ident(n): trace.describe(n.variable)
-              for n, _ in node.next_functions if n is not None and hasattr(n, "variable")}
-    trace.emit("node_created", node=trace.ident(node), name=node.name(),
-               sequence_nr=node._sequence_nr,
-               inputs=[(trace.ident(n), nr) for n, nr in node.next_functions],
-               outputs=[trace.describe(o) for o in outputs if isinstance(o, TensorData)],
-               leaves=leaves)

@@ -1,18 +1,15 @@
-"""The backward graph: nodes, the leaves' AccumulateGrad, saved tensors.
+"""The backward graph: nodes and the leaves' AccumulateGrad (saved tensors: saved_tensor.py).
 
 Every tensor made by a recorded op points at a `Node` (its `grad_fn`); every
 node points at the nodes of its inputs (`next_functions`).  Leaves that
 require grad end in an `AccumulateGrad` node, which adds into `.grad`.
 """
-import contextlib
 import itertools
-import re
 import weakref
 
-from .. import dtypes, trace
+from .. import trace
 from ..utils.hooks import HookDict, add_hook
 from .fresh_grads import is_fresh
-from .grad_mode import no_grad
 
 _sequence = itertools.count()
 LEAF_PRIORITY = float("inf")    # AccumulateGrad runs as soon as it is ready
@@ -40,9 +37,21 @@ class Node:
     _output_metadata = (None,)           # one output (a BackwardNode sets its own)
     _saved = None                        # what forward saved (BackwardNode)
 
+    # NOTE [edges]: next_functions, PyTorch's ((node, output_nr), ...), is kept as two
+    # flat tuples: a deep graph then has one tuple per node for Python's garbage
+    # collector to visit, not one more per edge (its full collections visit every
+    # live object: a large share of the time of building a long chain).
+    _next_nodes = ()                     # the node each input's gradient flows to (or None)
+    _next_nrs = ()                       # ... and which output of that node the input is
+
     def __init__(self):
         self._sequence_nr = next(_sequence)
-        self.next_functions = ()
+
+    @property
+    def next_functions(self):
+        """((node, output_nr), ...): where this node sends the gradient of each input;
+        (None, 0) for an input that needs none."""
+        return tuple(zip(self._next_nodes, self._next_nrs))
 
     @property
     def metadata(self):
@@ -149,232 +158,6 @@ def copy_recorded(tensor):
     return empty_like(tensor).copy_(tensor)
 
 
-# NOTE [saved tensors and version counters]
-# A SavedTensor remembers the version of the tensor it saved.  In-place ops
-# bump a tensor's version (views and detach() share the counter), so if the
-# version moved before backward unpacks it, the value backward would use is
-# not the one forward saw: unpacking raises PyTorch's "modified by an inplace
-# operation" error.  After a backward without retain_graph the node releases
-# its SavedTensors and a later unpack raises the "second time" error.
-
-_saved_tensors_hooks_stack = []
-
-
-class SavedTensor:
-    """One tensor saved by `ctx.save_for_backward`, packed if hooks are active."""
-
-    def __init__(self, tensor, node, slot, is_output):
-        if tensor._inference:
-            raise RuntimeError(
-                "Inference tensors cannot be saved for backward. Please do not use Tensors "
-                "created in inference mode in computation tracked by autograd. To work around "
-                "this, you can make a clone to get a normal tensor and use it in autograd, or "
-                "use `torch.no_grad()` instead of `torch.inference_mode()`.")
-        self.version_counter = counter = tensor._version_counter
-        self.version, self.is_output, self.output_nr = counter.value, is_output, tensor._output_nr
-        self.shape, self._numpy_dtype = tensor._data.shape, tensor._data.dtype
-        self.wrapped_number = tensor._wrapped_number          # x * 2 saves the 2
-        self.slot, self.freed = slot, False
-        if trace.active is not None:
-            trace.emit("tensor_saved", node=trace.ident(node), slot=slot,
-                       tensor=trace.describe(tensor), version=self.version,
-                       nbytes=self.nbytes, is_output=is_output,
-                       wrapped_number=self.wrapped_number)
-        if _saved_tensors_hooks_stack and not self.wrapped_number:
-            pack_hook, self.unpack_hook = _saved_tensors_hooks_stack[-1]   # (never numbers)
-            with no_grad():                      # packing records nothing, as in PyTorch
-                self.packed = pack_hook(tensor)
-            if tensor._version != self.version:
-                raise RuntimeError(
-                    "A saved tensors pack hook is modifying its input in place. Tensors "
-                    "provided as input to pack hook can not be modified by in-place operations "
-                    "as this can lead to unexpected side-effects. Please open an issue if you "
-                    "need to perform in-place operations on the input to a pack hook.")
-            # unpack() gives the hook's result the saved tensor's place in the graph back
-            self.grad_fn, self.requires_grad = tensor.grad_fn, tensor._requires_grad
-            self.accumulator = (register_leaf_accumulator(tensor)
-                                if self.grad_fn is None and self.requires_grad else None)
-            if trace.active is not None:
-                trace.emit("tensor_packed", node=trace.ident(node), slot=slot,
-                           packed_nbytes=trace.packed_nbytes(self.packed))
-        else:
-            self.unpack_hook = None
-            # An output is kept as its array (with its grad_fn it would be a reference cycle,
-            # node -> saved output -> node); unpack() makes its tensor.  Saved numbers: _number.
-            self.packed = tensor._data if is_output or self.wrapped_number else tensor
-            self._make = tensor._make
-            if self.wrapped_number:
-                self.version_counter = None
-
-    def unpack(self, node):
-        if self.freed:
-            if trace.active is not None:
-                trace.emit("saved_tensor_freed_access", node=trace.ident(node), slot=self.slot)
-            raise RuntimeError(ERR_BACKWARD_TWICE)
-        if self.version_counter is None:
-            self._number()
-        checked = self.unpack_hook is None      # (with hooks PyTorch skips the check)
-        passed = not checked or self.version_counter.value == self.version
-        if trace.active is not None:
-            if checked:
-                trace.emit("version_check", node=trace.ident(node), slot=self.slot,
-                           saved_version=self.version,
-                           current_version=self.version_counter.value, passed=passed)
-            if passed:
-                trace.emit("tensor_unpacked", node=trace.ident(node), slot=self.slot)
-        if not passed:
-            raise RuntimeError(self._version_error(node))
-        tensor = self.unpack_hook(self.packed) if self.unpack_hook else self.packed
-        if self.unpack_hook is not None and not hasattr(tensor, "_data"):
-            raise TypeError(
-                "Output of saved tensor unpack_hook expected to be a Tensor but got "
-                f"result of type {type(tensor).__name__}")
-        if self.is_output:
-            tensor = (tensor._output_alias(node, self.output_nr) if self.unpack_hook
-                      else self._output(node))
-        elif self.unpack_hook is not None:
-            tensor = self._with_saved_edge(tensor)
-        return tensor
-
-    def _output(self, node):
-        """The saved output as a tensor again: its array, version counter and grad_fn."""
-        tensor = self._make(self.packed, requires_grad=True)
-        tensor._version_counter, tensor._grad_fn = self.version_counter, node
-        tensor._output_nr = self.output_nr
-        return tensor
-
-    def _number(self):
-        """A saved Python number (the 2 of x * 2) is kept as an array until first unpacked
-        (no one else holds its tensor: nothing can change it), then as one tensor."""
-        tensor = self._make(self.packed)
-        tensor._wrapped_number, tensor._version_counter.value = True, self.version
-        self.packed, self.version_counter = tensor, tensor._version_counter
-        return tensor
-
-    def _with_saved_edge(self, tensor):
-        """The unpack hook's data as the saved input: its grad_fn (or its leaf's
-        AccumulateGrad) and version counter, as PyTorch's SavedVariable::unpack does."""
-        restored = tensor._make(tensor._data, requires_grad=self.requires_grad)
-        restored._version_counter = self.version_counter
-        if self.grad_fn is not None:
-            restored._grad_fn, restored._output_nr = self.grad_fn, self.output_nr
-        elif self.accumulator is not None:
-            restored._accumulator_ref = weakref.ref(self.accumulator)
-        return restored
-
-    @property
-    def dtype(self):
-        return dtypes.from_numpy_dtype(self._numpy_dtype)
-
-    @property
-    def nbytes(self):
-        count = 1
-        for size in self.shape:
-            count *= size
-        return count * self._numpy_dtype.itemsize
-
-    @property
-    def description(self):
-        """PyTorch's name for the saved tensor in errors, 'torch.FloatTensor [2]' (made only
-        when an error needs it: every op saves tensors)."""
-        from ..tensor import _type_name
-        return f"torch.{_type_name(self.dtype)}Tensor [{', '.join(map(str, self.shape))}]"
-
-    def info(self):
-        """What the visualisations show of a saved tensor (without unpacking it)."""
-        return {"shape": tuple(self.shape), "dtype": str(self.dtype), "nbytes": self.nbytes,
-                "version": self.version,
-                "current_version": getattr(self.version_counter, "value", self.version),
-                "is_output": self.is_output, "packed": self.unpack_hook is not None,
-                "freed": self.freed, "wrapped_number": self.wrapped_number}
-
-    def release(self, node):
-        if trace.active is not None and not self.freed:
-            trace.emit("tensor_freed", node=trace.ident(node), slot=self.slot, nbytes=self.nbytes)
-        self.freed = True
-        self.packed = None
-        self.unpack_hook = None
-        self.grad_fn = self.accumulator = None
-
-    def _version_error(self, node):
-        # PyTorch names the node that made the tensor: for a saved output this node,
-        # for a saved input its current grad_fn (none for a leaf).
-        if self.is_output:
-            maker, output_nr = node, self.output_nr
-        else:
-            maker, output_nr = self.packed.grad_fn, self.packed._output_nr
-        where = "" if maker is None else (
-            f", which is output {output_nr} of {re.sub(r'Backward(0$)?(?=[0-9]*$)', '', maker.name())},")
-        return (
-            "one of the variables needed for gradient computation has been modified by "
-            f"an inplace operation: [{self.description}]{where} is at version "
-            f"{self.version_counter.value}; expected version {self.version} instead. Hint: "
-            "enable anomaly detection to find the operation that failed to compute its "
-            "gradient, with torch.autograd.set_detect_anomaly(True).\n"
-            f"minigrad hint: {node.name()} saved this tensor for backward and it was "
-            "changed in place afterwards, so backward would use the wrong value. Use an "
-            "out-of-place op instead (y = y + 1, not y.add_(1)), or clone() the tensor "
-            "before modifying it.")
-
-
-ERR_BACKWARD_TWICE = (
-    "Trying to backward through the graph a second time (or directly access saved "
-    "tensors after they have already been freed). Saved intermediate values of the "
-    "graph are freed when you call .backward() or autograd.grad(). Specify "
-    "retain_graph=True if you need to backward through the graph a second time or if "
-    "you need to access saved tensors after calling backward.")
-
-
-class saved_tensors_hooks:
-    """Pack every tensor saved for backward with `pack_hook`; unpack with `unpack_hook`.
-
-    `pack_hook(tensor)` runs when an op saves a tensor and may return anything;
-    `unpack_hook(packed)` runs when backward needs it and must return a tensor
-    equal to the one saved.  Nested blocks: the innermost pair wins.
-
-    Example::
-
-        >>> import minigrad as torch
-        >>> log = []
-        >>> def pack(t): log.append("pack"); return t
-        >>> def unpack(t): log.append("unpack"); return t
-        >>> a = torch.ones(3, requires_grad=True)
-        >>> with torch.autograd.graph.saved_tensors_hooks(pack, unpack):
-        ...     y = a.exp()
-        >>> y.sum().backward()
-        >>> log
-        ['pack', 'unpack']
-    """
-
-    def __init__(self, pack_hook, unpack_hook):
-        self.pack_hook = pack_hook
-        self.unpack_hook = unpack_hook
-
-    def __enter__(self):
-        if _hooks_disabled:
-            raise RuntimeError(_hooks_disabled[-1])
-        _saved_tensors_hooks_stack.append((self.pack_hook, self.unpack_hook))
-        return self
-
-    def __exit__(self, *exc_info):
-        _saved_tensors_hooks_stack.pop()
-        return False
-
-
-@contextlib.contextmanager
-def disable_saved_tensors_hooks(error_message="saved tensors hooks are disabled"):
-    """Within this block, registering saved tensors hooks raises `error_message` (so does
-    entering the block while hooks are active)."""
-    if _saved_tensors_hooks_stack:
-        raise RuntimeError(error_message)
-    _hooks_disabled.append(error_message)
-    try:
-        yield
-    finally:
-        _hooks_disabled.pop()
-
-
-_hooks_disabled = []        # error messages of the disable_saved_tensors_hooks blocks open
 
 
 def register_leaf_accumulator(tensor):
@@ -386,4 +169,6 @@ def register_leaf_accumulator(tensor):
     return node
 
 
-from .save_on_cpu import save_on_cpu    # noqa: E402  (it subclasses saved_tensors_hooks)
+from .saved_tensor import (  # noqa: E402,F401  (they need register_leaf_accumulator)
+    ERR_BACKWARD_TWICE, SavedTensor, disable_saved_tensors_hooks, saved_tensors_hooks)
+from .save_on_cpu import save_on_cpu    # noqa: E402,F401  (it subclasses saved_tensors_hooks)

@@ -1,0 +1,90 @@
+"""How a recorded node meets the outputs of its forward: each output gets the node as
+its grad_fn (`_attach`), the node keeps their metadata, and what forward asked to
+save becomes SavedTensors."""
+from .. import trace
+from ..tensor_data import TensorData
+from .metadata import InputMetadata
+from .saved_tensor import SavedTensor
+
+
+def record_outputs(ctx, args, outputs):
+    """Attach the node to the outputs of forward, then save what it asked to save."""
+    is_tuple = isinstance(outputs, tuple)
+    if ctx._dirty or ctx._non_differentiable:
+        results = _attach_marked(ctx, args, outputs if is_tuple else (outputs,))
+    elif is_tuple:
+        results = tuple([_attach(ctx, args, output, output_nr)
+                         for output_nr, output in enumerate(outputs)])
+    else:
+        results = (_attach(ctx, args, outputs, 0),)
+    ctx._output_metadata = InputMetadata.of_outputs(results)
+    if trace.active is not None:
+        _narrate_node_created(ctx, results)
+    to_save = ctx.to_save
+    if to_save:
+        ctx._saved = tuple([
+            SavedTensor(t, ctx, slot, is_output=t._grad_fn is ctx) if t is not None else None
+            for slot, t in enumerate(to_save)])
+        ctx.to_save = ()
+    return results if is_tuple else results[0]
+
+
+def _attach(node, args, output, output_nr):
+    """Make `output` the output `output_nr` of `node`: a floating tensor gets the node
+    as its grad_fn; other tensors (integers, booleans) need no gradient."""
+    if not isinstance(output, TensorData):
+        return output
+    for arg in args:
+        if arg is output:                     # returning an input unchanged: a view of it
+            output = output._alias()
+            break
+    if output._data.dtype.kind == "f" or output.dtype.is_floating_point:
+        output._grad_fn, output._output_nr, output._requires_grad = node, output_nr, True
+    else:
+        output._requires_grad = False
+    if output._base is not None and "node_name" not in node._function_cls.__dict__:
+        # in-place changes to it would bypass the custom backward: refused later
+        output._view_made_by = (node._function_cls.__name__, output_nr)
+    return output
+
+
+def _attach_marked(ctx, args, outputs):
+    """`_attach` for a forward that called mark_dirty or mark_non_differentiable."""
+    dirty = {id(t) for t in ctx._dirty}
+    non_differentiable = {id(t) for t in ctx._non_differentiable}
+    results = []
+    for output_nr, output in enumerate(outputs):
+        if id(output) not in dirty and id(output) not in non_differentiable:
+            results.append(_attach(ctx, args, output, output_nr))
+            continue
+        retained = id(output) in dirty and output._retains_grad
+        if id(output) in dirty:
+            output._check_inplace_allowed()
+            if retained:     # retain_grad() moves to the tensor's new history, as in PyTorch
+                output._grad_fn._retained_grads.pop(output._output_nr, None)
+                output._retains_grad = False
+        elif any(output is a for a in args):
+            output = output._alias()       # returning an input unchanged: a view of it
+        if id(outputs[output_nr]) in non_differentiable or not (
+                output._data.dtype.kind == "f" or output.dtype.is_floating_point):
+            if id(output) not in dirty:
+                output._requires_grad = False
+        else:
+            output._set_history(ctx, output_nr)
+            if retained:
+                output.retain_grad()
+        if output._base is not None and "node_name" not in ctx._function_cls.__dict__:
+            output._view_made_by = (ctx._function_cls.__name__, output_nr)
+        results.append(output)
+    return tuple(results)
+
+
+def _narrate_node_created(node, outputs):
+    """Tell the recorder about a new node, its edges, and leaves seen for the first time."""
+    leaves = {trace.ident(n): trace.describe(n.variable)
+              for n, _ in node.next_functions if n is not None and hasattr(n, "variable")}
+    trace.emit("node_created", node=trace.ident(node), name=node.name(),
+               sequence_nr=node._sequence_nr,
+               inputs=[(trace.ident(n), nr) for n, nr in node.next_functions],
+               outputs=[trace.describe(o) for o in outputs if isinstance(o, TensorData)],
+               leaves=leaves)
