@@ -1,6 +1,7 @@
-"""torch.split(x, 2), torch.cumsum(x, 0), torch.outer(a, b) ...: the function forms of the
-ops in tensor_ops.py, and a few that exist only as functions (outer, tril, triu,
-atan2, any, all).  Each calls the op; read the op's class for its backward."""
+"""torch.split(x, 2), torch.cumsum(x, 0), torch.sort(x) ...: the function forms of the
+ops in tensor_ops.py (outer's code lives here; Tensor.outer calls it).  Each calls the
+op; read the op's class for its backward."""
+from .ops import ordering
 from .ops._helpers import normalize_dims
 
 
@@ -91,6 +92,7 @@ def _elementwise(name):
 
 
 log1p, expm1, log2, log10 = (_elementwise(n) for n in ("log1p", "expm1", "log2", "log10"))
+erf, erfc = _elementwise("erf"), _elementwise("erfc")
 sinh, cosh, asin, acos, atan = (_elementwise(n) for n in ("sinh", "cosh", "asin", "acos", "atan"))
 arcsin, arccos, arctan = asin, acos, atan
 floor, ceil, trunc = (_elementwise(n) for n in ("floor", "ceil", "trunc"))
@@ -127,6 +129,20 @@ def outer(input, vec2):
 ger = outer
 
 
+def diag(input, diagonal=0):
+    return input.diag(diagonal)
+
+
+def sort(input, *dim_descending, dim=-1, descending=False, stable=None):
+    dim, descending = ordering.sort_arguments(dim_descending, dim, descending, stable,
+                                              caller=("Tensor",))
+    return input.sort(dim=dim, descending=descending, stable=stable)
+
+
+def topk(input, k, dim=-1, largest=True, sorted=True):
+    return input.topk(k, dim, largest, sorted)
+
+
 def tril(input, diagonal=0):
     return input.tril(diagonal)
 
@@ -149,4 +165,4 @@ def _reduced(input, dim):
     return None if dim is None else normalize_dims(dim, input.ndim)
 
 
-__all__ = [n for n in dir() if not n.startswith("_") and n != "normalize_dims"]
+__all__ = [n for n in dir() if not n.startswith("_") and n not in ("normalize_dims", "ordering")]

@@ -2,7 +2,7 @@
 read the op's class for its forward and backward."""
 import operator
 
-from . import backend
+from . import backend, return_types
 from .autograd.grad_mode import is_grad_enabled
 from .ops import arithmetic, combine, index, inplace, linalg, reduce, shape, unary
 from .ops._helpers import binary_arrays, is_tensor, wrap_number
@@ -151,14 +151,14 @@ class TensorMath:
             return self.maximum(dim)
         if dim is None:
             return reduce.Max.apply(self)
-        return reduce.values_indices(*reduce.MaxDim.apply(self, dim, keepdim))
+        return return_types.max(*reduce.MaxDim.apply(self, dim, keepdim))
 
     def min(self, dim=None, keepdim=False):
         if is_tensor(dim):
             return self.minimum(dim)
         if dim is None:
             return reduce.Min.apply(self)
-        return reduce.values_indices(*reduce.MinDim.apply(self, dim, keepdim))
+        return return_types.min(*reduce.MinDim.apply(self, dim, keepdim))
 
     def argmax(self, dim=None, keepdim=False):
         if dim is None:

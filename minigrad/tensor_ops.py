@@ -1,9 +1,10 @@
 """Tensor methods for the common ops beyond the basics: pieces (split, chunk, unbind,
-narrow), picking (gather, index_select), tiling (repeat, flip, roll), more reductions
-(cumsum, prod, norm, var, std, logsumexp, amax, amin), more elementwise functions,
-and the new_* constructors.  A mixin of Tensor, through TensorExtras."""
-from . import functions_ops
-from .ops import index, pieces, shape, stats, unary_more
+narrow), picking (gather, index_select, where, diag), tiling (repeat, flip, roll),
+ordering (sort, topk), more reductions (cumsum, prod, norm, var, std, logsumexp, amax,
+amin), more elementwise functions (erf ...), and the new_* constructors.  A mixin of
+Tensor, through TensorExtras."""
+from . import functions_ops, return_types
+from .ops import combine, index, ordering, pieces, shape, special, stats, unary_more
 from .ops._helpers import normalize_dim
 
 
@@ -106,6 +107,71 @@ class TensorOps:
     def triu(self, diagonal=0):
         return pieces.Triu.apply(self, diagonal)
 
+    def diag(self, diagonal=0):
+        """A vector's square matrix (the vector on diagonal `diagonal`, zeros elsewhere), or
+        a matrix's diagonal `diagonal` as a vector (> 0: above the main one, < 0: below).
+
+        Example::
+
+            >>> import minigrad as torch
+            >>> torch.tensor([1, 2]).diag()
+            tensor([[1, 0],
+                    [0, 2]])
+            >>> torch.tensor([[1, 2], [3, 4]]).diag(1)
+            tensor([2])
+        """
+        if self.ndim == 1:
+            return pieces.DiagEmbed.apply(self, diagonal)
+        if self.ndim == 2:
+            return pieces.Diag.apply(self, diagonal)
+        raise RuntimeError(f"diag(): Supports 1D or 2D tensors. Got {self.ndim}D")
+
+    def outer(self, vec2):
+        """self ⊗ vec2 for two vectors: self[:, None] * vec2 (see torch.outer)."""
+        return functions_ops.outer(self, vec2)
+
+    ger = outer
+
+    def where(self, condition, other):
+        """torch.where(condition, self, other): self where condition is True, else other.
+
+        Example::
+
+            >>> import minigrad as torch
+            >>> x = torch.tensor([1.0, -2.0, 3.0])
+            >>> x.where(x > 0, 0.0)
+            tensor([1., 0., 3.])
+        """
+        return combine.where(condition, self, other)
+
+    # --- ordering -----------------------------------------------------------------
+    def sort(self, *dim_descending, dim=-1, descending=False, stable=None):
+        """(values, indices): the elements along dim in order, and where each came from.
+        Equal values keep their order (see ops/ordering.py for PyTorch's ties).
+
+        Example::
+
+            >>> import minigrad as torch
+            >>> values, indices = torch.tensor([3.0, 1.0, 2.0]).sort(descending=True)
+            >>> values, indices
+            (tensor([3., 2., 1.]), tensor([0, 2, 1]))
+        """
+        dim, descending = ordering.sort_arguments(dim_descending, dim, descending, stable)
+        op = ordering.Sort if stable is None else ordering.SortStable
+        return return_types.sort(*op.apply(self, dim, descending))
+
+    def topk(self, k, dim=-1, largest=True, sorted=True):
+        """(values, indices) of the k largest elements along dim, largest first (or the k
+        smallest, smallest first).  sorted=False keeps that order (PyTorch's is unspecified).
+
+        Example::
+
+            >>> import minigrad as torch
+            >>> torch.tensor([1.0, 5.0, 3.0, 4.0]).topk(2).indices
+            tensor([1, 3])
+        """
+        return return_types.topk(*ordering.Topk.apply(self, k, dim, largest))
+
     # --- more reductions --------------------------------------------------------
     def cumsum(self, dim, dtype=None):
         source = self if dtype is None else self.to(dtype)
@@ -196,6 +262,21 @@ class TensorOps:
         if decimals:
             return unary_more.RoundDecimals.apply(self, decimals)
         return unary_more.Round.apply(self)
+
+    def erf(self):
+        """erf x = 2/√π ∫₀ˣ e^(-t²) dt (GELU's exact form uses it).
+
+        Example::
+
+            >>> import minigrad as torch
+            >>> torch.tensor([0.0, 1.0, -2.0]).erf()
+            tensor([ 0.0000,  0.8427, -0.9953])
+        """
+        return special.Erf.apply(self)
+
+    def erfc(self):
+        """erfc x = 1 - erf x (accurate where erf x is close to 1)."""
+        return special.Erfc.apply(self)
 
     def isnan(self):
         return self._new(self._xp.isnan(self._data))

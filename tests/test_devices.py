@@ -231,6 +231,10 @@ OPS = {
     "fill-zero-copy": (lambda a, b: (a * 1).fill_(2.0) + (a * 1).zero_() + (a * 0).copy_(b),
                        (A, B)),
     "0-dim": (lambda a: (-a.sum()).abs() * a[0, 0].exp() / a.max().sigmoid(), (A,)),
+    "sort-topk": (lambda a: a.sort(1, descending=True).values + a.topk(1, 0, largest=False)[0],
+                  (A,)),
+    "erf-diag-outer-where": (lambda m, v: m.erf() + m.erfc() * m.diag(1).sum() + v.diag(1)[:3]
+                             + v.outer(m[0]).where(m > 0, 0.0), (M, V)),
 }
 
 

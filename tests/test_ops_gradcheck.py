@@ -352,6 +352,20 @@ CASES = [
          spread(3, 4)),
     case("floor", lambda T, x: x.floor() + x, spread(3, 4) * 3),
     case("round", lambda T, x: x.round() * x, spread(3, 4)),
+    case("erf", lambda T, x: x.erf(), uniform(3, 4) * 2),
+    case("erfc", lambda T, x: T.erfc(x), uniform(3, 4) * 2),
+    # ordering (distinct values: ties have no derivative), diagonals, outer and where methods
+    case("sort", lambda T, x: x.sort(), distinct(3, 4)),
+    case("sort_dim0_descending", lambda T, x: T.sort(x, 0, descending=True).values, distinct(3, 4)),
+    case("sort_stable", lambda T, x: x.sort(stable=True).values, distinct(2, 5)),
+    case("topk", lambda T, x: x.topk(2), distinct(3, 4)),
+    case("topk_smallest_dim0", lambda T, x: T.topk(x, 2, dim=0, largest=False).values,
+         distinct(3, 4)),
+    case("diag_of_matrix", lambda T, x: x.diag(1), uniform(3, 4)),
+    case("diag_below", lambda T, x: T.diag(x, -1), uniform(4, 3)),
+    case("diag_of_vector", lambda T, x: T.diag(x, -2), uniform(3)),
+    case("outer_method", lambda T, a, b: a.outer(b), uniform(3), uniform(2)),
+    case("where_method", lambda T, a, b: a.where(T.tensor(COND34), b), uniform(3, 4), uniform(4)),
 ]
 
 
@@ -504,3 +518,17 @@ AT_KINKS_AND_TIES = [
 def test_matches_pytorch_at_kinks_and_ties(fn, arrays, options):
     compare_with_pytorch(fn, arrays)
 
+
+
+def test_erf_and_erfc_match_pytorch_to_the_last_digits():
+    """Both ways minigrad computes erf (math.erf for small arrays, Cody's rational
+    approximations for big ones) agree with PyTorch far beyond the harness's tolerance."""
+    torch = pytest.importorskip("torch")
+    wide = np.concatenate([np.linspace(-30, 30, 6001), RNG.normal(0, 3, 4000)])
+    for values in (wide, wide[:50]):
+        for name in ("erf", "erfc"):
+            ours = getattr(minigrad, name)(minigrad.tensor(values)).numpy()
+            theirs = getattr(torch, name)(torch.tensor(values)).numpy()
+            normal = np.abs(theirs) > 1e-300            # below: subnormals, few digits
+            np.testing.assert_allclose(ours[normal], theirs[normal], rtol=2e-15, atol=0)
+            np.testing.assert_array_equal(ours[~normal] == 0, theirs[~normal] == 0)

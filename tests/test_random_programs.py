@@ -109,6 +109,12 @@ def _no_ties(t, dim=None):
     return bool(np.all(top > MARGIN) and np.all(bottom > MARGIN))
 
 
+def _all_distinct(t, dim):
+    """True when the values along dim are all apart by a margin (no near ties to reorder)."""
+    a = np.sort(_arr(t).astype(np.float64), axis=dim)
+    return bool(np.all(np.diff(a, axis=dim) > MARGIN))
+
+
 def _threshold(t, draw):
     """A round number that is MARGIN away from every value of t (for >, clamp ...)."""
     a = np.unique(_arr(t))
@@ -593,7 +599,7 @@ class Program:
         ta = self.t(a)
         arr = _arr(ta)
         lo, hi = (float(arr.min()), float(arr.max())) if arr.size else (0.0, 0.0)
-        ops = ["atan", "softplus"]
+        ops = ["atan", "softplus", "erf", "erfc"]
         if abs(lo) < 5 and abs(hi) < 5:
             ops += ["sinh", "cosh"]
         if hi < 8:
@@ -720,8 +726,12 @@ class Program:
         ops = ["cumsum", "amax", "amin", "max", "min"]
         if _is_float(ta):
             ops += ["prod", "logsumexp", "norm", "var", "std"]
+        if nd:
+            ops += ["sort", "topk"]
         op = self.pick(ops)
         dim = self.draw(st.integers(-nd, nd - 1)) if nd else None
+        if op in ("sort", "topk"):
+            return self.ordering(op, a, ta, dim, name)
         keepdim = self.chance(0.5)
         if op in ("logsumexp", "norm", "var", "std") and ta.dtype != torch.float64:
             # float64 only, as softmax: their second derivatives cancel, and float32
@@ -774,6 +784,25 @@ class Program:
             return self.emit(self.pick([f"{a}.{op}({form})", f"T.{op}({a})"]), name)
         extra = f", {form}" if form else ""
         return self.emit(f"{a}.{op}({dim}{extra}, keepdim={keepdim})", name)
+
+    def ordering(self, op, a, ta, dim, name):
+        """sort(stable=True) or topk, then .values or .indices.  A leaf may hold ties for
+        a stable sort (both libraries keep them in order); a computed tensor may not
+        (rounding could swap near ties), and topk never (PyTorch's topk is not stable)."""
+        if (op == "topk" or not ta.is_leaf) and not _all_distinct(ta, dim):
+            return
+        part = self.pick(["values", "indices"])
+        if op == "sort":
+            forms = [f"{a}.sort(dim={dim}, stable=True)",
+                     f"T.sort({a}, dim={dim}, descending=True, stable=True)"]
+            if _all_distinct(ta, dim):
+                forms.append(f"{a}.sort({dim}, {self.pick(['False', 'True'])})")
+            code = self.pick(forms)
+        else:
+            k = self.draw(st.integers(0, ta.shape[dim]))
+            code = self.pick([f"{a}.topk({k}, {dim})",
+                              f"T.topk({a}, {k}, dim={dim}, largest=False)"])
+        return self.emit(f"{code}.{part}", name)
 
     def loss_step(self):
         a = self.pick(self.pool(lambda t: t.dtype == torch.float64 and t.ndim >= 1))

@@ -172,3 +172,101 @@ def case_any_all_methods_take_a_dim(T, rec):
     x = T.tensor([[1.0, 0.0], [1.0, 1.0]])
     rec("methods", (x.all(), x.any(), x.all(1), x.any(0, keepdim=True), x.all(dim=-1)))
     rec("functions", (T.all(x), T.any(x, 1), T.all(x > 0, dim=0)))
+
+
+def case_ops_sort_and_topk(T, rec):
+    x = _x(T)                                   # distinct values: no ties
+    results = {"sort": x.sort(), "sort dim 0": T.sort(x, 0),
+               "sort descending": x.sort(descending=True), "sort positional": x.sort(0, True),
+               "sort stable": T.sort(x, dim=0, descending=True, stable=True),
+               "topk": x.topk(2), "topk dim 0 smallest": T.topk(x, 3, dim=0, largest=False),
+               "topk k=0": x.topk(0)}
+    for name, (values, indices) in results.items():
+        rec(name, (values, indices))
+        rec(name + " node", values.grad_fn.name())
+        rec(name + " indices", (_n(indices.dtype), indices.requires_grad))
+        rec(name + " grad", T.autograd.grad((values * values).sum(), x)[0])
+    rec("named", (type(x.sort()).__name__, type(x.topk(1)).__name__, type(x.max(1)).__name__))
+    rec("repr starts", _n(repr(x.topk(1))).split("(")[0])
+    values, indices = x.topk(2, 1)
+    rec("unpacked", (values, indices, len(x.topk(2, 1)), x.topk(2, 1)[1]))
+    unordered = x.topk(3, 0, sorted=False)      # PyTorch's order is unspecified: compare as sets
+    rec("topk unsorted", (unordered.values.sort(0).values, unordered.indices.sort(0).values))
+    (g,) = T.autograd.grad((x.sort(1).values[:, :2] ** 3).sum(), x, create_graph=True)
+    rec("sort grad node", g.grad_fn.name())
+    rec("sort second-order", T.autograd.grad(g.sum(), x)[0])
+    (g,) = T.autograd.grad((x.topk(2, 0).values ** 3).sum(), x, create_graph=True)
+    rec("topk second-order", T.autograd.grad(g.sum(), x)[0])
+    ties = T.tensor([float(i % 3) for i in range(40)] + [float("nan"), 1.0, float("nan")])
+    for descending in (False, True):
+        rec(f"stable ties descending={descending}",
+            T.sort(ties, descending=descending, stable=True))
+    rec("ints and bools", (T.tensor([3, 1, 2]).sort(descending=True),
+                           T.tensor([True, False, True]).sort(stable=True),
+                           T.tensor([1, 3, 2], dtype=T.uint8).sort(descending=True, stable=True)))
+    scalar = T.tensor(2.5, requires_grad=True)
+    rec("0-d", (scalar.sort(), scalar.topk(1), scalar.topk(0), T.sort(T.ones(0))))
+    rec("0-d grad", T.autograd.grad(scalar.sort().values * 3, scalar)[0])
+    with rec.raises("selected index k out of range", name="topk k too large"):
+        x.topk(4)
+    with rec.raises("selected index k out of range", name="topk k negative"):
+        x.topk(-1)
+    with rec.raises("topk does not support bool dtypes", name="topk bool"):
+        T.tensor([True, False]).topk(1)
+    with rec.raises("Dimension out of range (expected to be in range of [-2, 1], but got 2)",
+                    name="sort bad dim"):
+        x.sort(2)
+    with rec.raises("Dimension out of range", name="topk bad dim"):
+        T.topk(x, 1, dim=-3)
+    with rec.raises("sort() received an invalid combination of arguments - got (int, stable=bool)",
+                    name="sort positional dim with stable"):
+        x.sort(0, stable=True)
+    with rec.raises("sort() received an invalid combination of arguments - got (Tensor, int, "
+                    "bool, stable=bool)", name="torch.sort positional with stable"):
+        T.sort(x, 0, True, stable=False)
+
+
+def case_ops_erf_diag_outer_where(T, rec):
+    x = T.tensor([0.25, -0.5, 1.5, -3.0, 5.0], requires_grad=True)
+    for name in ("erf", "erfc"):
+        out = getattr(x, name)()
+        rec(name, out)
+        rec(name + " node", out.grad_fn.name())
+        rec(name + " function", getattr(T, name)(x))
+        (g,) = T.autograd.grad((out * out).sum(), x, create_graph=True)
+        rec(name + " grad", g)
+        rec(name + " grad node", g.grad_fn.name())
+        rec(name + " second-order", T.autograd.grad(g.sum(), x)[0])
+    wide = T.linspace(-30, 30, 2001, dtype=T.float64)     # the whole-array path and the tails
+    rec("erf wide", T.erf(wide))
+    rec("erfc wide", T.erfc(wide))
+    rec("erf special", T.erf(T.tensor([0.0, -0.0, float("inf"), -float("inf"), float("nan")])))
+    rec("erf ints", T.erf(T.tensor([0, 1, -2])))
+    rec("erf float32", T.erf(T.tensor([0.3, -2.0])).dtype == T.float32)
+    m = _x(T)
+    for name, out in {"diag of a matrix": m.diag(), "diag above": T.diag(m, 1),
+                      "diag below": T.diag(m, diagonal=-2), "diag past the end": m.diag(5),
+                      "diag of a vector": T.diag(m[0]), "diag vector above": m[1].diag(2),
+                      "diag vector below": T.diag(m[2], -1)}.items():
+        rec(name, out)
+        rec(name + " node", out.grad_fn.name())
+        (g,) = T.autograd.grad((out * out).sum(), m, create_graph=True)
+        rec(name + " grad", g)
+        rec(name + " second-order", T.autograd.grad((g * g).sum(), m)[0])
+    (g,) = T.autograd.grad((T.diag(m) ** 2).sum(), m, create_graph=True)
+    rec("diag grad node", g.grad_fn.name())
+    rec("diag ints", (T.diag(T.tensor([1, 2])), T.tensor([[1, 2], [3, 4]]).diag(-1)))
+    with rec.raises("diag(): Supports 1D or 2D tensors. Got 3D", name="diag 3-d"):
+        T.diag(T.ones(2, 2, 2))
+    with rec.raises("diag(): Supports 1D or 2D tensors. Got 0D", name="diag 0-d"):
+        T.tensor(1.0).diag()
+    out = m[0].outer(m[1])
+    rec("outer method", (out, out.grad_fn.name(), m[0].ger(m[1])))
+    rec("outer grad", T.autograd.grad(out.sum(), m)[0])
+    with rec.raises("outer: Expected 1-D argument vec2, but got 2-D", name="outer 2-d"):
+        m[0].outer(m)
+    picked = m.where(m > 0.4, m * 10)
+    rec("where method", (picked, picked.grad_fn.name(), m.where(m < 0, 0.0)))
+    rec("where grad", T.autograd.grad(picked.sum(), m)[0])
+    with rec.raises("where expected condition to be a boolean tensor", name="where condition"):
+        m.where(m, 0.0)

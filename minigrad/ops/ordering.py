@@ -1,0 +1,111 @@
+"""Ops that order elements: sort and topk.
+
+Both pick values by position, like max(dim): the backward puts each gradient
+back where its value came from (a scatter into zeros, PyTorch's ScatterBackward0).
+
+# NOTE: ties.  minigrad always sorts stably (equal values keep their order, for
+# descending too), which is what PyTorch does for `stable=True`.  PyTorch's default
+# sort and its topk may order ties differently; the values are the same, but the
+# indices (and so where the gradient goes) can differ.  With topk(sorted=False)
+# PyTorch returns the k elements in an order it does not document; minigrad
+# returns them sorted.
+"""
+from .. import dtypes
+from ..autograd.function import Function
+from ._helpers import normalize_dim
+from .pieces import ScatterOnZeros
+
+
+def stable_order(data, axis, descending, xp):
+    """Indices that sort `data` along `axis`, ties in their original order.
+
+    Descending: sort the reversed array ascending, then reverse the answer.  This keeps
+    ties in order and puts NaN first, as PyTorch (plain negation would fail on bools,
+    unsigned ints and NaN)."""
+    if not descending:
+        return xp.argsort(data, axis=axis, kind="stable")
+    backwards = xp.argsort(xp.flip(data, axis), axis=axis, kind="stable")
+    return data.shape[axis] - 1 - xp.flip(backwards, axis)
+
+
+def sort_arguments(positional, dim, descending, stable, caller=()):
+    """(dim, descending) of sort(dim, descending) or sort(dim=, descending=, stable=).
+
+    PyTorch has two signatures: with `stable`, dim and descending are keywords only, and
+    positional ones are refused (a TypeError).  `caller` names what came before them
+    (("Tensor",) for torch.sort)."""
+    if stable is not None and positional:
+        got = ", ".join([*caller, *(type(v).__name__ for v in positional),
+                         f"stable={type(stable).__name__}"])
+        raise TypeError(
+            f"sort() received an invalid combination of arguments - got ({got}), but "
+            "expected one of:\n * (*, bool stable, int dim = -1, bool descending = False)\n"
+            " * (int dim = -1, bool descending = False)\n"
+            "minigrad hint: with stable=, give dim= and descending= by name too.")
+    given = dict(zip(("dim", "descending"), positional))
+    return given.get("dim", dim), given.get("descending", descending)
+
+
+def _picked(ctx, x, dim, order):
+    """(values, indices) of x at `order` along dim; the indices are not differentiable."""
+    data = x._data.reshape(x.shape or (1,))         # a 0-d tensor: its one element
+    values = x._xp.take_along_axis(data, order, axis=dim).reshape(order.shape if x.ndim else ())
+    indices = x._new(order.reshape(values.shape).astype(dtypes.int64.numpy))
+    ctx.mark_non_differentiable(indices)
+    ctx.save_for_backward(indices)
+    ctx.shape, ctx.dim = x.shape, dim
+    return x._new(values), indices
+
+
+def _put_back(ctx, grad):
+    """zeros(x.shape).scatter(dim, indices, grad): each gradient where its value came from."""
+    (indices,) = ctx.saved_tensors
+    if not ctx.shape:                               # a 0-d tensor is its own sort
+        return grad
+    return ScatterOnZeros.apply(grad, ctx.shape, ctx.dim, indices)
+
+
+class Sort(Function):
+    """(values, indices) = x sorted along dim;  dx = g scattered back to the indices."""
+
+    node_name = "SortBackward0"
+
+    @staticmethod
+    def forward(ctx, x, dim=-1, descending=False):
+        dim = normalize_dim(dim, x.ndim)
+        data = x._data.reshape(x.shape or (1,))
+        return _picked(ctx, x, dim, stable_order(data, dim, descending, x._xp))
+
+    @staticmethod
+    def backward(ctx, grad, grad_indices):
+        return _put_back(ctx, grad), None, None
+
+
+class SortStable(Sort):
+    """sort(..., stable=...): the same op; PyTorch names its node SortBackward1."""
+
+    node_name = "SortBackward1"
+
+
+class Topk(Function):
+    """(values, indices) = the k largest (or smallest) of x along dim;
+    dx = g scattered back to the indices, 0 elsewhere."""
+
+    node_name = "TopkBackward0"
+
+    @staticmethod
+    def forward(ctx, x, k, dim=-1, largest=True):
+        dim = normalize_dim(dim, x.ndim)
+        if x.dtype is dtypes.bool:
+            raise RuntimeError("topk does not support bool dtypes on CPU")
+        data = x._data.reshape(x.shape or (1,))
+        if not 0 <= k <= data.shape[dim]:
+            raise RuntimeError("selected index k out of range")
+        order = stable_order(data, dim, largest, x._xp)
+        k = k if x.ndim else 1                      # a 0-d tensor gives its element for k=0 too
+        first_k = tuple(slice(0, k) if d == dim else slice(None) for d in range(data.ndim))
+        return _picked(ctx, x, dim, order[first_k])
+
+    @staticmethod
+    def backward(ctx, grad, grad_indices):
+        return _put_back(ctx, grad), None, None, None
