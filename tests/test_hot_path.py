@@ -276,3 +276,61 @@ def test_tanh_backward_on_big_arrays_stays_exact_and_float32():
     theirs, ours = both(program)
     assert ours[1] and theirs[1]
     np.testing.assert_allclose(ours[0], theirs[0], rtol=1e-6, atol=1e-7)
+
+
+# NOTE [backward on arrays]: without create_graph, the backwards of mm, mean, tanh,
+# log_softmax and integer indexing compute their arrays directly; with create_graph they
+# record their ops.  Both must give PyTorch's gradients (and only the second a graph).
+
+def _mlp_like(T, create_graph):
+    rng = np.random.default_rng(3)
+    x = T.tensor(rng.standard_normal((5, 4)), requires_grad=True)
+    w = T.tensor(rng.standard_normal((4, 3)), requires_grad=True)
+    b = T.tensor(rng.standard_normal(3), requires_grad=True)
+    rows, labels = T.tensor([0, 1, 2, 2, 4]), T.tensor([1, 0, 2, 2, 1])   # (2, 2) twice
+    h = (x @ w + b).tanh()
+    picked = h.log_softmax(1)[rows, labels]
+    loss = -picked.mean() + h.mean(0, keepdim=True).sum() + (h * h).mean(1).sum()
+    grads = T.autograd.grad(loss, (x, w, b), create_graph=create_graph)
+    return [values(g) for g in grads], [g.grad_fn is not None for g in grads]
+
+
+@pytest.mark.parametrize("create_graph", [False, True])
+def test_backward_on_arrays_and_recorded_backward_give_pytorchs_gradients(create_graph):
+    (theirs, _), (ours, recorded) = both(lambda T: _mlp_like(T, create_graph))
+    for a, b in zip(theirs, ours):
+        np.testing.assert_allclose(b, a, rtol=1e-12, atol=1e-14)
+    assert recorded == [create_graph] * 3
+
+
+def test_a_second_order_gradient_goes_through_the_recorded_backward():
+    def program(T):
+        w = T.tensor([[0.5, -1.0], [2.0, 0.25]], dtype=T.float64, requires_grad=True)
+        x = T.tensor([[1.0, 2.0], [3.0, -1.0]], dtype=T.float64)
+        (g,) = T.autograd.grad((x @ w).tanh().log_softmax(1).mean(), w, create_graph=True)
+        (h,) = T.autograd.grad((g * g).sum(), w)
+        return values(g), values(h)
+    theirs, ours = both(program)
+    for a, b in zip(theirs, ours):
+        np.testing.assert_allclose(b, a, rtol=1e-12, atol=1e-14)
+
+
+def test_in_place_sub_of_a_tensor_like_it_still_checks_like_pytorch():
+    def program(T):
+        out = []
+        for x, y in ((T.tensor([True, False]), T.tensor([True, True])),     # bools: refused
+                     (T.tensor([1, 2]), T.tensor([0.5, 0.5])),               # float into int
+                     (T.ones(2, 3), T.ones(4, 3))):                          # no broadcast
+            try:
+                x -= y
+                out.append(values(x).tolist())
+            except RuntimeError as exc:
+                out.append(str(exc).split(".")[0])
+        p = T.ones(1, 2).expand(2, 2)          # an expanded view: refused too
+        try:
+            p.sub_(T.ones(2, 2))
+        except RuntimeError as exc:
+            out.append(str(exc).split(".")[0])
+        return out
+    theirs, ours = both(program)
+    assert ours == theirs

@@ -3,6 +3,7 @@ cat, stack; and softmax / log_softmax (for the lessons' small networks)."""
 from .. import dtypes
 from ..autograd.function import Function
 from ._helpers import _type_name, binary_arrays, is_tensor, normalize_dim
+from ._unrecorded import nothing_recorded
 
 
 def _mask_array(mask):
@@ -218,7 +219,14 @@ class LogSoftmax(Function):
     @staticmethod
     def backward(ctx, grad):
         (out,) = ctx.saved_tensors
+        if nothing_recorded():      # NOTE [backward on arrays]
+            return grad._new(_log_softmax_grad(grad._xp, grad._data, out._data, ctx.dim)), None
         return LogSoftmaxBackwardData.apply(grad, out, ctx.dim), None
+
+
+def _log_softmax_grad(xp, g, y, dim):
+    """g - eʸ Σ g along dim."""
+    return g - xp.exp(y) * g.sum(axis=dim, keepdims=True)
 
 
 class LogSoftmaxBackwardData(Function):
@@ -231,8 +239,7 @@ class LogSoftmaxBackwardData(Function):
     def forward(ctx, grad, out, dim):
         ctx.dim = dim
         ctx.save_for_backward(grad, out)
-        g, y = grad._data, out._data
-        return grad._new(g - out._xp.exp(y) * g.sum(axis=dim, keepdims=True))
+        return grad._new(_log_softmax_grad(grad._xp, grad._data, out._data, dim))
 
     @staticmethod
     def backward(ctx, h):

@@ -8,6 +8,7 @@ import numpy as np
 from .. import backend
 from ..autograd.function import Function
 from ._helpers import is_tensor
+from ._unrecorded import nothing_recorded
 from .shape import Unsqueeze
 
 
@@ -89,7 +90,16 @@ class Index(Function):
 
     @staticmethod
     def backward(ctx, grad):
+        if nothing_recorded():      # NOTE [backward on arrays]
+            return grad._new(_index_grad(grad._xp, grad._data, ctx.shape, ctx.key)), None
         return IndexPutAccumulate.apply(grad, ctx.shape, ctx.key), None
+
+
+def _index_grad(xp, g, shape, key):
+    """zeros(shape) with g added at key (repeated indices add up)."""
+    out = xp.zeros(shape, dtype=g.dtype)
+    backend.scatter_add(out, key, g)
+    return out
 
 
 class IndexPutAccumulate(Function):
@@ -100,9 +110,7 @@ class IndexPutAccumulate(Function):
     @staticmethod
     def forward(ctx, grad, shape, key):
         ctx.key = key
-        out = grad._xp.zeros(shape, dtype=grad._data.dtype)
-        backend.scatter_add(out, key, grad._data)        # repeated indices add up
-        return grad._new(out)
+        return grad._new(_index_grad(grad._xp, grad._data, shape, key))
 
     @staticmethod
     def backward(ctx, grad):

@@ -22,6 +22,11 @@ def _value_before(x):
     return before
 
 
+def _same_dtype_and_shape(x, other):
+    """`other` is a tensor like x: the common case, with no promotion or broadcast to check."""
+    return is_tensor(other) and other.dtype is x.dtype and other._data.shape == x._data.shape
+
+
 def _write_result(ctx, x, result_dtype, array):
     x._write(array, result_dtype, bump=False)     # mark_dirty bumps the version
     ctx.mark_dirty(x)
@@ -36,9 +41,12 @@ class AddInplace(Function):
     @staticmethod
     def forward(ctx, x, other, alpha=1):
         ctx.other_shape, ctx.alpha = getattr(other, "shape", None), alpha
-        check_broadcast(x, other)
-        rt = dtypes.result_type(x, other)
-        a, b = array_of(x, rt, x), array_of(other, rt, x)
+        if _same_dtype_and_shape(x, other):     # an SGD step: nothing to promote or broadcast
+            rt, a, b = x.dtype, x._data, other._data
+        else:
+            check_broadcast(x, other)
+            rt = dtypes.result_type(x, other)
+            a, b = array_of(x, rt, x), array_of(other, rt, x)
         x._check_write(b.shape, rt)       # then write in place, with no temporary (SGD steps)
         if alpha == -1:
             x._xp.subtract(a, b, out=x._data)
@@ -60,7 +68,8 @@ class SubInplace(AddInplace):
 
     @staticmethod
     def forward(ctx, x, other, alpha=1):
-        check_sub(x, other)
+        if not (_same_dtype_and_shape(x, other) and x.dtype is not dtypes.bool):
+            check_sub(x, other)                 # (refuses bools)
         return AddInplace.forward(ctx, x, other, -alpha)
 
 

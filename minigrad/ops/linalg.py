@@ -1,6 +1,7 @@
 """Matrix products.  `a @ b` picks one by the operands' dimensions, as PyTorch does."""
 from ..autograd.function import Function
 from ._helpers import check_shapes_broadcast
+from ._unrecorded import nothing_recorded
 from .reduce import _type_name
 
 # PyTorch's C++ names for dtypes, as its mm error prints them ("double != float").
@@ -50,6 +51,10 @@ class Mm(Function):
     @staticmethod
     def backward(ctx, grad):
         a, b = ctx.saved_tensors
+        if nothing_recorded():      # NOTE [backward on arrays]: no t(), no mm()
+            g = grad._data
+            return (grad._new(g @ b._data.T) if b is not None else None,
+                    grad._new(a._data.T @ g) if a is not None else None)
         grad_a = grad.mm(b.t()) if b is not None else None      # (mm: no dispatch on ndim)
         grad_b = a.t().mm(grad) if a is not None else None
         return grad_a, grad_b

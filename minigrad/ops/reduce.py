@@ -8,6 +8,7 @@ import collections
 from .. import dtypes
 from ..autograd.function import Function
 from ._helpers import _type_name, normalize_dim, normalize_dims  # noqa: F401 (re-exported)
+from ._unrecorded import nothing_recorded
 from .arithmetic import DivScalar
 from .combine import MaskedFillTensor
 from .pieces import ScatterOnZeros
@@ -67,6 +68,11 @@ class Mean(Function):
 
     @staticmethod
     def backward(ctx, grad):
+        if nothing_recorded():      # NOTE [backward on arrays]: expand and divide arrays
+            g, xp = grad._data, grad._xp
+            if not ctx.keepdim and g.ndim:
+                g = xp.expand_dims(g, ctx.dims)
+            return grad._new(xp.broadcast_to(g, ctx.shape) / ctx.count), None, None
         return DivScalar.apply(_unreduce(grad, ctx.shape, ctx.dims, ctx.keepdim), ctx.count), None, None
 
 

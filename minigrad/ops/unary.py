@@ -7,6 +7,7 @@ sigmoid, relu, sqrt) save the result; the others save their input.
 from .. import dtypes
 from ..autograd.function import Function
 from ._helpers import is_tensor
+from ._unrecorded import nothing_recorded
 from .arithmetic import _sum_to
 from .combine import Where
 
@@ -97,7 +98,18 @@ class Tanh(Function):
     @staticmethod
     def backward(ctx, grad):
         (result,) = ctx.saved_tensors
+        if nothing_recorded():      # NOTE [backward on arrays]
+            return grad._new(_tanh_grad(grad._xp, grad._data, result._data))
         return TanhBackward.apply(grad, result)
+
+
+def _tanh_grad(xp, g, y):
+    """g * (1 - y²).  Big arrays: one buffer for 1 - y² and the product (on tiny arrays
+    the out= calls cost more than the temporaries they save)."""
+    if y.size >= 4096 and g.shape == y.shape and g.dtype == y.dtype:
+        d = y * y
+        return xp.multiply(g, xp.subtract(1, d, out=d), out=d)
+    return g * (1 - y * y)
 
 
 class TanhBackward(Function):
@@ -109,11 +121,7 @@ class TanhBackward(Function):
     @staticmethod
     def forward(ctx, grad, out):
         ctx.save_for_backward(grad if ctx.needs_input_grad[1] else None, out)
-        y, g = out._data, grad._data
-        if y.size >= 4096 and g.shape == y.shape and g.dtype == y.dtype:
-            d, xp = y * y, grad._xp     # big arrays: one buffer for 1 - y² and the product
-            return grad._new(xp.multiply(g, xp.subtract(1, d, out=d), out=d))
-        return grad._new(g * (1 - y * y))
+        return grad._new(_tanh_grad(grad._xp, grad._data, out._data))
 
     @staticmethod
     def backward(ctx, h):

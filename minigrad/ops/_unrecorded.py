@@ -1,0 +1,16 @@
+"""When a backward may skip the ops it is written in and work on arrays directly.
+
+NOTE [backward on arrays]
+Built-in backwards are written in differentiable Tensor ops, so that create_graph
+records them (higher-order gradients for free).  Without create_graph those ops record
+nothing: no node, no saved tensor; only their arrays matter, yet each still costs a
+Function.apply.  A few backwards on the hot path (mm, mean, tanh, log_softmax, integer
+indexing: an MLP's step) test `nothing_recorded()` and then compute the same arrays
+directly; with create_graph (or in inference mode) they take the differentiable path.
+"""
+from ..autograd.grad_mode import _state as _grad_mode
+
+
+def nothing_recorded():
+    """True when ops record nothing and return plain tensors (see the NOTE above)."""
+    return not (_grad_mode["enabled"] or _grad_mode["inference"])
