@@ -230,7 +230,7 @@ class Tensor(TensorData, TensorMath, TensorExtras):
     def _gradient_node(self):
         """The node this tensor's gradient flows into: its grad_fn, a leaf's
         AccumulateGrad, or None (no gradient)."""
-        grad_fn = self.grad_fn
+        grad_fn = self._grad_fn if self._base is None else self.grad_fn   # (a view: see grad_fn)
         if grad_fn is not None:
             return grad_fn
         return register_leaf_accumulator(self) if self._requires_grad else None

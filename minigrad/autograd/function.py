@@ -35,7 +35,7 @@ class FunctionCtx:
                 "save_for_backward can only be called from forward: backward reads "
                 "what forward saved through ctx.saved_tensors.")
         for position, tensor in enumerate(tensors):
-            if tensor is not None and not isinstance(tensor, TensorData):
+            if not isinstance(tensor, TensorData) and tensor is not None:
                 raise TypeError(
                     "save_for_backward can only save variables, but argument "
                     f"{position} is of type {type(tensor).__name__}. Keep non-tensor "
@@ -48,7 +48,7 @@ class FunctionCtx:
         saved = getattr(self, "_saved", None)
         if saved is None:
             return tuple(getattr(self, "to_save", ()))
-        return tuple(s.unpack(self) if s is not None else None for s in saved)
+        return tuple([s.unpack(self) if s is not None else None for s in saved])
 
     def mark_dirty(self, *tensors):
         """Declare inputs that forward modified in place (and returns as outputs).

@@ -72,6 +72,10 @@ class SavedTensor:
             raise RuntimeError(ERR_BACKWARD_TWICE)
         if self.version_counter is None:
             self._number()
+        if self.unpack_hook is None and trace.active is None:      # the common case, in short
+            if self.version_counter.value != self.version:
+                raise RuntimeError(self._version_error(node))
+            return self._output(node) if self.is_output else self.packed
         checked = self.unpack_hook is None      # (with hooks PyTorch skips the check)
         passed = not checked or self.version_counter.value == self.version
         if trace.active is not None:

@@ -11,6 +11,7 @@ import math
 from .. import backend
 from ..autograd.function import Function
 from ..autograd.grad_mode import _state as _grad_mode
+from ..tensor_data import TensorData
 from ._helpers import binary_arrays, check_sub, is_tensor
 
 
@@ -33,8 +34,7 @@ def _sum_to(grad, shape):
 def _remember_shapes(ctx, a, b):
     """Plain tuples (not Sizes): a graph keeps one per node, and the garbage collector
     stops looking at tuples of ints."""
-    ctx.a_shape = a._data.shape
-    ctx.b_shape = b._data.shape if is_tensor(b) else None
+    ctx.a_shape, ctx.b_shape = a._data.shape, b._data.shape if isinstance(b, TensorData) else None
 
 
 class Add(Function):
