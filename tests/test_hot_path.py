@@ -334,3 +334,26 @@ def test_in_place_sub_of_a_tensor_like_it_still_checks_like_pytorch():
         return out
     theirs, ours = both(program)
     assert ours == theirs
+
+
+def _arithmetic(T, create_graph):
+    """+ - * and negation with numbers, broadcasting, alpha and mixed float dtypes."""
+    rng = np.random.default_rng(5)
+    a = T.tensor(rng.standard_normal((3, 4)), dtype=T.float32, requires_grad=True)
+    b = T.tensor(rng.standard_normal(4), dtype=T.float64, requires_grad=True)
+    c = T.tensor(rng.standard_normal((3, 1)), dtype=T.float32, requires_grad=True)
+    y = (a * 0.3 - c) * b + T.sub(a, c, alpha=2.5) * c
+    y = (1 - y) + (-a * c).add(b, alpha=0.5) - 2 * y.neg()
+    grads = T.autograd.grad(y.sum(), (a, b, c), create_graph=create_graph)
+    return [values(g) for g in grads], [str(g.dtype).split(".")[1] for g in grads], [
+        g.grad_fn is not None for g in grads]
+
+
+@pytest.mark.parametrize("create_graph", [False, True])
+def test_arithmetic_backward_on_arrays_gives_pytorchs_gradients_and_dtypes(create_graph):
+    (theirs, their_dtypes, _), (ours, our_dtypes, recorded) = both(
+        lambda T: _arithmetic(T, create_graph))
+    assert our_dtypes == their_dtypes
+    for a, b in zip(theirs, ours):
+        np.testing.assert_allclose(b, a, rtol=1e-6, atol=1e-6)
+    assert recorded == [create_graph] * 3

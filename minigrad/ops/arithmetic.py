@@ -6,13 +6,14 @@ Ops save only what their backward will use (`ctx.needs_input_grad`), as
 PyTorch does: `a * b` saves `b` only if `a` needs a gradient.
 """
 import math
-
+import operator
 
 from .. import backend
 from ..autograd.function import Function
 from ..autograd.grad_mode import _state as _grad_mode
 from ..tensor_data import TensorData
 from ._helpers import binary_arrays, check_sub, is_tensor
+from ._unrecorded import nothing_recorded
 
 
 def _reduce(grad, operand):
@@ -29,6 +30,23 @@ def _sum_to(grad, shape):
     if lead > 0 and grad._data.shape[lead:] == shape and not _grad_mode["enabled"]:
         return grad._new(grad._data.sum(axis=tuple(range(lead))))
     return grad.sum_to_size(shape)
+
+
+def _times(grad, factor):
+    """`grad * factor` on arrays, computed as Mul's forward computes it."""
+    x, y = binary_arrays(grad, factor)
+    return grad._new(x * y)
+
+
+def _negative(grad):
+    """`-grad` on arrays, computed as Neg's forward computes it."""
+    return grad._new(-grad._data)
+
+
+def _backward_ops():
+    """(times, negative) for a backward: the Tensor operators, or, when nothing is
+    recorded, the same arithmetic on arrays (NOTE [backward on arrays])."""
+    return (_times, _negative) if nothing_recorded() else (operator.mul, operator.neg)
 
 
 def _remember_shapes(ctx, a, b):
@@ -53,7 +71,8 @@ class Add(Function):
     def backward(ctx, grad):
         grad_b = None
         if ctx.needs_input_grad[1]:
-            grad_b = _sum_to(grad if ctx.alpha == 1 else grad * ctx.alpha, ctx.b_shape)
+            times, _ = _backward_ops()
+            grad_b = _sum_to(grad if ctx.alpha == 1 else times(grad, ctx.alpha), ctx.b_shape)
         return _sum_to(grad, ctx.a_shape), grad_b, None
 
 
@@ -74,7 +93,9 @@ class Sub(Function):
     def backward(ctx, grad):
         grad_b = None
         if ctx.needs_input_grad[1]:
-            grad_b = _sum_to(-grad if ctx.alpha == 1 else -grad * ctx.alpha, ctx.b_shape)
+            times, negative = _backward_ops()
+            grad_b = negative(grad) if ctx.alpha == 1 else times(negative(grad), ctx.alpha)
+            grad_b = _sum_to(grad_b, ctx.b_shape)
         return _sum_to(grad, ctx.a_shape), grad_b, None
 
 
@@ -91,7 +112,8 @@ class RSub(Function):
 
     @staticmethod
     def backward(ctx, grad):
-        return -grad, None
+        _, negative = _backward_ops()
+        return negative(grad), None
 
 
 class Mul(Function):
@@ -110,8 +132,9 @@ class Mul(Function):
     @staticmethod
     def backward(ctx, grad):
         b, a = ctx.saved_tensors
-        grad_a = _sum_to(grad * b, ctx.a_shape) if b is not None else None
-        grad_b = _sum_to(grad * a, ctx.b_shape) if a is not None else None
+        times, _ = _backward_ops()
+        grad_a = _sum_to(times(grad, b), ctx.a_shape) if b is not None else None
+        grad_b = _sum_to(times(grad, a), ctx.b_shape) if a is not None else None
         return grad_a, grad_b
 
 
@@ -182,7 +205,8 @@ class Neg(Function):
 
     @staticmethod
     def backward(ctx, grad):
-        return -grad
+        _, negative = _backward_ops()
+        return negative(grad)
 
 
 class Pow(Function):
