@@ -219,6 +219,15 @@ def trace_share(per_op_seconds):
     return 5 * check / per_op_seconds
 
 
+def _target_ratio(results, key):
+    """Issue 7's target for minigrad on `key`, relative to the run's reference engine:
+    per-op 1.0× and chain 1.5× PyTorch, the MLP step 1.10× the numpy floor."""
+    result = results[key]
+    if key == "mlp":
+        return 1.10 * result["ratio"].get("numpy", float("nan"))
+    return {"per_op": 1.0, "chain": 1.5}[key] if result["reference"] == "torch" else None
+
+
 def plot(results, path):
     """Bars: minigrad's (and the others') time relative to PyTorch, per workload."""
     import matplotlib
@@ -234,6 +243,11 @@ def plot(results, path):
                       label=LABELS[engine])
         ax.bar_label(bars, fmt="%.2f", fontsize=7)
     ax.axhline(1.0, color="gray", linewidth=0.8, linestyle="--")
+    for k, key in enumerate(keys):         # issue 7's target for minigrad, as a ratio here
+        target = _target_ratio(results, key)
+        if target is not None:
+            ax.hlines(target, k - width / 2, k + width * (len(engines) - 0.5), color="crimson",
+                      linewidth=1.5, label="target (issue 7)" if k == 0 else None)
     ax.set_xticks([k + width * (len(engines) - 1) / 2 for k in range(len(keys))])
     ax.set_xticklabels(["per-op cost\n(16 float64)", "MLP step\n(784-256-256-10)",
                         "chain of ops\n(1 element)"][:len(keys)])
