@@ -63,7 +63,7 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, 
         return
     inputs = _as_tuple(inputs)
     capture = {t._gradient_edge(): i for i, t in enumerate(inputs)}
-    captured = run_backward(roots, retain_graph, create_graph, capture=capture, accumulate=False)
+    captured = run_backward(roots, retain_graph, create_graph, capture=capture)  # added below
     for tensor in inputs:
         grad = captured.get(tensor._gradient_edge())
         if grad is None:

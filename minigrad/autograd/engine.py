@@ -23,11 +23,12 @@ def run_backward(roots, retain_graph, create_graph, capture=None, accumulate=Tru
     """Backpropagate `roots`, a list of ((node, output_nr), gradient).
 
     `capture` maps (node, output_nr) edges to the gradient slots `autograd.grad`
-    returns; then only nodes leading to a captured edge run (`accumulate=False`: no `.grad`).
+    returns; then only nodes leading to a captured edge run (`accumulate=False`: grad()).
     Returns the captured gradients (a dict edge -> gradient).
     """
     dependencies = _count_dependencies(node for (node, _), _ in roots)
     needed = _nodes_leading_to(capture, dependencies, roots) if capture is not None else None
+    task = GraphTask(roots, dependencies, capture, needed, accumulate)   # NOTE [graph tasks]
     buffers, captured, ready, tiebreak = {}, {}, [], itertools.count()
     tracing = trace.active is not None       # the engine narrates only to a recorder
 
@@ -41,7 +42,7 @@ def run_backward(roots, retain_graph, create_graph, capture=None, accumulate=Tru
     def make_ready(node):
         heapq.heappush(ready, (-node._sequence_nr, next(tiebreak), node))
 
-    with set_grad_enabled(True) if create_graph else forward_mode():    # records nothing
+    with task, set_grad_enabled(True) if create_graph else forward_mode():  # records nothing
         for (node, output_nr), grad in roots:
             add_gradient(node, output_nr, grad)
         for node in {node for (node, _), _ in roots}:
@@ -53,9 +54,12 @@ def run_backward(roots, retain_graph, create_graph, capture=None, accumulate=Tru
         while ready:
             node = heapq.heappop(ready)[2]
             grads = buffers.pop(node, None) or [None] * len(node._output_metadata)
-            grads = _call_pre_hooks(node, grads, create_graph)
-            if capture is not None and not _capture(node, grads, capture, captured, needed):
-                continue
+            if capture is None:
+                grads = _call_pre_hooks(node, grads, create_graph)
+            else:
+                grads = _capture(node, grads, create_graph, capture, captured, task)
+                if grads is None:
+                    continue                 # not run: not on the way to a captured edge
             if tracing:
                 _narrate_start(node, grads, ready)
             grad_inputs = _run_node(node, grads, create_graph, accumulate)
@@ -75,6 +79,71 @@ def run_backward(roots, retain_graph, create_graph, capture=None, accumulate=Tru
     if tracing:
         trace.emit("backward_finished")
     return captured
+
+
+# NOTE [graph tasks]: each run_backward call is one *graph task* (PyTorch's name).  A
+# hook may ask which task is running (current_graph_task_id) and whether a node will run
+# in it (will_engine_execute_node): autograd.graph.register_multi_grad_hook does both, to
+# know how many gradients to wait for.  A hook may itself call backward, so the running
+# tasks form a stack.  All a task knows is computed once per backward, never per node.
+_running_tasks = []
+_task_ids = itertools.count()
+
+
+class GraphTask:
+    """One backward: the nodes it reaches and, with captures, the nodes it runs."""
+
+    def __init__(self, roots, dependencies, capture, needed, accumulate):
+        self.id = next(_task_ids)
+        self.reached = dependencies          # its keys: every node an edge points at
+        # Several roots hang under one GraphRoot node in PyTorch, so they count as
+        # reached; a lone root *is* PyTorch's graph root, which it does not count.
+        root_nodes = {node for (node, _), _ in roots}
+        self.roots = root_nodes if len(roots) > 1 else ()
+        self.needed = needed                 # None: a plain backward runs all it reaches
+        self.captured = {node for node, _ in capture} if capture is not None else ()
+        # With captures, the nodes whose hooks run: needed, captured, or a lone root.
+        lone_root = root_nodes if len(roots) == 1 else set()
+        self.will_run = None if needed is None else needed | self.captured | lone_root
+        self.accumulate = accumulate         # False: autograd.grad
+
+    def __enter__(self):
+        _running_tasks.append(self)
+        return self
+
+    def __exit__(self, *exc_info):
+        _running_tasks.pop()
+
+    def will_execute(self, node):
+        """PyTorch's answer: reached, and with captures needed or captured.  A captured
+        node with no next nodes (a leaf's AccumulateGrad) raises under autograd.grad."""
+        if node not in self.reached and node not in self.roots:
+            return False
+        if self.will_run is None:
+            return True
+        if node not in self.will_run:
+            return False
+        if not self.accumulate and node in self.captured and not any(
+                n is not None for n in node._next_nodes):
+            raise RuntimeError(
+                "A leaf node was passed to _will_engine_execute_node but we are currently "
+                "running autograd.grad(). This is currently not supported.")
+        return True
+
+
+def current_graph_task_id():
+    """The id of the backward now running (the innermost one), or -1 outside backward
+    (PyTorch's torch._C._current_graph_task_id)."""
+    return _running_tasks[-1].id if _running_tasks else -1
+
+
+def will_engine_execute_node(node):
+    """Whether the backward now running will run `node` (reaching it, and with captures
+    needing it), as PyTorch's torch._C._will_engine_execute_node."""
+    if not _running_tasks:
+        raise RuntimeError(
+            "_get_should_execute_nodes should only be called during the backward pass")
+    return _running_tasks[-1].will_execute(node)
 
 
 def _named_counts(dependencies):
@@ -130,8 +199,13 @@ def _nodes_leading_to(capture, dependencies, roots):
     targets = {node for node, _ in capture}
     needed = set()
     for node in reversed(order):
-        if any(n in needed or n in targets for n, _ in node.next_functions if n is not None):
+        if any(n in needed or n in targets for n in node._next_nodes if n is not None):
             needed.add(node)
+    # A lone root always runs, as PyTorch's graph root does (a leaf's AccumulateGrad
+    # need not: for backward(inputs=...), api.py adds the captured gradient to .grad).
+    lone_root = roots[0][0][0] if len(roots) == 1 else None
+    if lone_root is not None and lone_root._next_nodes:
+        needed.add(lone_root)
     return needed
 
 
@@ -144,12 +218,20 @@ def _accumulate(total, grad, create_graph):
     return total._new(total._data + grad._data)
 
 
-def _capture(node, grads, capture, captured, needed):
-    """autograd.grad: keep the gradients asked for; False if the node need not run."""
+def _capture(node, grads, create_graph, capture, captured, task):
+    """autograd.grad: run the hooks, then keep the gradients asked for.
+
+    Returns the gradients to run the node with, or None if it need not run.  As
+    PyTorch, a node that neither leads to a captured edge nor is captured is
+    skipped whole: its tensor hooks are not called either.
+    """
+    if node not in task.will_run:
+        return None
+    grads = _call_pre_hooks(node, grads, create_graph)
     for output_nr, grad in enumerate(grads):
         if (node, output_nr) in capture:
             captured[(node, output_nr)] = grad
-    return node in needed
+    return grads if node in task.needed else None
 
 
 def _call_pre_hooks(node, grads, create_graph):
