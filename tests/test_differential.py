@@ -26,11 +26,7 @@ def _load(name):
 harness = _load("harness")
 
 # Cases where minigrad is known to differ from PyTorch (see the reasons).
-KNOWN_FAILING = {
-    "case_mechanics_multi_grad_hook": "torch.autograd.graph.register_multi_grad_hook is not "
-                                      "implemented (it needs the engine to say which nodes a "
-                                      "backward will run)",
-}
+KNOWN_FAILING = {}
 
 
 def _cases():

@@ -172,3 +172,4 @@ def register_leaf_accumulator(tensor):
 from .saved_tensor import (  # noqa: E402,F401  (they need register_leaf_accumulator)
     ERR_BACKWARD_TWICE, SavedTensor, disable_saved_tensors_hooks, saved_tensors_hooks)
 from .save_on_cpu import save_on_cpu    # noqa: E402,F401  (it subclasses saved_tensors_hooks)
+from .multi_grad_hook import register_multi_grad_hook  # noqa: E402,F401  (it asks the engine)
