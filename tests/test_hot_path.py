@@ -358,3 +358,24 @@ def test_arithmetic_backward_on_arrays_gives_pytorchs_gradients_and_dtypes(creat
     for a, b in zip(theirs, ours):
         np.testing.assert_allclose(b, a, rtol=1e-6, atol=1e-6)
     assert recorded == [create_graph] * 3
+
+
+def test_a_node_is_of_a_class_named_as_pytorchs():
+    # one node class per op (function._node_class_for): PyTorch's names, and CPython keeps
+    # each op's ctx attributes inline (no dict per node, see the test above)
+    def program(T):
+        x = T.ones(2, requires_grad=True)
+
+        class Exp(T.autograd.Function):
+            @staticmethod
+            def forward(ctx, i):
+                return i.exp()
+
+            @staticmethod
+            def backward(ctx, g):
+                return g
+
+        nodes = [(x * 2).grad_fn, x.tanh().grad_fn, x[0].grad_fn, Exp.apply(x).grad_fn]
+        return [str(type(n)).replace("minigrad.", "torch.") for n in nodes]
+    theirs, ours = both(program)
+    assert ours == theirs

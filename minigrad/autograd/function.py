@@ -48,7 +48,10 @@ class FunctionCtx:
         saved = getattr(self, "_saved", None)
         if saved is None:
             return tuple(getattr(self, "to_save", ()))
-        return tuple([s.unpack(self) if s is not None else None for s in saved])
+        unpacked = []
+        for slot in saved:
+            unpacked.append(slot.unpack(self) if slot is not None else None)
+        return tuple(unpacked)
 
     def mark_dirty(self, *tensors):
         """Declare inputs that forward modified in place (and returns as outputs).
@@ -216,6 +219,7 @@ class Function:
         cls._builtin = cls.__module__.startswith("minigrad.ops.")
         if cls.device_check is None and cls._builtin:
             cls.device_check = "inplace" if cls.__module__.endswith(".inplace") else "elementwise"
+        cls._node_class = _node_class_for(cls)
 
     @staticmethod
     def forward(ctx, *args):
@@ -239,8 +243,10 @@ class Function:
             args = _bind_keywords(cls, args, kwargs)
         if cls.device_check and not _on_one_device(args):
             args = backend.match_devices(cls.device_check, args)    # or PyTorch's error
-        needs = tuple([isinstance(a, TensorData) and (a._requires_grad or a.requires_grad)
-                       for a in args])
+        needs = []
+        for arg in args:
+            needs.append(isinstance(arg, TensorData) and (arg._requires_grad or arg.requires_grad))
+        needs = tuple(needs)
         record = _grad_mode["enabled"] and True in needs
         if not record and cls._builtin:           # a built-in op that records nothing
             ctx = _ForwardOnlyCtx(cls, needs)
@@ -250,7 +256,7 @@ class Function:
                 with forward_mode():
                     outputs = cls.forward(ctx, *args)
             return mark_inference(outputs) if _grad_mode["inference"] else outputs
-        ctx = BackwardNode(cls)
+        ctx = cls._node_class(cls)
         ctx.needs_input_grad = needs
         if record:
             _connect(ctx, args)
@@ -269,6 +275,19 @@ class Function:
         return record_outputs(ctx, args, outputs)
 
 
+def _node_class_for(function_cls):
+    """The class of the nodes a Function records: a BackwardNode subclass named as PyTorch
+    names it (`type(y.grad_fn)` is `<class 'MulBackward0'>`, or `...function.ExpBackward`
+    for a custom Function).  One class per op also keeps CPython's attribute layout of
+    its nodes shared: each op's ctx sets its attributes in one order, so a node's
+    attributes stay inline, with no dict object per node."""
+    named = "node_name" in function_cls.__dict__        # PyTorch's C++ nodes: no module
+    name = function_cls.__dict__.get("node_name") or function_cls.__name__ + "Backward"
+    return type(name.split("::")[-1], (BackwardNode,), {
+        "__slots__": (), "__module__": "builtins" if named else __name__,
+        "__qualname__": name.split("::")[-1]})
+
+
 def _bind_keywords(cls, args, kwargs):
     """The positional arguments of forward, with keywords bound and defaults filled in."""
     leading = (None,) if cls.setup_context is _NO_SETUP_CONTEXT else ()   # forward's ctx
@@ -278,13 +297,18 @@ def _bind_keywords(cls, args, kwargs):
 
 
 def _connect(node, args):
-    """The node's edges: one per tensor argument (masks and conditions get none)."""
-    is_tensor = [isinstance(a, TensorData) for a in args]
-    for position in node._function_cls.nondifferentiable_args:
-        is_tensor[position] = False
-    inputs = [a for a, edge in zip(args, is_tensor) if edge]
-    node._next_nodes = tuple([a._gradient_node() for a in inputs])      # see NOTE [edges]
-    node._next_nrs = tuple([a._output_nr if a._grad_fn is not None else 0 for a in inputs])
+    """The node's edges: one per tensor argument (masks and conditions get none).
+    (Loops, not list comprehensions: on Python 3.11 each of those is a function call.)"""
+    skip = node._function_cls.nondifferentiable_args
+    is_tensor, nodes, output_nrs = [], [], []
+    for position, arg in enumerate(args):
+        edge = isinstance(arg, TensorData) and position not in skip
+        is_tensor.append(edge)
+        if edge:
+            grad_node = arg._gradient_node()
+            nodes.append(grad_node)
+            output_nrs.append(arg._output_nr if grad_node is arg._grad_fn else 0)
+    node._next_nodes, node._next_nrs = tuple(nodes), tuple(output_nrs)    # NOTE [edges]
     node._input_is_tensor = tuple(is_tensor)
     if _anomaly["enabled"]:
         node.metadata["traceback_"] = traceback.format_stack()[:-2]

@@ -22,9 +22,10 @@ def record_outputs(ctx, args, outputs):
         _narrate_node_created(ctx, results)
     to_save = ctx.to_save
     if to_save:
-        ctx._saved = tuple([
-            SavedTensor(t, ctx, slot, is_output=t._grad_fn is ctx) if t is not None else None
-            for slot, t in enumerate(to_save)])
+        saved = []
+        for slot, t in enumerate(to_save):
+            saved.append(SavedTensor(t, ctx, slot, t._grad_fn is ctx) if t is not None else None)
+        ctx._saved = tuple(saved)
         ctx.to_save = ()
     return results if is_tuple else results[0]
 
