@@ -246,7 +246,7 @@ def plot(results, path):
     for k, key in enumerate(keys):         # issue 7's target for minigrad, as a ratio here
         target = _target_ratio(results, key)
         if target is not None:
-            ax.hlines(target, k - width / 2, k + width * (len(engines) - 0.5), color="crimson",
+            ax.hlines(target, k - width / 2, k + width * (len(engines) - 0.5), color="black",
                       linewidth=1.5, label="target (issue 7)" if k == 0 else None)
     ax.set_xticks([k + width * (len(engines) - 1) / 2 for k in range(len(keys))])
     ax.set_xticklabels(["per-op cost\n(16 float64)", "MLP step\n(784-256-256-10)",
