@@ -222,6 +222,22 @@ class Tensor(TensorData, TensorMath, TensorExtras):
     def _set_history(self, node, output_nr):
         self._grad_fn, self._output_nr, self._requires_grad = node, output_nr, True
 
+    def _rebase_history(self, node, output_nr):
+        """A new grad_fn for a tensor that had one (an in-place op; a view whose base was
+        changed in place): retain_grad() moves along to the new history, as in PyTorch."""
+        retained = self._drop_retained_grad()
+        self._set_history(node, output_nr)
+        if retained:
+            self.retain_grad()
+
+    def _drop_retained_grad(self):
+        """Forget retain_grad() (it belongs to one history); True if it was set."""
+        if not self._retains_grad:
+            return False
+        self._grad_fn._retained_grads.pop(self._output_nr, None)
+        self._retains_grad = False
+        return True
+
     def _gradient_edge(self):
         """Where this tensor's gradient enters the graph: (node, input slot)."""
         node = self._gradient_node()

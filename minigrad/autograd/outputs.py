@@ -58,22 +58,20 @@ def _attach_marked(ctx, args, outputs):
         if id(output) not in dirty and id(output) not in non_differentiable:
             results.append(_attach(ctx, args, output, output_nr))
             continue
-        retained = id(output) in dirty and output._retains_grad
         if id(output) in dirty:
             output._check_inplace_allowed()
-            if retained:     # retain_grad() moves to the tensor's new history, as in PyTorch
-                output._grad_fn._retained_grads.pop(output._output_nr, None)
-                output._retains_grad = False
         elif any(output is a for a in args):
             output = output._alias()       # returning an input unchanged: a view of it
         if id(outputs[output_nr]) in non_differentiable or not (
                 output._data.dtype.kind == "f" or output.dtype.is_floating_point):
-            if id(output) not in dirty:
+            if id(output) in dirty:
+                output._drop_retained_grad()
+            else:
                 output._requires_grad = False
+        elif id(output) in dirty:          # changed in place: a new history for it
+            output._rebase_history(ctx, output_nr)
         else:
             output._set_history(ctx, output_nr)
-            if retained:
-                output.retain_grad()
         if output._base is not None and "node_name" not in ctx._function_cls.__dict__:
             output._view_made_by = (ctx._function_cls.__name__, output_nr)
         results.append(output)

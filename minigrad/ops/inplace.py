@@ -367,11 +367,5 @@ def regenerate_view_history(view, flat=None):
             flat = _positions_in_base(view, base)
         with enable_grad():
             fresh = AsStrided.apply(base, flat)
-        retained = view._retains_grad     # retain_grad() moves to the new history, as in PyTorch
-        if retained:
-            view._grad_fn._retained_grads.pop(view._output_nr, None)
-            view._retains_grad = False
-        view._set_history(fresh._grad_fn, fresh._output_nr)
-        if retained:
-            view.retain_grad()
+        view._rebase_history(fresh._grad_fn, fresh._output_nr)
     return view
