@@ -1,5 +1,5 @@
 """minigrad.autograd: the same names as torch.autograd."""
-from . import function, functional, graph
+from . import forward_ad, function, functional, graph
 from .anomaly import detect_anomaly, set_detect_anomaly
 from .api import backward, grad
 from .function import Function
@@ -8,4 +8,5 @@ from .gradcheck import GradcheckError, gradcheck, gradgradcheck
 
 __all__ = ["Function", "backward", "grad", "gradcheck", "gradgradcheck", "GradcheckError",
            "detect_anomaly", "set_detect_anomaly", "no_grad", "enable_grad",
-           "set_grad_enabled", "is_grad_enabled", "function", "functional", "graph"]
+           "set_grad_enabled", "is_grad_enabled", "forward_ad", "function", "functional",
+           "graph"]

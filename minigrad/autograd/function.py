@@ -13,6 +13,8 @@ import warnings
 
 from .. import backend
 from .anomaly import _state as _anomaly
+from . import forward_ad
+from .forward_ad import _state as _forward_ad
 from .forward_mode import forward_mode
 from .grad_mode import _state as _grad_mode, mark_inference, no_grad
 from .graph import Node
@@ -52,6 +54,14 @@ class FunctionCtx:
         for slot in saved:
             unpacked.append(slot.unpack(self) if slot is not None else None)
         return tuple(unpacked)
+
+    def save_for_forward(self, *tensors):
+        """Save tensors (or None) for `jvp`, which reads them with `ctx.saved_tensors`."""
+        for tensor in tensors:
+            if not (isinstance(tensor, TensorData) or tensor is None):
+                raise AssertionError("save_for_forward expects all arguments to be tensors; "
+                                     "you should save non-tensors as attributes on ctx.")
+        self.saved_for_forward = tensors
 
     def mark_dirty(self, *tensors):
         """Declare inputs that forward modified in place (and returns as outputs).
@@ -255,6 +265,8 @@ class Function:
             else:
                 with forward_mode():
                     outputs = cls.forward(ctx, *args)
+            if _forward_ad["level"] is not None:      # a dual level is open: tangents
+                outputs = forward_ad.propagate(cls, ctx, args, outputs)
             return mark_inference(outputs) if _grad_mode["inference"] else outputs
         ctx = cls._node_class(cls)
         ctx.needs_input_grad = needs
@@ -270,9 +282,13 @@ class Function:
                     cls.setup_context(ctx, args, outputs)
         finally:
             ctx._in_forward = False
-        if not record:
-            return mark_inference(outputs) if _grad_mode["inference"] else outputs
-        return record_outputs(ctx, args, outputs)
+        if record:
+            outputs = record_outputs(ctx, args, outputs)
+        elif _grad_mode["inference"]:
+            outputs = mark_inference(outputs)
+        if _forward_ad["level"] is not None:          # a dual level is open: tangents
+            outputs = forward_ad.propagate(cls, ctx, args, outputs)
+        return outputs
 
 
 def _node_class_for(function_cls):

@@ -1,8 +1,9 @@
-"""gradcheck: compare backward with finite differences.
+"""gradcheck: compare backward (and forward-mode AD) with finite differences.
 
 For a function f of tensors, the numerical Jacobian comes from central
 differences, (f(x + eps) - f(x - eps)) / 2eps, one input element at a time;
-the analytical Jacobian from autograd.grad, one output element at a time.
+the analytical Jacobian from autograd.grad, one output element at a time, and
+with check_forward_ad=True also from forward_ad, one input element at a time.
 Use float64 inputs: float32 is too coarse for eps = 1e-6.
 """
 import numpy as np
@@ -72,9 +73,50 @@ def _analytical_jacobians(func, inputs):
     return result
 
 
+def _forward_ad_jacobians(func, inputs):
+    """J[i][o] from forward-mode AD: row k is the tangent of output o when input i
+    moves along its k-th element (a one-hot tangent)."""
+    from ..creation import zeros_like
+    from . import forward_ad as fwAD
+    result = []
+    for position, x in enumerate(inputs):
+        if not (_is_tensor(x) and x.requires_grad):
+            continue
+        columns = None
+        for k in range(x.numel()):
+            tangent = zeros_like(x.detach())
+            tangent._data.reshape(-1)[k] = 1
+            with fwAD.dual_level():
+                args = list(inputs)
+                args[position] = fwAD.make_dual(x.detach(), tangent)
+                outputs = [o for o in _outputs(func, args) if _is_tensor(o)]
+                if columns is None:
+                    columns = [np.zeros((x.numel(), o.numel())) for o in outputs]
+                for column, output in zip(columns, outputs):
+                    output_tangent = fwAD.unpack_dual(output).tangent
+                    if output_tangent is not None:
+                        column[k] = _host_values(output_tangent)
+        result.append(columns or [])
+    return result
+
+
+def _compare(numerical, analytical, diff_positions, rtol, atol, raise_exception, mode=""):
+    for i, (num_cols, ana_cols) in enumerate(zip(numerical, analytical)):
+        for o, (num, ana) in enumerate(zip(num_cols, ana_cols)):
+            if not np.allclose(ana, num, rtol=rtol, atol=atol, equal_nan=True):
+                if not raise_exception:
+                    return False
+                raise GradcheckError(_mismatch_message(o, diff_positions[i], num, ana, mode,
+                                                        rtol, atol))
+    return True
+
+
 def gradcheck(func, inputs, *, eps=1e-6, atol=1e-5, rtol=1e-3, raise_exception=True,
+              check_forward_ad=False, check_backward_ad=True, check_batched_grad=False,
               **_ignored):
-    """True if backward agrees with finite differences for every input and output.
+    """True if backward agrees with finite differences for every input and output;
+    with check_forward_ad=True, forward-mode AD (`jvp`) too; check_backward_ad=False
+    skips the backward check (a Function with only a jvp).
 
     Example::
 
@@ -83,29 +125,36 @@ def gradcheck(func, inputs, *, eps=1e-6, atol=1e-5, rtol=1e-3, raise_exception=T
         >>> torch.autograd.gradcheck(torch.tanh, (x,))
         True
     """
+    if not (check_forward_ad or check_backward_ad):
+        raise AssertionError(
+            "Expected at least one of check_forward_ad or check_backward_ad to be True")
+    if check_batched_grad and not check_backward_ad:
+        raise AssertionError(
+            "Setting check_batched_grad=True requires check_backward_ad to be True")
     inputs = tuple(inputs) if isinstance(inputs, (tuple, list)) else (inputs,)
     numerical = [j for j in _numerical_jacobians(func, inputs, eps) if j is not None]
-    analytical = _analytical_jacobians(func, inputs)
     diff_positions = [i for i, x in enumerate(inputs) if _is_tensor(x) and x.requires_grad]
-    for i, (num_cols, ana_cols) in enumerate(zip(numerical, analytical)):
-        for o, (num, ana) in enumerate(zip(num_cols, ana_cols)):
-            if not np.allclose(ana, num, rtol=rtol, atol=atol, equal_nan=True):
-                if not raise_exception:
-                    return False
-                raise GradcheckError(_mismatch_message(o, diff_positions[i], num, ana))
+    if check_backward_ad and not _compare(numerical, _analytical_jacobians(func, inputs),
+                                          diff_positions, rtol, atol, raise_exception):
+        return False
+    if check_forward_ad:
+        return _compare(numerical, _forward_ad_jacobians(func, inputs), diff_positions,
+                        rtol, atol, raise_exception, "computed with forward mode ")
     return True
 
 
-def _mismatch_message(output_index, input_index, numerical, analytical):
+def _mismatch_message(output_index, input_index, numerical, analytical, mode="",
+                      rtol=1e-3, atol=1e-5):
     from ..creation import tensor
-    bad = np.argwhere(~np.isclose(analytical, numerical, rtol=1e-3, atol=1e-5))
+    bad = np.argwhere(~np.isclose(analytical, numerical, rtol=rtol, atol=atol, equal_nan=True))
     row, column = bad[0]
+    method = "jvp (forward mode)" if mode else "backward"
     return (
-        f"Jacobian mismatch for output {output_index} with respect to input {input_index},\n"
-        f"numerical:{tensor(numerical)!r}\nanalytical:{tensor(analytical)!r}\n\n"
-        f"The first mismatch is at row {row} (input element) and column {column} (output "
+        f"Jacobian {mode}mismatch for output {output_index} with respect to input "
+        f"{input_index},\nnumerical:{tensor(numerical)!r}\nanalytical:{tensor(analytical)!r}"
+        f"\n\nThe first mismatch is at row {row} (input element) and column {column} (output "
         f"element): numerical {numerical[row, column]:.6g}, analytical "
-        f"{analytical[row, column]:.6g}. Check the formula in backward for this input.")
+        f"{analytical[row, column]:.6g}. Check the formula in {method} for this input.")
 
 
 def gradgradcheck(func, inputs, grad_outputs=None, *, eps=1e-6, atol=1e-5, rtol=1e-3,

@@ -1,0 +1,347 @@
+"""torch.autograd.forward_ad: forward-mode AD with dual tensors.
+
+Reverse mode (backward) computes a vector-Jacobian product uᵀJ after the forward
+pass.  Forward mode computes a Jacobian-vector product J·t *during* it: every
+tensor x carries a second tensor, its **tangent** ẋ (the direction we move x in),
+and every op turns the tangents of its inputs into the tangent of its output.
+
+Why "dual"?  A dual number is a + b·ε with ε² = 0.  Then
+f(a + b·ε) = f(a) + f'(a)·b·ε: computing with the pair (value, tangent) gives the
+value and the directional derivative at once.  A **dual tensor** is such a pair:
+the primal (the ordinary value) and its tangent.
+
+Example::
+
+    >>> import minigrad as torch
+    >>> import minigrad.autograd.forward_ad as fwAD
+    >>> x = torch.tensor([1.0, 2.0])
+    >>> with fwAD.dual_level():
+    ...     y = fwAD.make_dual(x, torch.tensor([1.0, 0.0])) ** 2
+    ...     fwAD.unpack_dual(y).tangent        # d(x²) = 2x·ẋ
+    tensor([2., 0.])
+
+NOTE [the JVP of a built-in op, from its backward]: minigrad writes no JVP formulas.
+Each op already has a backward, which computes v(u) = Jᵀu, and that backward is
+written in differentiable tensor ops.  v(u) is linear in u, so
+
+    ⟨Jᵀu, t⟩ = ⟨u, J·t⟩   and therefore   J·t = d/du ⟨Jᵀu, t⟩.
+
+So: rerun the op on detached inputs (fresh leaves), call backward with
+create_graph=True on a probe u (zeros that require grad), and differentiate
+⟨result, tangent⟩ with respect to u: that gradient is the JVP (the "double-vjp
+trick").  It costs two small backward passes per op: fine for a tutor, and only
+ops with a dual input pay it.  A custom Function brings its own `jvp`.
+
+NOTE [where a tangent lives]: not in a slot (every tensor would pay for it), but in
+the tensor's `__dict__` (key `_fw_grad`), set only on dual tensors; a level keeps
+weak references to the tensors it made dual, and leaving the level deletes their
+tangents: afterwards `unpack_dual(t).tangent is None`.  `Function.apply` reads
+`_state["level"]`: with no dual level open (None) forward AD costs one dict lookup.
+"""
+import weakref
+from typing import NamedTuple
+
+from ..tensor_data import TensorData
+from .grad_mode import _state as _grad_mode
+
+__all__ = ["UnpackedDualTensor", "enter_dual_level", "exit_dual_level", "make_dual",
+           "unpack_dual", "dual_level"]
+
+_state = {"level": None}       # the open dual level (0), or None: read by Function.apply
+_TANGENT = "_fw_grad"          # the key of a dual tensor's tangent in its __dict__
+_dual_tensors = []             # weak references to the tensors made dual at this level
+
+# In-place ops whose Jacobian does not depend on the value they overwrite: their JVP
+# can be derived after the write.  (mul_, div_, clamp_ would need the old value.)
+_INPLACE_WITH_JVP = {"AddInplace", "SubInplace", "ZeroInplace", "FillInplace",
+                     "CopyInplace", "MaskedFillInplace", "SetItem", "IndexPut", "CopySlices"}
+
+
+def _open_level():
+    return -1 if _state["level"] is None else _state["level"]
+
+
+def enter_dual_level():
+    """Enter a new forward grad level (PyTorch supports one level: no nesting)."""
+    if _state["level"] is not None:
+        raise RuntimeError("Nested forward mode AD is not supported at the moment")
+    _state["level"] = 0
+    return 0
+
+
+def exit_dual_level(*, level=None):
+    """Exit the forward grad level: every tangent made at this level is deleted."""
+    if level is None:
+        level = _open_level()
+    if level != _open_level():
+        raise RuntimeError("Trying to exit a forward AD level that was not the last one "
+                           "that was created. This is not supported.")
+    if level < 0:
+        raise RuntimeError("Dual level must be a positive number.")
+    for ref in _dual_tensors:
+        tensor = ref()
+        if tensor is not None:
+            tensor.__dict__.pop(_TANGENT, None)
+    _dual_tensors.clear()
+    _state["level"] = None
+
+
+class dual_level:
+    """Context manager (and decorator) for forward AD: tangents live only inside it.
+
+    Example::
+
+        >>> import minigrad as torch
+        >>> import minigrad.autograd.forward_ad as fwAD
+        >>> with fwAD.dual_level():
+        ...     out = fwAD.make_dual(torch.tensor([3.0]), torch.tensor([1.0])).exp()
+        ...     fwAD.unpack_dual(out).tangent is None
+        False
+        >>> fwAD.unpack_dual(out).tangent is None      # deleted with the level
+        True
+    """
+
+    def __enter__(self):
+        return enter_dual_level()
+
+    def __exit__(self, *exc_info):
+        exit_dual_level()
+
+    def __call__(self, func):
+        def wrapper(*args, **kwargs):
+            with dual_level():
+                return func(*args, **kwargs)
+        return wrapper
+
+
+class UnpackedDualTensor(NamedTuple):
+    """What `unpack_dual` returns: the primal and the tangent (None if not dual)."""
+
+    primal: object
+    tangent: object
+
+
+def _tangent_of(tensor):
+    state = getattr(tensor, "__dict__", None)
+    return None if state is None else state.get(_TANGENT)
+
+
+def make_dual(tensor, tangent, *, level=None):
+    """A dual tensor: a view of `tensor` that carries `tangent` (the direction ẋ).
+
+    The tangent is kept as-is when it has the primal's layout (strides, offset and
+    storage size), else copied into a new tensor laid out like the primal.
+
+    Example::
+
+        >>> import minigrad as torch
+        >>> import minigrad.autograd.forward_ad as fwAD
+        >>> x, v = torch.tensor([0.0, 1.0]), torch.tensor([1.0, 1.0])
+        >>> with fwAD.dual_level():
+        ...     dual = fwAD.make_dual(x, v)
+        ...     fwAD.unpack_dual(dual).tangent is v
+        ...     fwAD.unpack_dual(dual.sin()).tangent          # cos(x)·v
+        True
+        tensor([1.0000, 0.5403])
+    """
+    if level is None:
+        level = _open_level()
+    if level < 0:
+        raise RuntimeError("Trying to create a dual Tensor for forward AD but no level "
+                           "exists, make sure to enter_dual_level() first.")
+    for role, value in (("primal", tensor), ("tangent", tangent)):
+        if not value.is_floating_point():
+            raise ValueError(f"Expected {role} to be floating point or complex, but got: "
+                             f"{value.dtype}")
+    if level != _open_level():
+        raise RuntimeError("Invalid level given to _make_dual")
+    if _tangent_of(tensor) is not None:
+        raise RuntimeError("Making a dual Tensor based on a Tensor that already has a "
+                           f"forward gradient at the same level {level} is not supported.")
+    dual = tensor.view(tensor.shape)
+    _set_tangent(dual, tangent)
+    return dual
+
+
+def unpack_dual(tensor, *, level=None):
+    """(primal, tangent): a view of the primal without tangent, and the tangent as-is.
+
+    Example::
+
+        >>> import minigrad as torch
+        >>> import minigrad.autograd.forward_ad as fwAD
+        >>> with fwAD.dual_level():
+        ...     y = fwAD.make_dual(torch.tensor([2.0]), torch.tensor([1.0])) * 3
+        ...     fwAD.unpack_dual(y)
+        UnpackedDualTensor(primal=tensor([6.]), tangent=tensor([3.]))
+    """
+    if level is None:
+        level = _open_level()
+    if level < 0:
+        return UnpackedDualTensor(tensor, None)
+    if level != _open_level():
+        raise RuntimeError("Invalid level given to _fw_primal")
+    # Inside a Function's forward (quiet), PyTorch shows forward its inputs without tangents.
+    tangent = None if _grad_mode["quiet"] else _tangent_of(tensor)
+    with _paused():                     # the primal is a view that carries no tangent
+        primal = tensor.view(tensor.shape)
+    return UnpackedDualTensor(primal, tangent)
+
+
+def _set_tangent(primal, tangent):
+    """Give `primal` its tangent: as-is if laid out alike, else a copy like the primal."""
+    if tangent.shape != primal.shape:
+        raise RuntimeError(
+            "Trying to set a forward gradient that has a different size than that of the "
+            f"original Tensor, this is not supported. Tensor is of size {list(primal.shape)} "
+            f"while the given forward gradient is of size {list(tangent.shape)}.")
+    if _layout(tangent._data) != _layout(primal._data):
+        copy = primal._xp.empty_like(primal._data)       # same strides as the primal
+        copy[...] = tangent._data
+        tangent = primal._new(copy)
+    if _TANGENT not in primal.__dict__:
+        _dual_tensors.append(weakref.ref(primal))
+    primal.__dict__[_TANGENT] = tangent
+
+
+def _layout(array):
+    """PyTorch's "same metadata" test, on arrays: element strides, offset into the
+    storage (the array that owns the memory) and the storage's size."""
+    storage = array
+    while getattr(storage, "base", None) is not None and hasattr(storage.base, "strides"):
+        storage = storage.base
+    offset = (_address(array) - _address(storage)) // array.itemsize
+    strides = tuple(s // array.itemsize for s in array.strides)
+    return strides, offset, storage.nbytes // array.itemsize
+
+
+def _address(array):
+    try:
+        return array.__array_interface__["data"][0]
+    except AttributeError:                      # a CuPy array
+        return array.data.ptr
+
+
+class _paused:
+    """Close the level for a while (nothing propagates), keeping its tangents."""
+
+    def __enter__(self):
+        self.level, _state["level"] = _state["level"], None
+
+    def __exit__(self, *exc_info):
+        _state["level"] = self.level
+
+
+def propagate(function_cls, ctx, args, outputs):
+    """Called by `Function.apply` while a dual level is open: give the outputs of an op
+    with a dual input their tangents.  Returns the outputs."""
+    if _grad_mode["quiet"]:     # inside another op's forward: that op's JVP covers this
+        return outputs
+    tangents = [_tangent_of(arg) if isinstance(arg, TensorData) else None for arg in args]
+    if all(t is None for t in tangents):       # nothing dual: no extra work
+        return outputs
+    results = outputs if isinstance(outputs, tuple) else (outputs,)
+    with _paused():
+        if function_cls._builtin:
+            output_tangents = _builtin_jvp(function_cls, ctx, args, tangents, results)
+        else:
+            output_tangents = _custom_jvp(function_cls, ctx, args, tangents, outputs)
+    dirty = getattr(ctx, "_dirty", ())
+    for output, tangent in zip(results, output_tangents):
+        if tangent is not None and isinstance(output, TensorData) and (
+                output.dtype.is_floating_point):
+            _set_tangent(output, tangent)
+            if output._base is not None and any(output is d for d in dirty):
+                _write_into_base(output, tangent)
+    return outputs
+
+
+def _write_into_base(view, tangent):
+    """`v = y[0]; v.add_(dual)` changed y too: y's tangent changes in the same places."""
+    from ..ops.inplace import _positions_in_base
+    base = view._base
+    old = _tangent_of(base)
+    xp = base._xp
+    data = (xp.zeros(base._data.shape, dtype=base._data.dtype) if old is None
+            else xp.array(old._data, dtype=base._data.dtype, order="C"))
+    data.reshape(-1)[_positions_in_base(view, base)] = tangent._data
+    _set_tangent(base, base._new(data))
+
+
+def _builtin_jvp(function_cls, ctx, args, tangents, outputs):
+    """The tangents of a built-in op's outputs: J·t = d/du ⟨Jᵀu, t⟩ (NOTE above)."""
+    from ..creation import zeros_like
+    from .api import grad
+    from .grad_mode import enable_grad
+    inplace = bool(getattr(ctx, "_dirty", ()))   # forward called ctx.mark_dirty
+    if inplace and function_cls.__name__ not in _INPLACE_WITH_JVP:
+        raise NotImplementedError(
+            f"minigrad: forward AD through the in-place {function_cls.__name__} is not "
+            "supported (its derivative needs the value it overwrote). Use the out-of-place "
+            "op instead, e.g. x = x * y rather than x.mul_(y).")
+    with enable_grad():
+        inputs, leaves = [], []
+        for arg, tangent in zip(args, tangents):
+            if not isinstance(arg, TensorData):
+                inputs.append(arg)
+                continue
+            leaf = arg.detach()
+            if tangent is not None:
+                leaves.append((leaf.requires_grad_(), tangent))
+            inputs.append(leaf.clone() if inplace else leaf)   # in place: not on x again
+        rerun = function_cls.apply(*inputs)
+        rerun = rerun if isinstance(rerun, tuple) else (rerun,)
+        differentiable = [r for r in rerun if isinstance(r, TensorData) and r.requires_grad]
+        probes = [zeros_like(r).requires_grad_() for r in differentiable]
+        total = None                                          # ⟨Jᵀu, t⟩
+        if differentiable:
+            vjps = grad(differentiable, [leaf for leaf, _ in leaves], probes,
+                        create_graph=True, allow_unused=True)
+            for vjp, (_, tangent) in zip(vjps, leaves):
+                if vjp is not None and vjp.requires_grad:
+                    term = (vjp * tangent).sum()
+                    total = term if total is None else total + term
+        jvps = iter(grad(total, probes, allow_unused=True) if total is not None
+                    else [None] * len(probes))
+    result = []
+    for r, output in zip(rerun, outputs):
+        if isinstance(r, TensorData) and r.requires_grad:
+            jvp = next(jvps)
+            result.append(jvp if jvp is not None else zeros_like(output))
+        else:
+            result.append(None)
+    return result
+
+
+def _custom_jvp(function_cls, ctx, args, tangents, outputs):
+    """Call the custom Function's `jvp(ctx, *input_tangents)` (zeros for tensor inputs
+    that are not dual, None for other arguments), with the level closed, as PyTorch."""
+    from ..creation import zeros_like
+    jvp = getattr(function_cls, "jvp", None)
+    if jvp is None:
+        raise NotImplementedError("You must implement the jvp function for custom "
+                                  "autograd.Function to use it with forward mode AD.")
+    inputs = []
+    for arg, tangent in zip(args, tangents):
+        if tangent is None and isinstance(arg, TensorData) and arg.dtype.is_floating_point:
+            tangent = zeros_like(arg)
+        inputs.append(tangent)
+    for_forward = getattr(ctx, "saved_for_forward", None)
+    kept = ctx._saved, ctx.to_save
+    if for_forward is not None:           # in jvp, saved_tensors reads save_for_forward's
+        ctx._saved, ctx.to_save = None, for_forward
+    try:
+        result = jvp(ctx, *inputs)
+    finally:
+        if for_forward is not None:
+            ctx._saved, ctx.to_save = kept
+    expected = len(outputs) if isinstance(outputs, tuple) else 1
+    result = result if isinstance(result, tuple) else (result,)
+    if len(result) != expected:
+        raise RuntimeError("Function's jvp returned an invalid number of forward gradients "
+                           f"(expected {expected} but got {len(result)})")
+    for position, tangent in enumerate(result):
+        if tangent is not None and not isinstance(tangent, TensorData):
+            raise RuntimeError(f"expected Variable or None (got {type(tangent).__name__}) "
+                               f"for grad output {position}.")
+    return result
