@@ -129,4 +129,8 @@ def tensor_repr(t):
         suffixes.append(f"grad_fn=<{t.grad_fn.name().split('::')[-1]}>")   # CopySlices
     elif t.requires_grad:
         suffixes.append("requires_grad=True")
+    from .autograd import forward_ad
+    tangent = forward_ad._tangent_of(t) if forward_ad._state["level"] is not None else None
+    if tangent is not None:                   # a dual tensor (forward-mode AD)
+        suffixes.append(f"tangent={tensor_repr(tangent)}")
     return _add_suffixes(prefix + body, suffixes, len(prefix))

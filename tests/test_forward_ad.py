@@ -350,3 +350,15 @@ def test_in_place_ops_that_need_the_old_value_refuse_forward_ad():
         before = minigrad.tensor([2.0, 3.0])
         with pytest.raises(NotImplementedError, match="x = x \\* y"):
             before.mul_(x)
+
+
+def test_a_dual_tensor_prints_its_tangent_as_pytorch_does():
+    def program(T):
+        fwAD = fw(T)
+        p, t = T.tensor([[1.0, 2.0], [3.0, 4.0]]), T.tensor([[0.5, 0.25], [1.0, 2.0]])
+        with fwAD.dual_level():
+            dual = fwAD.make_dual(p, t)
+            shown = [repr(dual), repr(dual * 2)]
+        return shown + [repr(dual)]          # after the level: a plain tensor again
+    theirs, ours = both(program)
+    assert ours == theirs
