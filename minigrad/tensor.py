@@ -19,6 +19,7 @@ from . import backend, dtypes
 from ._formatting import tensor_repr
 from .autograd import api as autograd_api
 from .autograd.grad_mode import is_grad_enabled
+from .autograd import saved_tensor
 from .autograd.graph import register_leaf_accumulator
 from .tensor_data import TensorData
 from .tensor_extras import TensorExtras
@@ -379,3 +380,6 @@ def _type_name(d):
     return {"float32": "Float", "float64": "Double", "float16": "Half", "int64": "Long",
             "int32": "Int", "int16": "Short", "int8": "Char", "uint8": "Byte",
             "bool": "Bool"}[d.name]
+
+
+saved_tensor.make_tensor = Tensor._make      # saved numbers are made tensors again there

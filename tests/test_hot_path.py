@@ -218,11 +218,41 @@ def _tracked_per_op(make_step, n=500):
 
 
 def test_a_recorded_op_leaves_few_objects_for_the_garbage_collector():
-    # a node, its SavedTensor, its tuple of next nodes (NOTE [edges]: no tuple per edge),
-    # the tuple of saved slots (and for tanh the output's version counter): no detached
-    # tensor, no tensor for a saved number
-    assert _tracked_per_op(lambda y: y * 0.999 + 0.001) <= 2 * 3.1
+    # a node and its tuple of next nodes (NOTE [edges]: no tuple per edge); a saved number
+    # is a bare array (NOTE [saved numbers]); tanh adds its SavedTensor, the tuple of saved
+    # slots and the output's version counter.  No detached tensor.
+    assert _tracked_per_op(lambda y: y * 0.999 + 0.001) <= 2 * 2.1
     assert _tracked_per_op(lambda y: y.tanh()) <= 5.1
+
+
+def test_a_saved_number_unpacks_frees_and_shows_as_pytorchs():
+    # NOTE [saved numbers]: kept as a bare array, it must still behave as PyTorch's
+    # SavedVariable: the same tensor each time it is looked at, freed by backward
+    def program(T):
+        x = T.tensor([1.0, 2.0], requires_grad=True)
+        out = []
+        y = x * 2.5
+        other = y.grad_fn._saved_other
+        out.append((repr(other).replace("minigrad.", "torch."), other is y.grad_fn._saved_other))
+        y.sum().backward(retain_graph=True)
+        y.sum().backward()                       # retained: runs again
+        out.append(values(x.grad).tolist())
+        for look in (lambda: y.sum().backward(), lambda: y.grad_fn._saved_other):
+            try:
+                look()
+                out.append("no error")
+            except RuntimeError as error:
+                out.append(str(error)[:60])
+        z = x * 3.0                              # never looked at before backward
+        z.sum().backward()
+        try:
+            z.grad_fn._saved_other
+            out.append("no error")
+        except RuntimeError as error:
+            out.append(str(error)[:60])
+        return out
+    theirs, ours = both(program)
+    assert ours == theirs
 
 
 def test_a_saved_number_is_one_tensor_and_version_checked_like_pytorch():

@@ -19,6 +19,7 @@ from .forward_mode import forward_mode
 from .grad_mode import _state as _grad_mode, mark_inference, no_grad
 from .graph import Node
 from .outputs import record_outputs
+from .saved_tensor import ERR_BACKWARD_TWICE, SavedTensor, number_tensor
 from ..tensor_data import TensorData
 
 
@@ -52,8 +53,30 @@ class FunctionCtx:
             return tuple(getattr(self, "to_save", ()))
         unpacked = []
         for slot in saved:
-            unpacked.append(slot.unpack(self) if slot is not None else None)
+            if slot is None or isinstance(slot, SavedTensor):
+                unpacked.append(slot.unpack(self) if slot is not None else None)
+            elif self._numbers_freed:           # a saved number (NOTE [saved numbers])
+                raise RuntimeError(ERR_BACKWARD_TWICE)
+            else:
+                unpacked.append(number_tensor(slot))
         return tuple(unpacked)
+
+    _bare_numbers = _numbers_freed = False      # NOTE [saved numbers] (outputs.py)
+
+    def _saved_slots(self):
+        """The SavedTensors of this node (None for a saved None), saved numbers too: those
+        kept as bare arrays (NOTE [saved numbers]) become SavedTensors now, for good."""
+        if self._bare_numbers:
+            saved = self._saved
+            slots = []
+            for slot, kept in enumerate(saved):
+                if kept is not None and not isinstance(kept, SavedTensor):
+                    kept = SavedTensor.of_number(kept, self, slot)
+                    if self._numbers_freed:     # backward has run: freed, as the others
+                        kept.freed, kept.packed = True, None
+                slots.append(kept)
+            self._saved, self._bare_numbers = tuple(slots), False
+        return self._saved
 
     def save_for_forward(self, *tensors):
         """Save tensors (or None) for `jvp`, which reads them with `ctx.saved_tensors`."""
@@ -111,12 +134,14 @@ class BackwardNode(FunctionCtx, Node):
     def saved_tensors_info(self):
         """One dict (shape, dtype, versions, packed, freed) per slot of save_for_backward,
         None for a saved None: what minigrad.viz draws beside the node."""
-        return [s.info() if s is not None else None for s in self._saved or ()]
+        return [s.info() if s is not None else None for s in self._saved_slots() or ()]
 
     def release_saved_tensors(self):
         for saved in self._saved or ():
-            if saved is not None:
+            if isinstance(saved, SavedTensor):
                 saved.release(self)
+        if self._bare_numbers:                  # NOTE [saved numbers]: freed too
+            self._numbers_freed = True
 
     def output_metadata(self, output_nr):
         return self._output_metadata[output_nr]

@@ -35,7 +35,7 @@ def saved_attribute(node, name):
     key = name[len("_raw_saved_" if raw else "_saved_"):]
     slots = SLOT_NAMES.get(node.name(), ())
     if key in slots:
-        saved = (node._saved or (None,) * len(slots))[slots.index(key)]
+        saved = (node._saved_slots() or (None,) * len(slots))[slots.index(key)]
         if raw:
             return None if saved is None else RawSavedTensor(saved, node)
         return None if saved is None else saved.unpack(node)

@@ -22,7 +22,7 @@ _saved_tensors_hooks_stack = []
 class SavedTensor:
     """One tensor saved by `ctx.save_for_backward`, packed if hooks are active."""
 
-    def __init__(self, tensor, node, slot, is_output):
+    def __init__(self, tensor, node, slot, is_output, narrate=True):
         if tensor._inference:
             raise RuntimeError(
                 "Inference tensors cannot be saved for backward. Please do not use Tensors "
@@ -34,7 +34,7 @@ class SavedTensor:
         self.shape, self._numpy_dtype = tensor._data.shape, tensor._data.dtype
         self.wrapped_number = tensor._wrapped_number          # x * 2 saves the 2
         self.slot, self.freed = slot, False
-        if trace.active is not None:
+        if narrate and trace.active is not None:
             trace.emit("tensor_saved", node=trace.ident(node), slot=slot,
                        tensor=trace.describe(tensor), version=self.version,
                        nbytes=self.nbytes, is_output=is_output,
@@ -64,6 +64,12 @@ class SavedTensor:
             self._make = tensor._make
             if self.wrapped_number:
                 self.version_counter = None
+
+    @classmethod
+    def of_number(cls, array, node, slot):
+        """The SavedTensor of a saved number that its node kept as a bare array
+        (NOTE [saved numbers] in outputs.py); not narrated: that was the saving's part."""
+        return cls(number_tensor(array), node, slot, is_output=False, narrate=False)
 
     def unpack(self, node):
         if self.freed:
@@ -238,3 +244,14 @@ def disable_saved_tensors_hooks(error_message="saved tensors hooks are disabled"
 
 
 _hooks_disabled = []        # error messages of the disable_saved_tensors_hooks blocks open
+
+
+make_tensor = None     # Tensor._make, set by tensor.py (which imports this package first)
+
+
+def number_tensor(array):
+    """A saved Python number's tensor again, from the bare array its node kept
+    (NOTE [saved numbers] in outputs.py): 0-dim, a wrapped number, version 0."""
+    number = make_tensor(array)
+    number._wrapped_number = True
+    return number
