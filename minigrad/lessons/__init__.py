@@ -1,4 +1,4 @@
-"""The course: eleven notebooks, each in English and in Simplified Chinese.
+"""The course: twelve notebooks, each in English and in Simplified Chinese.
 
 The notebooks are built from `lessons/NN-slug.py` in the repository by
 `scripts/build-lessons.py` and ship inside the package, so a student who has
@@ -60,6 +60,8 @@ LESSONS = (
     Lesson(10, "10-gpu", "Tensors on the GPU", "GPU 上的张量", ()),
     Lesson(11, "11-capstone", "Capstone: a small network on your own Functions",
            "综合练习：用自己的函数训练小网络", ("linear",)),
+    Lesson(12, "12-forward-mode", "Forward-mode AD and dual numbers",
+           "前向模式自动微分与对偶数", ()),
 )
 
 

@@ -1,0 +1,401 @@
+# ---
+# jupyter:
+#   jupytext:
+#     text_representation:
+#       extension: .py
+#       format_name: percent
+#   kernelspec:
+#     display_name: Python 3 (ipykernel)
+#     language: python
+#     name: python3
+# ---
+
+# %% [markdown] lang="en"
+# # 12 · Forward-mode AD and dual numbers
+#
+# Every lesson so far used **reverse mode**: the forward pass records the graph, then backward walks
+# it from the output back to the inputs. Call `J` the Jacobian matrix of `y = f(x)`: one row per
+# output element, one column per input element. A backward with the gradient `u` computes the
+# vector-Jacobian product `uᵀJ`; with `u` = 1 at output `i` and 0 elsewhere, that is **row `i`** of `J`.
+#
+# **Forward mode** goes the other way. Each input carries a **tangent** `t`, the direction in which
+# it moves, and every op turns the tangents of its inputs into the tangent of its output, during
+# the forward pass itself. What comes out is the Jacobian-vector product `J·t`; with `t` = 1 at
+# input `j` and 0 elsewhere, that is **column `j`** of `J`.
+#
+# Which one is cheaper depends on the shape of `J`:
+#
+# - many inputs, one output (a loss of a million weights): one backward gives the whole gradient,
+#   forward mode would need a million passes. Reverse mode wins.
+# - one input, many outputs (a curve in space, or every output of a model as one hyperparameter
+#   changes): one forward pass gives the derivative of every output. Forward mode wins.
+#
+# Forward mode also keeps nothing for later: no graph to walk back, no saved tensors.
+
+# %% [markdown] lang="zh"
+# # 12 · 前向模式自动微分与对偶数
+#
+# 前面各讲用的都是**反向模式自动微分**（简称反向模式）：前向传播记录计算图，再由反向传播从输出沿图走回输入。
+# 设 `y = f(x)` 的雅可比矩阵为 `J`：每个输出元素占一行，每个输入元素占一列。以梯度 `u` 做一次反向传播，
+# 算出的是向量-雅可比积 `uᵀJ`；如果 `u` 在第 `i` 个输出处为 1、其余为 0，得到的就是 `J` 的**第 `i` 行**。
+#
+# **前向模式**反过来做。每个输入都带着一个**切向量** `t`，表示它朝哪个方向变化；每个算子在前向传播的同时，
+# 就把输入的切向量变成输出的切向量。最后得到的是雅可比-向量积 `J·t`；如果 `t` 在第 `j` 个输入处为 1、
+# 其余为 0，得到的就是 `J` 的**第 `j` 列**。
+#
+# 哪种更省，要看 `J` 的形状：
+#
+# - 输入很多、输出只有一个（比如由一百万个权重算出的损失）：一次反向传播就能得到完整的梯度，
+#   前向模式却要跑一百万遍。反向模式胜出。
+# - 输入只有一个、输出很多（比如空间中的一条曲线，或某个超参数变化时模型的全部输出）：
+#   一次前向传播就能得到每个输出的导数。前向模式胜出。
+#
+# 此外，前向模式不必为以后留下任何东西：既没有要倒着走的计算图，也没有保存的张量。
+
+# %%
+import minigrad as torch
+
+# %% [markdown] lang="en"
+# ## Dual numbers
+#
+# Forward mode is easiest to see with **dual numbers**: numbers `a + b·ε`, where `ε` is a symbol
+# with `ε² = 0` (as `i² = -1` for complex numbers, except that here the square is zero). Multiply
+# two of them:
+#
+# $$(a + b\varepsilon)(c + d\varepsilon) = ac + (ad + bc)\,\varepsilon + bd\,\varepsilon^2 = ac + (ad + bc)\,\varepsilon$$
+#
+# The `ε` part is exactly the product rule. In general $f(a + b\varepsilon) = f(a) + f'(a)\,b\,\varepsilon$:
+# compute with the pair (value, tangent), and the tangent that comes out is the derivative times
+# `b`. Here are `+` and `*` in plain Python, on plain numbers, and the function `x² + y²` at
+# `x = 3`, `y = 2`, once per direction:
+
+# %% [markdown] lang="zh"
+# ## 对偶数
+#
+# 用**对偶数**来理解前向模式最直观。对偶数形如 `a + b·ε`，其中 `ε` 是一个满足 `ε² = 0` 的符号
+# （就像复数里的 `i² = -1`，只不过这里的平方等于零）。把两个对偶数相乘：
+#
+# $$(a + b\varepsilon)(c + d\varepsilon) = ac + (ad + bc)\,\varepsilon + bd\,\varepsilon^2 = ac + (ad + bc)\,\varepsilon$$
+#
+# `ε` 那一项正好就是乘积法则。一般地，$f(a + b\varepsilon) = f(a) + f'(a)\,b\,\varepsilon$：
+# 拿（值，切向量）这一对数去计算，算出来的切向量就是导数乘以 `b`。下面用纯 Python 和普通的数实现
+# `+` 和 `*`，再沿每个方向各算一次函数 `x² + y²` 在 `x = 3`、`y = 2` 处的值：
+
+# %%
+class Dual:
+    """a + b·ε with ε² = 0: a value and its tangent, both plain Python numbers."""
+
+    def __init__(self, value, tangent):
+        self.value, self.tangent = value, tangent
+
+    def __add__(self, other):      # (a + bε) + (c + dε) = (a + c) + (b + d)ε
+        return Dual(self.value + other.value, self.tangent + other.tangent)
+
+    def __mul__(self, other):      # (a + bε)(c + dε) = ac + (ad + bc)ε, since ε² = 0
+        return Dual(self.value * other.value,
+                    self.value * other.tangent + self.tangent * other.value)
+
+
+def fn(x, y):
+    return x * x + y * y
+
+
+for tx, ty in [(1.0, 0.0), (0.0, 1.0), (1.0, 1.0)]:
+    out = fn(Dual(3.0, tx), Dual(2.0, ty))
+    print(f"tangents (x, y) = ({tx}, {ty}):  value {out.value}, tangent {out.tangent}")
+print("by hand: df/dx = 2x =", 2 * 3.0, "  df/dy = 2y =", 2 * 2.0)
+
+# %% [markdown] lang="en"
+# The value is 13 every time; the tangent depends on the direction: `(1, 0)` gives ∂f/∂x = 6,
+# `(0, 1)` gives ∂f/∂y = 4, and `(1, 1)` their sum, the derivative along the diagonal. Each
+# direction costs one pass, and nothing ran backward.
+
+# %% [markdown] lang="zh"
+# 值每次都是 13；切向量则取决于方向：`(1, 0)` 给出 ∂f/∂x = 6，`(0, 1)` 给出 ∂f/∂y = 4，
+# `(1, 1)` 给出两者之和，也就是沿对角线方向的导数。每个方向算一遍，而且完全没有反向传播。
+
+# %% [markdown] lang="en"
+# ## Dual tensors: `torch.autograd.forward_ad`
+#
+# PyTorch does the same with whole tensors. Inside `with fwAD.dual_level():`,
+# `fwAD.make_dual(primal, tangent)` makes a **dual tensor**: the ordinary value, called the
+# **primal**, with a tangent of the same shape attached. Every op on it computes the tangent of
+# its result, and `fwAD.unpack_dual(y)` gives both back, as `.primal` and `.tangent`. This is the
+# code of PyTorch's forward-mode AD tutorial, on three numbers instead of a random 10×10 matrix
+# (with PyTorch, the import is `import torch.autograd.forward_ad as fwAD`):
+
+# %% [markdown] lang="zh"
+# ## 对偶张量：`torch.autograd.forward_ad`
+#
+# PyTorch 对整个张量做同样的事。在 `with fwAD.dual_level():` 里，`fwAD.make_dual(primal, tangent)`
+# 创建一个**对偶张量**：普通的值（称为**原始值**，primal）再附上一个形状相同的切向量。对它做的每个运算
+# 都会算出结果的切向量，`fwAD.unpack_dual(y)` 则把两者取回来，分别是 `.primal` 和 `.tangent`。
+# 下面就是 PyTorch 前向模式自动微分教程里的代码，只是把随机的 10×10 矩阵换成了三个数
+# （用 PyTorch 时写 `import torch.autograd.forward_ad as fwAD`）：
+
+# %%
+import minigrad.autograd.forward_ad as fwAD
+
+primal = torch.tensor([1.0, 2.0, 3.0])
+tangent = torch.tensor([1.0, 0.5, 0.0])
+plain_tensor = torch.tensor([4.0, 5.0, 6.0])
+
+
+def fn(x, y):
+    return x ** 2 + y ** 2
+
+
+with fwAD.dual_level():
+    dual_input = fwAD.make_dual(primal, tangent)
+    dual_output = fn(dual_input, plain_tensor)      # only dual_input carries a tangent
+    print("dual_input: ", dual_input)
+    print("dual_output:", dual_output)
+    jvp = fwAD.unpack_dual(dual_output).tangent
+print("jvp:  ", jvp)
+print("2·x·t:", 2 * primal * tangent)
+print("after the level, tangent =", fwAD.unpack_dual(dual_output).tangent)
+
+# %% [markdown] lang="en"
+# `plain_tensor` has no tangent, so it counts as a constant (tangent 0): the tangent of `x² + y²`
+# is `2x·t`, the derivative times the direction, computed element by element. When `dual_level()`
+# ends, every tangent made inside it is deleted, and `unpack_dual` returns `None`. Only tensors
+# made by `make_dual`, or by an op with a dual input, carry a tangent; the others cost nothing
+# extra.
+
+# %% [markdown] lang="zh"
+# `plain_tensor` 没有切向量，所以被当作常数（切向量为 0）：`x² + y²` 的切向量是 `2x·t`，
+# 即导数乘以方向，逐元素计算。离开 `dual_level()` 时，在其中产生的所有切向量都会被删除，
+# 之后 `unpack_dual` 返回 `None`。只有 `make_dual` 创建的张量，或由带对偶输入的运算得到的张量，
+# 才带有切向量；其他张量不会多花任何代价。
+
+# %% [markdown] lang="en"
+# ## A whole Jacobian, column by column or row by row
+#
+# Take `f(x) = sin(x[:2] · x[1:])`: three inputs, two outputs, so `J` is 2×3. Forward mode with the
+# tangent `e_j` (1 at input `j`, 0 elsewhere) gives column `j`: three forward passes. Reverse
+# mode with `grad_outputs = e_i` gives row `i`: two backward passes through one graph, kept with
+# `retain_graph=True`.
+
+# %% [markdown] lang="zh"
+# ## 整个雅可比矩阵：一列一列地算，或一行一行地算
+#
+# 取 `f(x) = sin(x[:2] · x[1:])`：三个输入、两个输出，所以 `J` 是 2×3 的矩阵。前向模式用切向量 `e_j`
+# （第 `j` 个输入处为 1、其余为 0）得到第 `j` 列，共要三次前向传播；反向模式用 `grad_outputs = e_i`
+# 得到第 `i` 行，共要两次反向传播，用 `retain_graph=True` 保留同一张计算图。
+
+# %%
+def f(x):
+    return (x[:2] * x[1:]).sin()
+
+
+x = torch.tensor([0.5, 1.0, 1.5])
+
+columns = []
+with fwAD.dual_level():
+    for j in range(3):
+        e_j = torch.zeros(3)
+        e_j[j] = 1.0
+        columns.append(fwAD.unpack_dual(f(fwAD.make_dual(x, e_j))).tangent)
+J_forward = torch.stack(columns, dim=1)
+
+leaf = x.clone().requires_grad_()
+y = f(leaf)
+rows = []
+for i in range(2):
+    e_i = torch.zeros(2)
+    e_i[i] = 1.0
+    (row,) = torch.autograd.grad(y, leaf, grad_outputs=e_i, retain_graph=True)
+    rows.append(row)
+J_reverse = torch.stack(rows)
+
+print("forward mode, 3 columns:\n", J_forward)
+print("reverse mode, 2 rows:\n", J_reverse)
+print("allclose:", torch.allclose(J_forward, J_reverse))
+
+# %% [markdown] lang="en"
+# The same matrix, sliced two ways. Here reverse mode needed fewer passes (2 outputs, 3 inputs);
+# for one input and a thousand outputs, forward mode would need one pass and reverse mode a
+# thousand. PyTorch's `torch.func.jacfwd` and `torch.func.jacrev` build Jacobians with exactly
+# these loops, run as one batch.
+
+# %% [markdown] lang="zh"
+# 同一个矩阵，两种切法。这里反向模式用的次数更少（2 个输出、3 个输入）；如果是 1 个输入、1000 个输出，
+# 前向模式只要一次，反向模式却要一千次。PyTorch 的 `torch.func.jacfwd` 和 `torch.func.jacrev`
+# 就是用这两种循环来构造雅可比矩阵的，只不过把这些循环合成一批，一次算完。
+
+# %% [markdown] lang="en"
+# ## A custom Function with `jvp`
+#
+# The custom Functions of lesson 03 define `backward(ctx, grad_output)`, the vector-Jacobian product
+# of the op. For forward mode, a custom Function defines `jvp(ctx, *input_tangents)` instead, which
+# returns the tangent of the output: for `exp`, `t · exp(x)`. This is the tutorial's example.
+# `forward` keeps its result on `ctx` as a plain attribute: `jvp` runs right after `forward`, so
+# nothing can modify it in between. `jvp` deletes it when done, since no backward will need it.
+
+# %% [markdown] lang="zh"
+# ## 带 `jvp` 的自定义函数
+#
+# 第 03 讲的自定义函数定义的是 `backward(ctx, grad_output)`，也就是这个运算的向量-雅可比积。
+# 要支持前向模式，自定义函数则要定义 `jvp(ctx, *input_tangents)`，返回输出的切向量：对 `exp` 来说就是
+# `t · exp(x)`。下面是教程里的例子。`forward` 把结果作为普通属性存到 `ctx` 上：`jvp` 紧接在 `forward`
+# 之后运行，这期间结果不可能被改动。`jvp` 用完就把它删掉，因为不会有 backward 再用到它。
+
+# %%
+class Exp(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, foo):
+        result = torch.exp(foo)
+        ctx.result = result
+        return result
+
+    @staticmethod
+    def jvp(ctx, gI):
+        gO = gI * ctx.result
+        del ctx.result
+        return gO
+
+
+primal = torch.tensor([-1.0, 0.0, 2.0], dtype=torch.float64, requires_grad=True)
+tangent = torch.tensor([1.0, 1.0, 0.5], dtype=torch.float64)
+with fwAD.dual_level():
+    dual_output = Exp.apply(fwAD.make_dual(primal, tangent))
+    jvp = fwAD.unpack_dual(dual_output).tangent
+print("jvp:         ", jvp.detach())
+print("t · exp(x):  ", tangent * primal.detach().exp())
+
+# %% [markdown] lang="en"
+# Is the `jvp` right? `gradcheck(..., check_forward_ad=True)` builds the Jacobian column by column
+# with your `jvp`, as above, and compares it with finite differences (lesson 08). This `Exp` has no
+# `backward`, so turn off the checks that need one: `check_backward_ad`, `check_undefined_grad`
+# and `check_batched_grad`.
+
+# %% [markdown] lang="zh"
+# 这个 `jvp` 写对了吗？`gradcheck(..., check_forward_ad=True)` 会像上面那样，用你的 `jvp` 一列一列地
+# 构造雅可比矩阵，再和有限差分的结果比较（见第 08 讲）。这个 `Exp` 没有 `backward`，所以要关掉那些需要
+# backward 的检查：`check_backward_ad`、`check_undefined_grad` 和 `check_batched_grad`。
+
+# %%
+print(torch.autograd.gradcheck(Exp.apply, (primal,), check_forward_ad=True,
+                               check_backward_ad=False, check_undefined_grad=False,
+                               check_batched_grad=False))
+
+# %% [markdown] lang="en"
+# A wrong `jvp` fails the way the wrong backward of lesson 08 did. This one forgot the factor
+# `exp(x)`:
+
+# %% [markdown] lang="zh"
+# 写错的 `jvp` 会像第 08 讲里写错的 backward 一样通不过检查。下面这个漏掉了因子 `exp(x)`：
+
+# %%
+class WrongExp(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, foo):
+        return torch.exp(foo)
+
+    @staticmethod
+    def jvp(ctx, gI):
+        return gI                      # the right formula: gI * exp(foo)
+
+
+try:
+    torch.autograd.gradcheck(WrongExp.apply, (primal,), check_forward_ad=True,
+                             check_backward_ad=False, check_undefined_grad=False,
+                             check_batched_grad=False)
+except RuntimeError as error:
+    print(error)
+
+# %% [markdown] lang="en"
+# The diagonal of the numerical Jacobian is `exp(x)`; the analytical one, from `jvp`, is all ones.
+#
+# And a custom Function with no `jvp` at all, such as lesson 03's `Exp` with only a `backward`?
+# On tensors that are not dual it works as before, even inside `fwAD.dual_level()`. Given a dual
+# input, it cannot make up a tangent, and says so:
+
+# %% [markdown] lang="zh"
+# 数值雅可比矩阵的对角线是 `exp(x)`，而由 `jvp` 得到的解析雅可比矩阵全是 1。
+#
+# 那如果自定义函数根本没有 `jvp` 呢？比如第 03 讲里只有 `backward` 的 `Exp`。
+# 对不是对偶张量的输入，它照常工作，即使在 `fwAD.dual_level()` 里面也一样；可一旦输入是对偶张量，
+# 它没法凭空造出切向量，于是报错：
+
+# %%
+class ExpWithoutJvp(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x):
+        result = x.exp()
+        ctx.save_for_backward(result)
+        return result
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        (result,) = ctx.saved_tensors
+        return grad_output * result
+
+
+with fwAD.dual_level():
+    print(ExpWithoutJvp.apply(torch.tensor([0.0, 1.0])))
+    try:
+        ExpWithoutJvp.apply(fwAD.make_dual(torch.tensor([0.0, 1.0]), torch.ones(2)))
+    except NotImplementedError as error:
+        print(error)
+
+# %% [markdown] lang="en"
+# ## How minigrad gets the tangents of built-in ops
+#
+# PyTorch writes a JVP formula for every built-in op, next to its backward formula. minigrad writes
+# none: each op's backward already computes `v = Jᵀu`, and `v` is linear in `u`, so
+# `⟨Jᵀu, t⟩ = ⟨u, J·t⟩`, and therefore
+#
+# $$J\,t = \frac{\partial}{\partial u}\,\big\langle J^\top u,\; t\big\rangle$$
+#
+# Run backward on a probe `u` (zeros that require grad) with `create_graph=True`, then
+# differentiate `(vjp * t).sum()` with respect to `u`: two small backward passes per op, which is
+# what `minigrad/autograd/forward_ad.py` does for every op with a dual input. The numbers are
+# those of PyTorch's formulas (the tests compare them op by op); the formulas are just faster.
+# By hand, on `f` from above:
+
+# %% [markdown] lang="zh"
+# ## minigrad 怎样得到内置算子的切向量
+#
+# PyTorch 为每个内置算子都写了一个雅可比-向量积（JVP）公式，和它的反向传播公式放在一起。minigrad
+# 一个也没写：每个算子的 backward 已经在计算 `v = Jᵀu`，而 `v` 对 `u` 是线性的，所以
+# `⟨Jᵀu, t⟩ = ⟨u, J·t⟩`，从而
+#
+# $$J\,t = \frac{\partial}{\partial u}\,\big\langle J^\top u,\; t\big\rangle$$
+#
+# 先取一个探针 `u`（全零、需要梯度的张量），用 `create_graph=True` 做反向传播，再对 `u` 求
+# `(vjp * t).sum()` 的导数：每个算子只需两次小小的反向传播。`minigrad/autograd/forward_ad.py`
+# 对每个带对偶输入的算子做的正是这件事。算出的数和 PyTorch 公式给出的一样（测试逐个算子做了比较），
+# 只是公式算得更快。下面在前面的 `f` 上手算一遍：
+
+# %%
+x = torch.tensor([0.5, 1.0, 1.5], requires_grad=True)
+t = torch.tensor([1.0, -1.0, 0.5])
+u = torch.zeros(2, requires_grad=True)                                    # the probe
+(vjp,) = torch.autograd.grad(f(x), x, grad_outputs=u, create_graph=True)  # Jᵀu, linear in u
+(jvp_by_hand,) = torch.autograd.grad((vjp * t).sum(), u)                  # J·t
+with fwAD.dual_level():
+    jvp_forward = fwAD.unpack_dual(f(fwAD.make_dual(x.detach(), t))).tangent
+print("d/du <Jᵀu, t>:", jvp_by_hand)
+print("forward mode: ", jvp_forward)
+print("J_forward @ t:", J_forward @ t)
+
+# %% [markdown] lang="en"
+# ## What to remember
+#
+# - Backward gives a row of the Jacobian per pass (`uᵀJ`); forward mode gives a column (`J·t`),
+#   computed along with the forward pass. Use the one that needs fewer passes: reverse mode for
+#   many inputs and one output, forward mode for one input and many outputs.
+# - A dual number `a + b·ε` with `ε² = 0` carries a value and its tangent; `fwAD.make_dual` and
+#   `fwAD.unpack_dual`, inside `fwAD.dual_level()`, do the same with tensors.
+# - For forward mode, a custom Function needs `jvp(ctx, *input_tangents)`; check it with
+#   `gradcheck(..., check_forward_ad=True)`.
+
+# %% [markdown] lang="zh"
+# ## 要记住的三点
+#
+# - 反向传播每次得到雅可比矩阵的一行（`uᵀJ`）；前向模式每次得到一列（`J·t`），在前向传播的同时算出。
+#   哪种需要的次数少就用哪种：输入多、输出一个，用反向模式；输入一个、输出多，用前向模式。
+# - 对偶数 `a + b·ε`（`ε² = 0`）同时带着值和切向量；在 `fwAD.dual_level()` 里用 `fwAD.make_dual`
+#   和 `fwAD.unpack_dual`，就能对张量做同样的事。
+# - 要支持前向模式，自定义函数需要 `jvp(ctx, *input_tangents)`；用 `gradcheck(..., check_forward_ad=True)` 检验它。
