@@ -7,7 +7,7 @@
 # API (`import minigrad as torch` runs the code in these notebooks unchanged), but
 # its insides are short enough to read.
 #
-# Eleven lessons take you from "what is a computational graph" to writing, checking
+# Twelve lessons take you from "what is a computational graph" to writing, checking
 # and debugging your own autograd Functions.
 #
 # **How the notebooks work**
@@ -30,7 +30,7 @@
 # 它的 API 和 PyTorch 相同（写上 `import minigrad as torch`，本课程里按 PyTorch 写法写的代码原样就能运行），
 # 但内部实现短小，完全读得懂。
 #
-# 全课共十一讲，从"什么是计算图"讲起，一直到自己动手编写、检查和调试自定义的 autograd 函数。
+# 全课共十二讲，从"什么是计算图"讲起，一直到自己动手编写、检查和调试自定义的 autograd 函数。
 #
 # **笔记本怎么用**
 #
