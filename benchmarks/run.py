@@ -34,6 +34,9 @@ ENGINES = ("minigrad", "numpy", "torch", "mygrad", "autograd")
 LABELS = {"minigrad": "minigrad", "numpy": "numpy floor (by hand)", "torch": "PyTorch (CPU)",
           "mygrad": "MyGrad", "autograd": "HIPS autograd"}
 CLOCKS = {"cpu": time.process_time, "wall": time.perf_counter}
+# Issue 7's targets for minigrad: per-op and chain as ratios to PyTorch, the MLP step
+# as a ratio to the numpy floor.
+TARGETS = {"per_op": 1.0, "chain": 1.5, "mlp": 1.10}
 clock = CLOCKS["cpu"]
 
 
@@ -199,9 +202,9 @@ def targets(results, memory):
         ok = "met" if value <= limit else "MISSED"
         rows.append(f"  {name:<42} {value:7.2f}{unit}  (target ≤ {limit}{unit})  {ok}")
     if results["per_op"]["reference"] == "torch":
-        row("per-op cost vs PyTorch", results["per_op"]["ratio"]["minigrad"], 1.0)
-        row("chain vs PyTorch", results["chain"]["ratio"]["minigrad"], 1.5)
-    row("MLP step vs numpy floor", results["mlp"]["floor_ratio"]["minigrad"], 1.10)
+        row("per-op cost vs PyTorch", results["per_op"]["ratio"]["minigrad"], TARGETS["per_op"])
+        row("chain vs PyTorch", results["chain"]["ratio"]["minigrad"], TARGETS["chain"])
+    row("MLP step vs numpy floor", results["mlp"]["floor_ratio"]["minigrad"], TARGETS["mlp"])
     if "minigrad" in memory and "torch" in memory:       # (RSS: 1 MiB is noise)
         for point, label in (("forward", "graph memory"), ("peak_backward", "peak in backward"),
                              ("backward", "memory after backward")):
@@ -220,12 +223,11 @@ def trace_share(per_op_seconds):
 
 
 def _target_ratio(results, key):
-    """Issue 7's target for minigrad on `key`, relative to the run's reference engine:
-    per-op 1.0× and chain 1.5× PyTorch, the MLP step 1.10× the numpy floor."""
+    """Issue 7's target for minigrad on `key` (TARGETS), relative to the run's reference."""
     result = results[key]
-    if key == "mlp":
-        return 1.10 * result["ratio"].get("numpy", float("nan"))
-    return {"per_op": 1.0, "chain": 1.5}[key] if result["reference"] == "torch" else None
+    if key == "mlp":                          # a target relative to the numpy floor
+        return TARGETS["mlp"] * result["ratio"].get("numpy", float("nan"))
+    return TARGETS[key] if result["reference"] == "torch" else None
 
 
 def plot(results, path):

@@ -346,9 +346,9 @@ def _connect(node, args):
         edge = isinstance(arg, TensorData) and position not in skip
         is_tensor.append(edge)
         if edge:
-            grad_node = arg._gradient_node()
+            grad_node, output_nr = arg._gradient_edge()
             nodes.append(grad_node)
-            output_nrs.append(arg._output_nr if grad_node is arg._grad_fn else 0)
+            output_nrs.append(output_nr)
     node._next_nodes, node._next_nrs = tuple(nodes), tuple(output_nrs)    # NOTE [edges]
     node._input_is_tensor = tuple(is_tensor)
     if _anomaly["enabled"]:

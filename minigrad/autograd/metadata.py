@@ -23,26 +23,26 @@ class InputMetadata:
         whose full collections visit every live object (some 40% of the forward time
         of a chain of 10⁵ ops).  The same goes for the nodes' tuples of metadata.
         """
+        return cls._shared_entry(tensor)[0]
+
+    @classmethod
+    def _shared_entry(cls, tensor):
+        """(metadata, (metadata,)): the shared metadata of tensors like this one, and the
+        shared tuple of a node with it as its one output; made once."""
         key = (tensor._data.shape, tensor._data.dtype.char, id(tensor.device))  # (a device: one object)
         found = _SHARED.get(key)
         if found is None:
             if len(_SHARED) > 10_000:      # many shapes: start again rather than grow
                 _SHARED.clear()
             metadata = cls(tensor)
-            found = _SHARED[key] = (metadata, (metadata,))   # it, and the tuple of one output
-        return found[0]
+            found = _SHARED[key] = (metadata, (metadata,))
+        return found
 
     @classmethod
     def of_outputs(cls, outputs):
         """The (shared) tuple of the metadata of a node's outputs, None for non-tensors."""
         if len(outputs) == 1 and hasattr(outputs[0], "_data"):     # most ops: one lookup
-            tensor = outputs[0]
-            key = (tensor._data.shape, tensor._data.dtype.char, id(tensor.device))
-            found = _SHARED.get(key)
-            if found is None:
-                cls.shared(tensor)
-                found = _SHARED[key]
-            return found[1]
+            return cls._shared_entry(outputs[0])[1]
         metadata = tuple([cls.shared(o) if hasattr(o, "_data") else None for o in outputs])
         return _SHARED.setdefault(metadata, metadata)
 
