@@ -115,8 +115,8 @@ class SavedTensor:
     def _number(self):
         """A saved Python number (the 2 of x * 2) is kept as an array until first unpacked
         (no one else holds its tensor: nothing can change it), then as one tensor."""
-        tensor = self._make(self.packed)
-        tensor._wrapped_number, tensor._version_counter.value = True, self.version
+        tensor = number_tensor(self.packed)
+        tensor._version_counter.value = self.version
         self.packed, self.version_counter = tensor, tensor._version_counter
         return tensor
 
