@@ -3,7 +3,6 @@
 The backward of a reduction puts the gradient back in the reduced dims
 (`_unreduce`: unsqueeze, then expand to the input's shape).
 """
-import collections
 
 from .. import dtypes
 from ..autograd.function import Function
@@ -112,9 +111,6 @@ class Min(Max):
 
     node_name = "MinBackward1"
     pick = "min"
-
-
-values_indices = collections.namedtuple("values_indices", ["values", "indices"])
 
 
 class MaxDim(Function):
