@@ -15,7 +15,6 @@ import itertools
 from .. import trace
 from . import anomaly
 from .forward_mode import forward_mode
-from .graph import AccumulateGrad
 from .grad_mode import set_grad_enabled
 
 
@@ -39,30 +38,30 @@ def run_backward(roots, retain_graph, create_graph, capture=None, accumulate=Tru
         total = slots[output_nr]
         slots[output_nr] = grad if total is None else _accumulate(total, grad, create_graph)
 
-    def make_ready(node):
-        heapq.heappush(ready, (-node._sequence_nr, next(tiebreak), node))
-
     with task, set_grad_enabled(True) if create_graph else forward_mode():  # records nothing
         for (node, output_nr), grad in roots:
             add_gradient(node, output_nr, grad)
         for node in {node for (node, _), _ in roots}:
             if dependencies.get(node, 0) == 0:
-                make_ready(node)
+                heapq.heappush(ready, (-node._sequence_nr, next(tiebreak), node))
         if tracing:
             trace.emit("backward_started", roots=[trace.ident(n) for (n, _), _ in roots],
                        dependencies=_named_counts(dependencies))
+        # Once per node: the common path here, the rest in helpers (hooks, captures...).
         while ready:
             node = heapq.heappop(ready)[2]
             grads = buffers.pop(node, None) or [None] * len(node._output_metadata)
-            if capture is None:
-                grads = _call_pre_hooks(node, grads, create_graph)
-            else:
+            if capture is not None:
                 grads = _capture(node, grads, create_graph, capture, captured, task)
                 if grads is None:
                     continue                 # not run: not on the way to a captured edge
+            else:                            # most nodes have no hooks: no call
+                grads = _call_pre_hooks(node, grads, create_graph) if (
+                    node._pre_hooks or node._retained_grads or node._tensor_pre_hooks) else tuple(grads)
             if tracing:
                 _narrate_start(node, grads, ready)
-            grad_inputs = _run_node(node, grads, create_graph, accumulate)
+            grad_inputs = (_run_node(node, grads) if node._post_hooks or anomaly._state["enabled"]
+                           else node.apply(grads))
             if not retain_graph and node._saved:
                 node.release_saved_tensors()
             for next_node, input_nr, grad in zip(node._next_nodes, node._next_nrs, grad_inputs):
@@ -70,9 +69,9 @@ def run_backward(roots, retain_graph, create_graph, capture=None, accumulate=Tru
                     continue
                 if grad is not None:
                     add_gradient(next_node, input_nr, grad)
-                dependencies[next_node] -= 1
-                if dependencies[next_node] == 0:
-                    make_ready(next_node)
+                dependencies[next_node] = remaining = dependencies[next_node] - 1
+                if remaining == 0:           # ready: the latest made runs first
+                    heapq.heappush(ready, (-next_node._sequence_nr, next(tiebreak), next_node))
             if tracing:
                 _narrate_finish(node, grad_inputs, dependencies)
             grad = grad_inputs = None        # hold no gradient: a leaf may keep a fresh one
@@ -236,8 +235,7 @@ def _capture(node, grads, create_graph, capture, captured, task):
 
 def _call_pre_hooks(node, grads, create_graph):
     """Tensor hooks, then retain_grad, then the node's own pre-hooks (PyTorch's order)."""
-    if not (node._pre_hooks or node._retained_grads or node._tensor_pre_hooks or (
-            isinstance(node, AccumulateGrad) and node.variable._leaf_hooks)):
+    if not (node._pre_hooks or node._retained_grads or node._tensor_pre_hooks):
         return tuple(grads)                  # most nodes: no hooks at all
     for output_nr, grad in enumerate(grads):
         for hook in tuple(node.tensor_pre_hooks(output_nr)):
@@ -263,13 +261,10 @@ def _call_pre_hooks(node, grads, create_graph):
     return grads
 
 
-def _run_node(node, grads, create_graph, accumulate):
-    """Run one node: its backward, anomaly checks, then its post-hooks."""
+def _run_node(node, grads):
+    """Run one node with what the loop leaves out: anomaly checks, then its post-hooks."""
     try:
-        if isinstance(node, AccumulateGrad):
-            grad_inputs = node.apply(grads, create_graph) if accumulate else ()
-        else:
-            grad_inputs = node.apply(grads)
+        grad_inputs = node.apply(grads)
         if anomaly._state["enabled"]:
             anomaly.check_nan(node, grad_inputs)
     except Exception as exc:

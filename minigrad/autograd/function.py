@@ -111,10 +111,8 @@ class BackwardNode(FunctionCtx, Node):
     _dirty = ()
     _non_differentiable = ()
     to_save = ()
-
-    def __init__(self, function_cls):
-        Node.__init__(self)
-        self._function_cls = function_cls
+    _in_forward = True                   # until apply has run forward
+    _function_cls = None                 # the Function (each op's node class sets it)
 
     def name(self):
         cls = self._function_cls
@@ -188,13 +186,18 @@ class BackwardNode(FunctionCtx, Node):
     def _conform(self, grad_inputs):
         """One gradient per edge (next_functions), each made to fit the tensor it flows to:
         as PyTorch, the metadata comes from the node of that tensor."""
-        checked, edges = [], zip(self._next_nodes, self._next_nrs)
+        checked, nodes, output_nrs = [], self._next_nodes, self._next_nrs
         for position, (grad, is_tensor) in enumerate(zip(grad_inputs, self._input_is_tensor)):
-            if is_tensor:
-                node, input_nr = next(edges)
-                if grad is not None and node is not None:    # no edge: dropped unchecked
-                    grad = node.output_metadata(input_nr).conform(grad, self, position)
-                checked.append(grad)
+            if not is_tensor:
+                continue
+            node = nodes[len(checked)]
+            if grad is not None and node is not None:        # no edge: dropped unchecked
+                metadata = node._output_metadata[output_nrs[len(checked)]]
+                data = grad._data
+                if not (data.dtype is metadata._host_dtype and data.shape == metadata.shape
+                        and data.__class__ is _HOST_ARRAY):      # it fits (nearly always)
+                    grad = metadata.conform(grad, self, position)
+            checked.append(grad)
         return tuple(checked)
 
 
@@ -276,11 +279,17 @@ class Function:
     def apply(cls, *args, **kwargs):
         if kwargs:      # bind keywords to forward's parameters, as PyTorch does
             args = _bind_keywords(cls, args, kwargs)
-        if cls.device_check and not _on_one_device(args):
-            args = backend.match_devices(cls.device_check, args)    # or PyTorch's error
-        needs = []
+        # One pass over the arguments: which need a gradient, and are all on the CPU?
+        needs, on_host = [], True
         for arg in args:
-            needs.append(isinstance(arg, TensorData) and (arg._requires_grad or arg.requires_grad))
+            if isinstance(arg, TensorData):
+                needs.append(arg._requires_grad or (arg._base is not None and arg.requires_grad))
+                if arg._data.__class__ is not _HOST_ARRAY:
+                    on_host = False
+            else:
+                needs.append(False)
+        if not on_host and cls.device_check and not _on_one_device(args):
+            return cls.apply(*backend.match_devices(cls.device_check, args))  # or PyTorch's error
         needs = tuple(needs)
         record = _grad_mode["enabled"] and True in needs
         if not record and cls._builtin:           # a built-in op that records nothing
@@ -293,20 +302,17 @@ class Function:
             if _forward_ad["level"] is not None:      # a dual level is open: tangents
                 outputs = forward_ad.propagate(cls, ctx, args, outputs)
             return mark_inference(outputs) if _grad_mode["inference"] else outputs
-        ctx = cls._node_class(cls)
+        ctx = cls._node_class()
         ctx.needs_input_grad = needs
         if record:
             _connect(ctx, args)
-        ctx._in_forward = True
-        try:
-            with forward_mode():
-                if cls.setup_context is _NO_SETUP_CONTEXT:
-                    outputs = cls.forward(ctx, *args)
-                else:                        # the newer style: forward(*args) + setup_context
-                    outputs = cls.forward(*args)
-                    cls.setup_context(ctx, args, outputs)
-        finally:
-            ctx._in_forward = False
+        with forward_mode():
+            if cls.setup_context is _NO_SETUP_CONTEXT:
+                outputs = cls.forward(ctx, *args)
+            else:                            # the newer style: forward(*args) + setup_context
+                outputs = cls.forward(*args)
+                cls.setup_context(ctx, args, outputs)
+        ctx._in_forward = False              # from now on save_for_backward refuses
         if record:
             outputs = record_outputs(ctx, args, outputs)
         elif _grad_mode["inference"]:
@@ -326,7 +332,7 @@ def _node_class_for(function_cls):
     name = function_cls.__dict__.get("node_name") or function_cls.__name__ + "Backward"
     return type(name.split("::")[-1], (BackwardNode,), {
         "__slots__": (), "__module__": "builtins" if named else __name__,
-        "__qualname__": name.split("::")[-1]})
+        "__qualname__": name.split("::")[-1], "_function_cls": function_cls})
 
 
 def _bind_keywords(cls, args, kwargs):
@@ -343,9 +349,15 @@ def _connect(node, args):
     skip = node._function_cls.nondifferentiable_args
     is_tensor, nodes, output_nrs = [], [], []
     for position, arg in enumerate(args):
-        edge = isinstance(arg, TensorData) and position not in skip
-        is_tensor.append(edge)
-        if edge:
+        if not isinstance(arg, TensorData) or (skip and position in skip):
+            is_tensor.append(False)
+            continue
+        is_tensor.append(True)
+        grad_fn = arg._grad_fn
+        if grad_fn is not None and arg._base is None:     # most edges: to the tensor's grad_fn
+            nodes.append(grad_fn)
+            output_nrs.append(arg._output_nr)
+        else:                                             # a leaf, a view, a constant
             grad_node, output_nr = arg._gradient_edge()
             nodes.append(grad_node)
             output_nrs.append(output_nr)

@@ -10,6 +10,7 @@ import weakref
 from .. import trace
 from ..utils.hooks import HookDict, add_hook
 from .fresh_grads import is_fresh
+from .grad_mode import _state as _grad_mode
 
 _sequence = itertools.count()
 LEAF_PRIORITY = float("inf")    # AccumulateGrad runs as soon as it is ready
@@ -117,17 +118,29 @@ class AccumulateGrad(Node):
     def name(self):
         return "torch::autograd::AccumulateGrad"       # PyTorch's name for this node
 
+    @property
+    def _tensor_pre_hooks(self):         # a leaf's hooks live on the leaf
+        return self.variable._leaf_hooks
+
     def tensor_pre_hooks(self, output_nr):
         hooks = self.variable._leaf_hooks
         return hooks.values() if hooks else ()
 
-    def output_metadata(self, output_nr):
+    @property
+    def _output_metadata(self):
         if self._leaf_metadata is None:         # made once, as PyTorch's AccumulateGrad
             from .metadata import InputMetadata
-            self._leaf_metadata = InputMetadata(self.variable)
+            self._leaf_metadata = (InputMetadata(self.variable),)
         return self._leaf_metadata
 
-    def apply(self, grad_outputs, create_graph=False):
+    def output_metadata(self, output_nr):
+        return self._output_metadata[output_nr]
+
+    def apply(self, grad_outputs, create_graph=None):
+        """Add the gradient into the leaf's .grad; recorded (create_graph) when grad mode
+        is on, as the engine runs a backward with create_graph=True."""
+        if create_graph is None:
+            create_graph = _grad_mode["enabled"]
         (grad,) = grad_outputs
         leaf = self.variable
         if grad is None:

@@ -23,26 +23,13 @@ class InputMetadata:
         whose full collections visit every live object (some 40% of the forward time
         of a chain of 10⁵ ops).  The same goes for the nodes' tuples of metadata.
         """
-        return cls._shared_entry(tensor)[0]
-
-    @classmethod
-    def _shared_entry(cls, tensor):
-        """(metadata, (metadata,)): the shared metadata of tensors like this one, and the
-        shared tuple of a node with it as its one output; made once."""
-        key = (tensor._data.shape, tensor._data.dtype.char, id(tensor.device))  # (a device: one object)
-        found = _SHARED.get(key)
-        if found is None:
-            if len(_SHARED) > 10_000:      # many shapes: start again rather than grow
-                _SHARED.clear()
-            metadata = cls(tensor)
-            found = _SHARED[key] = (metadata, (metadata,))
-        return found
+        return shared_metadata(tensor)[0]
 
     @classmethod
     def of_outputs(cls, outputs):
         """The (shared) tuple of the metadata of a node's outputs, None for non-tensors."""
         if len(outputs) == 1 and hasattr(outputs[0], "_data"):     # most ops: one lookup
-            return cls._shared_entry(outputs[0])[1]
+            return shared_metadata(outputs[0])[1]
         metadata = tuple([cls.shared(o) if hasattr(o, "_data") else None for o in outputs])
         return _SHARED.setdefault(metadata, metadata)
 
@@ -76,6 +63,19 @@ class InputMetadata:
 
 
 _SHARED = {}        # see NOTE [shared metadata]
+
+
+def shared_metadata(tensor):
+    """(metadata, (metadata,)): the shared InputMetadata of tensors like this one, and the
+    shared tuple of a node with it as its one output; made once (NOTE [shared metadata])."""
+    key = (tensor._data.shape, tensor._data.dtype.char, id(tensor.device))  # (a device: one object)
+    found = _SHARED.get(key)
+    if found is None:
+        if len(_SHARED) > 10_000:      # many shapes: start again rather than grow
+            _SHARED.clear()
+        metadata = InputMetadata(tensor)
+        found = _SHARED[key] = (metadata, (metadata,))
+    return found
 
 
 

@@ -3,7 +3,8 @@ its grad_fn (`_attach`), the node keeps their metadata, and what forward asked t
 save becomes SavedTensors."""
 from .. import trace
 from ..tensor_data import TensorData
-from .metadata import InputMetadata
+from .graph import Node
+from .metadata import InputMetadata, shared_metadata
 from .saved_tensor import SavedTensor
 
 
@@ -15,9 +16,12 @@ def record_outputs(ctx, args, outputs):
     elif is_tuple:
         results = tuple([_attach(ctx, args, output, output_nr)
                          for output_nr, output in enumerate(outputs)])
-    else:
+    else:                                   # most ops: one tensor
         results = (_attach(ctx, args, outputs, 0),)
-    ctx._output_metadata = InputMetadata.of_outputs(results)
+        if isinstance(results[0], TensorData):
+            ctx._output_metadata = shared_metadata(results[0])[1]
+    if ctx._output_metadata is _ONE_UNKNOWN_OUTPUT:
+        ctx._output_metadata = InputMetadata.of_outputs(results)
     if trace.active is not None:
         _narrate_node_created(ctx, results)
     to_save = ctx.to_save
@@ -28,6 +32,9 @@ def record_outputs(ctx, args, outputs):
         ctx._saved = tuple(saved)
         ctx.to_save = ()
     return results if is_tuple else results[0]
+
+
+_ONE_UNKNOWN_OUTPUT = Node._output_metadata       # a node's default, until set here
 
 
 def _save(tensor, node, slot):

@@ -22,6 +22,11 @@ _saved_tensors_hooks_stack = []
 class SavedTensor:
     """One tensor saved by `ctx.save_for_backward`, packed if hooks are active."""
 
+    # What most saved tensors share: class defaults, set on the object only when they
+    # differ (every recorded op saves some; each attribute set is time).
+    is_output, output_nr, wrapped_number, freed = False, 0, False, False
+    unpack_hook = grad_fn = accumulator = None
+
     def __init__(self, tensor, node, slot, is_output, narrate=True):
         if tensor._inference:
             raise RuntimeError(
@@ -30,10 +35,13 @@ class SavedTensor:
                 "this, you can make a clone to get a normal tensor and use it in autograd, or "
                 "use `torch.no_grad()` instead of `torch.inference_mode()`.")
         self.version_counter = counter = tensor._version_counter
-        self.version, self.is_output, self.output_nr = counter.value, is_output, tensor._output_nr
-        self.shape, self._numpy_dtype = tensor._data.shape, tensor._data.dtype
-        self.wrapped_number = tensor._wrapped_number          # x * 2 saves the 2
-        self.slot, self.freed = slot, False
+        self.version, self.slot = counter.value, slot
+        data = tensor._data
+        self.shape, self._numpy_dtype = data.shape, data.dtype
+        if is_output:
+            self.is_output, self.output_nr = True, tensor._output_nr
+        if tensor._wrapped_number:
+            self.wrapped_number = True                        # x * 2 saves the 2
         if narrate and trace.active is not None:
             trace.emit("tensor_saved", node=trace.ident(node), slot=slot,
                        tensor=trace.describe(tensor), version=self.version,
@@ -56,14 +64,14 @@ class SavedTensor:
             if trace.active is not None:
                 trace.emit("tensor_packed", node=trace.ident(node), slot=slot,
                            packed_nbytes=trace.packed_nbytes(self.packed))
-        else:
-            self.unpack_hook = None
+        elif is_output or self.wrapped_number:
             # An output is kept as its array (with its grad_fn it would be a reference cycle,
             # node -> saved output -> node); unpack() makes its tensor.  Saved numbers: _number.
-            self.packed = tensor._data if is_output or self.wrapped_number else tensor
-            self._make = tensor._make
+            self.packed = data
             if self.wrapped_number:
                 self.version_counter = None
+        else:
+            self.packed = tensor
 
     @classmethod
     def of_number(cls, array, node, slot):
@@ -107,7 +115,7 @@ class SavedTensor:
 
     def _output(self, node):
         """The saved output as a tensor again: its array, version counter and grad_fn."""
-        tensor = self._make(self.packed, requires_grad=True)
+        tensor = make_tensor(self.packed, requires_grad=True)
         tensor._version_counter, tensor._grad_fn = self.version_counter, node
         tensor._output_nr = self.output_nr
         return tensor
@@ -160,10 +168,9 @@ class SavedTensor:
     def release(self, node):
         if trace.active is not None and not self.freed:
             trace.emit("tensor_freed", node=trace.ident(node), slot=self.slot, nbytes=self.nbytes)
-        self.freed = True
-        self.packed = None
-        self.unpack_hook = None
-        self.grad_fn = self.accumulator = None
+        self.freed, self.packed = True, None
+        if self.unpack_hook is not None:        # (only packed tensors set these)
+            self.unpack_hook = self.grad_fn = self.accumulator = None
 
     def _version_error(self, node):
         # PyTorch names the node that made the tensor: for a saved output this node,
