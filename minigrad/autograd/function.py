@@ -354,13 +354,12 @@ def _connect(node, args):
             continue
         is_tensor.append(True)
         grad_fn = arg._grad_fn
-        if grad_fn is not None and arg._base is None:     # most edges: to the tensor's grad_fn
-            nodes.append(grad_fn)
-            output_nrs.append(arg._output_nr)
-        else:                                             # a leaf, a view, a constant
-            grad_node, output_nr = arg._gradient_edge()
-            nodes.append(grad_node)
-            output_nrs.append(output_nr)
+        if arg._base is not None or (grad_fn is None and arg._requires_grad):
+            grad_node, output_nr = arg._gradient_edge()   # a view, a leaf
+        else:                                             # most edges: grad_fn, or none
+            grad_node, output_nr = grad_fn, arg._output_nr
+        nodes.append(grad_node)
+        output_nrs.append(output_nr)
     node._next_nodes, node._next_nrs = tuple(nodes), tuple(output_nrs)    # NOTE [edges]
     node._input_is_tensor = tuple(is_tensor)
     if _anomaly["enabled"]:

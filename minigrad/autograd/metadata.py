@@ -68,7 +68,9 @@ _SHARED = {}        # see NOTE [shared metadata]
 def shared_metadata(tensor):
     """(metadata, (metadata,)): the shared InputMetadata of tensors like this one, and the
     shared tuple of a node with it as its one output; made once (NOTE [shared metadata])."""
-    key = (tensor._data.shape, tensor._data.dtype.char, id(tensor.device))  # (a device: one object)
+    data = tensor._data
+    device = None if data.__class__ is np.ndarray else id(tensor.device)   # (one object each)
+    key = (data.shape, data.dtype.char, device)
     found = _SHARED.get(key)
     if found is None:
         if len(_SHARED) > 10_000:      # many shapes: start again rather than grow

@@ -39,10 +39,10 @@ def wrap_number(value, like):
 
 def binary_arrays(a, b, floating=False):
     """Both operands as arrays of their promoted dtype (PyTorch's promotion rules)."""
-    if is_tensor(a) and is_tensor(b):           # fast path: one dtype, nothing to promote
+    if isinstance(a, TensorData) and isinstance(b, TensorData):   # fast path: one dtype
         x, y = a._data, b._data
         if x.dtype is y.dtype and (not floating or x.dtype.kind == "f"):
-            if x.shape != y.shape:
+            if x.shape != y.shape and x.ndim and y.ndim:    # (0-dim always broadcasts)
                 check_shapes_broadcast(x.shape, y.shape)
             return x, y
         if x.ndim and not y.ndim and x.dtype.kind == "f":    # a number: a's float dtype wins
