@@ -5,6 +5,7 @@ import pathlib
 import subprocess
 import sys
 
+import numpy as np
 import pytest
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
@@ -57,3 +58,14 @@ def test_the_numpy_floor_of_the_per_op_workload_is_the_right_gradient():
     floor = workloads.setup_per_op("numpy", n_ops=40)()
     ours = workloads.setup_per_op("minigrad", n_ops=40)()
     assert abs(ours.numpy() - floor).max() < 1e-12
+
+
+def test_the_bare_engine_computes_what_minigrad_computes():
+    """benchmarks/bare_engine.py times the leanest Python engine on run.py's workloads:
+    its gradients must be minigrad's (else it would time something else)."""
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    import workloads
+    for setup, size in ((workloads.setup_per_op, 40), (workloads.setup_chain, 300)):
+        bare, ours = setup("bare", size)(), setup("minigrad", size)()
+        assert bare.dtype == ours.numpy().dtype
+        np.testing.assert_allclose(bare, ours.numpy(), rtol=1e-6)
