@@ -409,3 +409,17 @@ def test_a_node_is_of_a_class_named_as_pytorchs():
         return [str(type(n)).replace("minigrad.", "torch.") for n in nodes]
     theirs, ours = both(program)
     assert ours == theirs
+
+
+def test_backward_inside_inference_mode_leaves_inference_gradients_like_pytorch():
+    def program(T):
+        x = T.ones(2, 3, requires_grad=True)
+        b = T.zeros(3, requires_grad=True)          # broadcast: its gradient is a sum
+        y = (x * 2 + b).sum()
+        with T.inference_mode():
+            y.backward()
+        return x.grad, b.grad, x.grad.is_inference(), b.grad.is_inference()
+    theirs, ours = both(program)
+    for a, b in zip(theirs[:2], ours[:2]):
+        np.testing.assert_allclose(values(b), values(a))
+    assert ours[2:] == theirs[2:] == (True, True)

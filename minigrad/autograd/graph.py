@@ -10,7 +10,7 @@ import weakref
 from .. import trace
 from ..utils.hooks import HookDict, add_hook
 from .fresh_grads import is_fresh
-from .grad_mode import _state as _grad_mode
+from .grad_mode import _state as _grad_mode, mark_inference
 
 _sequence = itertools.count()
 LEAF_PRIORITY = float("inf")    # AccumulateGrad runs as soon as it is ready
@@ -150,7 +150,8 @@ class AccumulateGrad(Node):
                 leaf.grad = copy_recorded(grad)
             else:                   # NOTE [stealing a fresh gradient]
                 fresh = is_fresh(grad_outputs)
-                leaf.grad = grad._new(grad._data if fresh else grad._data.copy())
+                leaf.grad = mark_inference(   # (inside inference_mode: an inference tensor)
+                    grad._new(grad._data if fresh else grad._data.copy()))
         elif create_graph:
             leaf.grad = leaf.grad + grad
         else:

@@ -10,7 +10,6 @@ import operator
 
 from .. import backend
 from ..autograd.function import Function
-from ..autograd.grad_mode import _state as _grad_mode
 from ..tensor_data import TensorData
 from ._helpers import binary_arrays, check_sub, is_tensor
 from ._unrecorded import nothing_recorded
@@ -27,7 +26,7 @@ def _sum_to(grad, shape):
     if grad._data.shape == shape:             # nothing was broadcast (most ops)
         return grad
     lead = grad._data.ndim - len(shape)
-    if lead > 0 and grad._data.shape[lead:] == shape and not _grad_mode["enabled"]:
+    if lead > 0 and grad._data.shape[lead:] == shape and nothing_recorded():
         return grad._new(grad._data.sum(axis=tuple(range(lead))))
     return grad.sum_to_size(shape)
 
