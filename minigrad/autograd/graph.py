@@ -128,9 +128,9 @@ class AccumulateGrad(Node):
 
     @property
     def _output_metadata(self):
-        if self._leaf_metadata is None:         # made once, as PyTorch's AccumulateGrad
-            from .metadata import InputMetadata
-            self._leaf_metadata = (InputMetadata(self.variable),)
+        if self._leaf_metadata is None:         # found once (NOTE [shared metadata])
+            from .metadata import shared_metadata
+            self._leaf_metadata = shared_metadata(self.variable)[1]
         return self._leaf_metadata
 
     def output_metadata(self, output_nr):
