@@ -16,7 +16,9 @@ class forward_mode:
     variable: this sets it to an "ignore all" state made once (np.errstate on older
     numpy).  One small object per call keeps nested calls, and numpy's per-thread
     state, apart.  `_state["quiet"]` says that one is open: an op that records nothing
-    needs no second one (the backward engine opens one for a whole backward).
+    needs no second one (the backward engine opens one for a whole backward) when
+    numpy is quiet in its own thread too (`numpy_is_quiet`: grad mode is one switch
+    for all threads, numpy's error state is not).
     """
 
     __slots__ = ("_enabled", "_was_quiet", "_quiet")
@@ -49,3 +51,8 @@ def _quiet_numpy_state():
 
 
 _numpy_errors, _QUIET = _quiet_numpy_state()
+
+
+def numpy_is_quiet():
+    """True when numpy's error state in this thread is forward_mode's "ignore all"."""
+    return _numpy_errors is not None and _numpy_errors.get() is _QUIET

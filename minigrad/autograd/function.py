@@ -15,7 +15,7 @@ from .. import backend
 from .anomaly import _state as _anomaly
 from . import forward_ad
 from .forward_ad import _state as _forward_ad
-from .forward_mode import forward_mode
+from .forward_mode import forward_mode, numpy_is_quiet
 from .grad_mode import _state as _grad_mode, mark_inference, no_grad
 from .graph import Node
 from .outputs import record_outputs
@@ -294,7 +294,8 @@ class Function:
         record = _grad_mode["enabled"] and True in needs
         if not record and cls._builtin:           # a built-in op that records nothing
             ctx = _ForwardOnlyCtx(cls, needs)
-            if _grad_mode["quiet"] and not _grad_mode["enabled"]:   # already in forward mode
+            if _grad_mode["quiet"] and not _grad_mode["enabled"] and numpy_is_quiet():
+                # already in forward mode (in this thread: see forward_mode.py)
                 outputs = cls.forward(ctx, *args)
             else:
                 with forward_mode():
