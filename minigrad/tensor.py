@@ -54,7 +54,7 @@ class Tensor(TensorData, TensorMath, TensorExtras):
     """
 
     __slots__ = ("_data", "_requires_grad", "_grad", "_grad_fn", "_output_nr",
-                 "_version_counter", "_base", "_wrapped_number", "__weakref__", "__dict__")
+                 "_counter", "_base", "_wrapped_number", "__weakref__", "__dict__")
     # Rarely set: class defaults, so that making a tensor (every op makes some) stays short.
     _base_grad_fn = _leaf_hooks = _post_accumulate_hooks = _accumulator_ref = None
     _retains_grad = False
@@ -73,7 +73,7 @@ class Tensor(TensorData, TensorMath, TensorExtras):
         self._requires_grad = requires_grad
         self._grad = self._grad_fn = self._base = None
         self._output_nr = 0
-        self._version_counter = VersionCounter()
+        self._counter = None                # NOTE [version counters on demand]
         self._wrapped_number = False        # True for a Python number wrapped by x * 2
 
     @staticmethod
@@ -82,7 +82,7 @@ class Tensor(TensorData, TensorMath, TensorExtras):
         tensor = object.__new__(Tensor)
         tensor._data, tensor._requires_grad, tensor._output_nr = data, requires_grad, 0
         tensor._grad = tensor._grad_fn = tensor._base = None
-        tensor._version_counter, tensor._wrapped_number = VersionCounter(), False
+        tensor._counter, tensor._wrapped_number = None, False
         return tensor
 
     def _new(self, data):
@@ -197,9 +197,24 @@ class Tensor(TensorData, TensorMath, TensorExtras):
     def retains_grad(self):
         return self._retains_grad
 
+    # NOTE [version counters on demand]: most tensors (the intermediate results of a
+    # graph) are never saved for backward, viewed, detached or changed in place, so
+    # a tensor makes its VersionCounter the first time one of those asks for it.
+    @property
+    def _version_counter(self):
+        """The VersionCounter this tensor shares with its views (made when first needed)."""
+        counter = self._counter
+        if counter is None:
+            counter = self._counter = VersionCounter()
+        return counter
+
+    @_version_counter.setter
+    def _version_counter(self, counter):
+        self._counter = counter
+
     @property
     def _version(self):
-        return self._version_counter.value
+        return 0 if self._counter is None else self._counter.value
 
     @property
     def data(self):

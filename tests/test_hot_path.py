@@ -426,3 +426,28 @@ def test_backward_inside_inference_mode_leaves_inference_gradients_like_pytorch(
     for a, b in zip(theirs[:2], ours[:2]):
         np.testing.assert_allclose(values(b), values(a))
     assert ours[2:] == theirs[2:] == (True, True)
+
+
+def test_version_counters_made_on_demand_count_like_pytorchs():
+    # NOTE [version counters on demand]: a result gets its counter when first asked
+    # for one; views, detached tensors and saved tensors made before any write share it
+    def program(T):
+        x = T.tensor([1.0, 2.0], requires_grad=True)
+        y = x * 2
+        view, detached = y[0:1], y.detach()
+        seen = [y._version, view._version, detached._version]
+        detached.add_(1)
+        seen += [y._version, view._version, detached._version]
+        w = x * 3
+        product = w * w                      # saves w (twice) before w has a counter
+        w.mul_(2)
+        try:
+            product.sum().backward()
+            error = None
+        except RuntimeError as exc:
+            error = str(exc).split(" Hint:")[0]
+        return seen, error, T.tensor([1.0]).add_(1)._version
+    theirs, ours = both(program)
+    assert ours[0] == theirs[0] == [0, 0, 0, 1, 1, 1]
+    assert ours[1] == theirs[1] and "is at version 1; expected version 0" in ours[1]
+    assert ours[2] == theirs[2] == 1
