@@ -451,3 +451,31 @@ def test_version_counters_made_on_demand_count_like_pytorchs():
     assert ours[0] == theirs[0] == [0, 0, 0, 1, 1, 1]
     assert ours[1] == theirs[1] and "is at version 1; expected version 0" in ours[1]
     assert ours[2] == theirs[2] == 1
+
+
+def test_nodes_run_in_pytorchs_order_when_one_or_several_become_ready():
+    # NOTE [one ready node]: a node that alone becomes ready skips the heap; when
+    # several do (a fork, leaves of one op), the heap orders them as PyTorch's queue
+    def program(T):
+        x = T.tensor([0.5, -1.0], dtype=T.float64, requires_grad=True)
+        w = T.tensor([2.0, 3.0], dtype=T.float64, requires_grad=True)
+        a = (x * w).tanh()                   # a chain ...
+        b, c = a.exp(), a.sin()              # ... a fork: two nodes ready at once
+        early = x.cos().sin()                # made before, run after: when SinBackward
+        late = x.exp().sum()                 # becomes ready, this SumBackward waits
+        loss = (b * c + x * 2).sum() + (late + early.sum())     # ... joins, a leaf
+        ran = []
+        nodes, seen = [loss.grad_fn], set()
+        while nodes:                         # a pre-hook on every node of the graph
+            node = nodes.pop()
+            if node is None or node in seen:
+                continue
+            seen.add(node)
+            node.register_prehook(lambda g, name=node.name(): ran.append(name.split("::")[-1]))
+            nodes.extend(n for n, _ in node.next_functions)
+        loss.backward()
+        return ran, x.grad, w.grad
+    theirs, ours = both(program)
+    assert ours[0] == theirs[0] and len(ours[0]) == 17
+    for a, b in zip(theirs[1:], ours[1:]):
+        np.testing.assert_allclose(values(b), values(a), rtol=1e-12)

@@ -28,7 +28,7 @@ def run_backward(roots, retain_graph, create_graph, capture=None, accumulate=Tru
     dependencies = _count_dependencies(node for (node, _), _ in roots)
     needed = _nodes_leading_to(capture, dependencies, roots) if capture is not None else None
     task = GraphTask(roots, dependencies, capture, needed, accumulate)   # NOTE [graph tasks]
-    buffers, captured, ready, tiebreak = {}, {}, [], itertools.count()
+    buffers, captured, ready, tiebreak, follow = {}, {}, [], itertools.count(), None
     tracing = trace.active is not None       # the engine narrates only to a recorder
 
     def add_gradient(node, output_nr, grad):
@@ -43,13 +43,13 @@ def run_backward(roots, retain_graph, create_graph, capture=None, accumulate=Tru
             add_gradient(node, output_nr, grad)
         for node in {node for (node, _), _ in roots}:
             if dependencies.get(node, 0) == 0:
-                heapq.heappush(ready, (-node._sequence_nr, next(tiebreak), node))
+                follow = _make_ready(node, follow, ready, tiebreak)
         if tracing:
             trace.emit("backward_started", roots=[trace.ident(n) for (n, _), _ in roots],
                        dependencies=_named_counts(dependencies))
         # Once per node: the common path here, the rest in helpers (hooks, captures...).
-        while ready:
-            node = heapq.heappop(ready)[2]
+        while ready or follow is not None:   # follow: NOTE [one ready node]
+            node, follow = (follow, None) if follow is not None else (heapq.heappop(ready)[2], None)
             grads = buffers.pop(node, None) or [None] * len(node._output_metadata)
             if capture is not None:
                 grads = _capture(node, grads, create_graph, capture, captured, task)
@@ -70,8 +70,8 @@ def run_backward(roots, retain_graph, create_graph, capture=None, accumulate=Tru
                 if grad is not None:
                     add_gradient(next_node, input_nr, grad)
                 dependencies[next_node] = remaining = dependencies[next_node] - 1
-                if remaining == 0:           # ready: the latest made runs first
-                    heapq.heappush(ready, (-next_node._sequence_nr, next(tiebreak), next_node))
+                if remaining == 0:
+                    follow = _make_ready(next_node, follow, ready, tiebreak)
             if tracing:
                 _narrate_finish(node, grad_inputs, dependencies)
             grad = grad_inputs = None        # hold no gradient: a leaf may keep a fresh one
@@ -143,6 +143,21 @@ def will_engine_execute_node(node):
         raise RuntimeError(
             "_get_should_execute_nodes should only be called during the backward pass")
     return _running_tasks[-1].will_execute(node)
+
+
+def _make_ready(node, follow, ready, tiebreak):
+    """Queue a node whose gradients are all in: the ready queue runs the latest made
+    first (as PyTorch's).  Returns the node to run next without the queue, or None.
+
+    NOTE [one ready node]: a node that becomes ready when no other node is (most
+    nodes of most graphs: each step of a chain) runs next whatever its priority, so
+    it skips the heap (`follow`); a second one sends both to the heap, in order.
+    """
+    if follow is None and not ready:
+        return node
+    for waiting in (follow, node) if follow is not None else (node,):
+        heapq.heappush(ready, (-waiting._sequence_nr, next(tiebreak), waiting))
+    return None
 
 
 def _named_counts(dependencies):
