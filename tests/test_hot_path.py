@@ -479,3 +479,16 @@ def test_nodes_run_in_pytorchs_order_when_one_or_several_become_ready():
     assert ours[0] == theirs[0] and len(ours[0]) == 17
     for a, b in zip(theirs[1:], ours[1:]):
         np.testing.assert_allclose(values(b), values(a), rtol=1e-12)
+
+
+def test_small_tuples_of_nodes_are_shared_and_keep_their_types():
+    # NOTE [shared small tuples]: one copy per kind, and (0,) never comes back as (False,)
+    x = minigrad.tensor([1.0, 2.0], requires_grad=True)
+    first, second = x * 2, (x + 1) * 3
+    assert first.grad_fn.needs_input_grad is second.grad_fn.needs_input_grad
+    assert first.grad_fn.needs_input_grad == (True, False)
+    assert [type(nr) for _, nr in first.grad_fn.next_functions] == [int, int]
+    assert [type(nr) for _, nr in second.grad_fn.next_functions] == [int, int]
+    wide = minigrad.ones(3, 2, requires_grad=True) * minigrad.ones(2, requires_grad=True)
+    wide.sum().backward()                    # shapes differ: remembered, summed back
+    assert wide.grad_fn.b_shape == (2,) and first.grad_fn.b_shape == ()

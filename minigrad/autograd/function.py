@@ -18,6 +18,7 @@ from .forward_ad import _state as _forward_ad
 from .forward_mode import forward_mode, numpy_is_quiet
 from .grad_mode import _state as _grad_mode, mark_inference, no_grad
 from .graph import Node
+from .metadata import shared_flags, shared_sizes
 from .outputs import record_outputs
 from .saved_tensor import ERR_BACKWARD_TWICE, SavedTensor, number_tensor
 from ..tensor_data import TensorData
@@ -304,7 +305,7 @@ class Function:
                 outputs = forward_ad.propagate(cls, ctx, args, outputs)
             return mark_inference(outputs) if _grad_mode["inference"] else outputs
         ctx = cls._node_class()
-        ctx.needs_input_grad = needs
+        ctx.needs_input_grad = shared_flags(needs)        # NOTE [shared small tuples]
         if record:
             _connect(ctx, args)
         with forward_mode():
@@ -361,8 +362,8 @@ def _connect(node, args):
             grad_node, output_nr = grad_fn, arg._output_nr
         nodes.append(grad_node)
         output_nrs.append(output_nr)
-    node._next_nodes, node._next_nrs = tuple(nodes), tuple(output_nrs)    # NOTE [edges]
-    node._input_is_tensor = tuple(is_tensor)
+    node._next_nodes, node._next_nrs = tuple(nodes), shared_sizes(tuple(output_nrs))  # NOTE [edges]
+    node._input_is_tensor = shared_flags(tuple(is_tensor))
     if _anomaly["enabled"]:
         node.metadata["traceback_"] = traceback.format_stack()[:-2]
 

@@ -10,6 +10,7 @@ import operator
 
 from .. import backend
 from ..autograd.function import Function
+from ..autograd.metadata import shared_sizes
 from ..tensor_data import TensorData
 from ._helpers import binary_arrays, check_sub, is_tensor
 from ._unrecorded import nothing_recorded
@@ -21,9 +22,10 @@ def _reduce(grad, operand):
 
 
 def _sum_to(grad, shape):
-    """`grad.sum_to_size(shape)`.  When nothing is recorded and only leading dims go (a
-    bias's gradient), one plain sum: a new array that the leaf can keep, not a view."""
-    if grad._data.shape == shape:             # nothing was broadcast (most ops)
+    """`grad.sum_to_size(shape)` (shape None: nothing was broadcast).  When nothing is
+    recorded and only leading dims go (a bias's gradient), one plain sum: a new array
+    that the leaf can keep, not a view."""
+    if shape is None or grad._data.shape == shape:     # nothing was broadcast (most ops)
         return grad
     lead = grad._data.ndim - len(shape)
     if lead > 0 and grad._data.shape[lead:] == shape and nothing_recorded():
@@ -49,9 +51,13 @@ def _backward_ops():
 
 
 def _remember_shapes(ctx, a, b):
-    """Plain tuples (not Sizes): a graph keeps one per node, and the garbage collector
-    stops looking at tuples of ints."""
-    ctx.a_shape, ctx.b_shape = a._data.shape, b._data.shape if isinstance(b, TensorData) else None
+    """The operands' shapes, for backward to sum a broadcast gradient back: only when
+    they differ (equal shapes broadcast nothing: None); plain tuples (not Sizes),
+    shared (NOTE [shared small tuples])."""
+    if isinstance(b, TensorData) and a._data.shape != b._data.shape:
+        ctx.a_shape, ctx.b_shape = shared_sizes(a._data.shape), shared_sizes(b._data.shape)
+    else:
+        ctx.a_shape = ctx.b_shape = None
 
 
 class Add(Function):
