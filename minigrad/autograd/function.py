@@ -18,7 +18,7 @@ from .forward_ad import _state as _forward_ad
 from .forward_mode import forward_mode, numpy_is_quiet
 from .grad_mode import _state as _grad_mode, mark_inference, no_grad
 from .graph import Node
-from .metadata import shared_flags, shared_sizes
+from .metadata import positions_of_true, shared_flags, shared_sizes
 from .outputs import record_outputs
 from .saved_tensor import ERR_BACKWARD_TWICE, SavedTensor, number_tensor
 from ..tensor_data import TensorData
@@ -187,13 +187,12 @@ class BackwardNode(FunctionCtx, Node):
     def _conform(self, grad_inputs):
         """One gradient per edge (next_functions), each made to fit the tensor it flows to:
         as PyTorch, the metadata comes from the node of that tensor."""
-        checked, nodes, output_nrs = [], self._next_nodes, self._next_nrs
-        for position, (grad, is_tensor) in enumerate(zip(grad_inputs, self._input_is_tensor)):
-            if not is_tensor:
-                continue
-            node = nodes[len(checked)]
+        checked = []
+        for position, node, output_nr in zip(
+                positions_of_true(self._input_is_tensor), self._next_nodes, self._next_nrs):
+            grad = grad_inputs[position]
             if grad is not None and node is not None:        # no edge: dropped unchecked
-                metadata = node._output_metadata[output_nrs[len(checked)]]
+                metadata = node._output_metadata[output_nr]
                 data = grad._data
                 if not (data.dtype is metadata._host_dtype and data.shape == metadata.shape
                         and data.__class__ is _HOST_ARRAY):      # it fits (nearly always)

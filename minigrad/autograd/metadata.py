@@ -89,7 +89,16 @@ def shared_sizes(sizes):
     return found
 
 
-_FLAGS, _SIZES = {}, {}
+def positions_of_true(flags):
+    """(1, 2) for (False, True, True): where the tensor arguments of a node are, from its
+    _input_is_tensor (found once for each kind of node)."""
+    positions = _POSITIONS.get(flags)
+    if positions is None:
+        positions = _POSITIONS[flags] = tuple([i for i, flag in enumerate(flags) if flag])
+    return positions
+
+
+_FLAGS, _SIZES, _POSITIONS = {}, {}, {}
 
 
 def shared_metadata(tensor):
