@@ -51,13 +51,19 @@ def _backward_ops():
 
 
 def _remember_shapes(ctx, a, b):
-    """The operands' shapes, for backward to sum a broadcast gradient back: only when
-    they differ (equal shapes broadcast nothing: None); plain tuples (not Sizes),
-    shared (NOTE [shared small tuples])."""
-    if isinstance(b, TensorData) and a._data.shape != b._data.shape:
-        ctx.a_shape, ctx.b_shape = shared_sizes(a._data.shape), shared_sizes(b._data.shape)
-    else:
+    """The shape of each operand that was broadcast, for backward to sum its gradient
+    back to; None for one of the result's shape (nothing to sum).  A 0-dim operand
+    (a number) leaves the other one as it is.  Shared tuples (NOTE [shared small tuples])."""
+    a_shape = a._data.shape
+    b_shape = b._data.shape if isinstance(b, TensorData) else a_shape
+    if a_shape == b_shape:
         ctx.a_shape = ctx.b_shape = None
+    elif not b_shape:
+        ctx.a_shape, ctx.b_shape = None, ()
+    elif not a_shape:
+        ctx.a_shape, ctx.b_shape = (), None
+    else:
+        ctx.a_shape, ctx.b_shape = shared_sizes(a_shape), shared_sizes(b_shape)
 
 
 class Add(Function):
