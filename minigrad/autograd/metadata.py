@@ -28,9 +28,8 @@ class InputMetadata:
 
     @classmethod
     def of_outputs(cls, outputs):
-        """The (shared) tuple of the metadata of a node's outputs, None for non-tensors."""
-        if len(outputs) == 1 and hasattr(outputs[0], "_data"):     # most ops: one lookup
-            return shared_metadata(outputs[0])[1]
+        """The (shared) tuple of the metadata of a node's outputs, None for non-tensors
+        (record_outputs looks up the one tensor of most ops itself: shared_metadata)."""
         metadata = tuple([cls.shared(o) if hasattr(o, "_data") else None for o in outputs])
         return _SHARED.setdefault(metadata, metadata)
 

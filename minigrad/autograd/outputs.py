@@ -3,25 +3,23 @@ its grad_fn (`_attach`), the node keeps their metadata, and what forward asked t
 save becomes SavedTensors."""
 from .. import trace
 from ..tensor_data import TensorData
-from .graph import Node
 from .metadata import InputMetadata, shared_metadata
 from .saved_tensor import SavedTensor
 
 
 def record_outputs(ctx, args, outputs):
     """Attach the node to the outputs of forward, then save what it asked to save."""
-    is_tuple = isinstance(outputs, tuple)
+    is_tuple, metadata = isinstance(outputs, tuple), None
     if ctx._dirty or ctx._non_differentiable:
         results = _attach_marked(ctx, args, outputs if is_tuple else (outputs,))
     elif is_tuple:
         results = tuple([_attach(ctx, args, output, output_nr)
                          for output_nr, output in enumerate(outputs)])
-    else:                                   # most ops: one tensor
+    else:
         results = (_attach(ctx, args, outputs, 0),)
-        if isinstance(results[0], TensorData):
-            ctx._output_metadata = shared_metadata(results[0])[1]
-    if ctx._output_metadata is _ONE_UNKNOWN_OUTPUT:
-        ctx._output_metadata = InputMetadata.of_outputs(results)
+        if isinstance(results[0], TensorData):    # most ops: one tensor, one lookup
+            metadata = shared_metadata(results[0])[1]
+    ctx._output_metadata = metadata or InputMetadata.of_outputs(results)
     if trace.active is not None:
         _narrate_node_created(ctx, results)
     to_save = ctx.to_save
@@ -32,9 +30,6 @@ def record_outputs(ctx, args, outputs):
         ctx._saved = tuple(saved)
         ctx.to_save = ()
     return results if is_tuple else results[0]
-
-
-_ONE_UNKNOWN_OUTPUT = Node._output_metadata       # a node's default, until set here
 
 
 def _save(tensor, node, slot):
