@@ -17,17 +17,11 @@ of Bare's time is what Python itself costs.  Same timing as run.py: the engines
 take turns, ratios to PyTorch are paired per round, CPU time, one thread.
 """
 import argparse
-import gc
-import os
 import pathlib
 import statistics
 import sys
-import time
 
-for _name in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
-    os.environ.setdefault(_name, "1")
-
-import numpy as np  # noqa: E402
+import numpy as np
 
 
 class Bare:
@@ -115,44 +109,15 @@ def tensor(data, dtype=np.float32, requires_grad=False):
 float32, float64 = np.float32, np.float64
 
 
-def interleaved(runners, rounds, inner, per):
-    """{engine: [µs per op, one per round]} and the garbage collector's share of each."""
-    times = {name: [] for name in runners}
-    collector = {name: [] for name in runners}
-    in_gc, started = [0.0], [0.0]
-
-    def watch(phase, info):
-        if phase == "start":
-            started[0] = time.perf_counter()
-        else:
-            in_gc[0] += time.perf_counter() - started[0]
-    gc.callbacks.append(watch)
-    try:
-        for run in runners.values():         # warm-up, untimed
-            run()
-        names = list(runners)
-        for r in range(rounds):
-            for name in names[r % len(names):] + names[:r % len(names)]:
-                in_gc[0], start, wall = 0.0, time.process_time(), time.perf_counter()
-                for _ in range(inner):
-                    runners[name]()
-                times[name].append((time.process_time() - start) / inner / per * 1e6)
-                collector[name].append(in_gc[0] / (time.perf_counter() - wall))
-    finally:
-        gc.callbacks.remove(watch)
-    return times, collector
-
-
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--quick", action="store_true")
     args = parser.parse_args(argv)
     sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
-    import workloads                          # run.py's workloads, written once
-    engines = [e for e in ("bare", "minigrad", "torch") if workloads.import_engine(e)]
-    if "torch" in engines:
-        import torch
-        torch.set_num_threads(1)
+    import run                                # run.py's timing, and its workloads
+    import workloads
+    run._limit_threads(1)
+    engines = run.available_engines(("bare", "minigrad", "torch"))
     chain_ops = 10_000 if args.quick else 100_000
     rounds = 5 if args.quick else 11
     plans = [("per-op cost: 200 elementwise ops, 16 float64", workloads.setup_per_op, 20, 200),
@@ -162,13 +127,12 @@ def main(argv=None):
     print(f"| workload | {' | '.join(engines)} |")
     print("|---" * (len(engines) + 1) + "|")
     for title, setup, inner, per in plans:
-        times, collector = interleaved({e: setup(e) for e in engines},
-                                       rounds if inner > 1 else max(3, rounds // 3), inner, per)
-        cells = []
-        for e in engines:
-            ratio = statistics.median(t / r for t, r in zip(times[e], times[reference]))
-            cells.append(f"{ratio:.2f}× ({statistics.median(times[e]):.1f} µs/op, "
-                         f"GC {statistics.median(collector[e]):.0%})")
+        collector = {}
+        times = run.interleaved({e: setup(e) for e in engines},
+                                rounds if inner > 1 else max(3, rounds // 3), inner, collector)
+        ratios = run.paired_ratios(times, reference)
+        cells = [f"{ratios[e]:.2f}× ({statistics.median(times[e]) / per * 1e6:.1f} µs/op, "
+                 f"GC {statistics.median(collector[e]):.0%})" for e in engines]
         print(f"| {title} | {' | '.join(cells)} |")
         sys.stdout.flush()
 

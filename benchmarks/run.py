@@ -21,6 +21,7 @@ glibc told to return big blocks at once so that RSS follows what is live.
 BLAS and PyTorch use one thread (`--threads`), as the shared machines allow.
 """
 import argparse
+import gc
 import json
 import os
 import pathlib
@@ -60,21 +61,46 @@ def available_engines(wanted=ENGINES):
     return found
 
 
-def interleaved(runners, rounds, inner):
+def interleaved(runners, rounds, inner, collector=None):
     """Time each runner `inner` times per round, engines in rotating order.
-    Returns {engine: [seconds per call, one per round]}."""
+    Returns {engine: [seconds per call, one per round]}.  Given a dict `collector`,
+    also fills it with {engine: [share of each round's wall time that Python's
+    garbage collector ran]} (bare_engine.py reports it)."""
     names = list(runners)
     times = {name: [] for name in names}
     for name in names:                      # warm-up, untimed
         runners[name]()
-    for r in range(rounds):
-        order = names[r % len(names):] + names[:r % len(names)]
-        for name in order:
-            start = clock()
-            for _ in range(inner):
-                runners[name]()
-            times[name].append((clock() - start) / inner)
+    in_gc = _CollectorTime()
+    if collector is not None:
+        collector.update({name: [] for name in names})
+        gc.callbacks.append(in_gc)
+    try:
+        for r in range(rounds):
+            order = names[r % len(names):] + names[:r % len(names)]
+            for name in order:
+                in_gc.seconds, wall, start = 0.0, time.perf_counter(), clock()
+                for _ in range(inner):
+                    runners[name]()
+                times[name].append((clock() - start) / inner)
+                if collector is not None:
+                    collector[name].append(in_gc.seconds / (time.perf_counter() - wall))
+    finally:
+        if collector is not None:
+            gc.callbacks.remove(in_gc)
     return times
+
+
+class _CollectorTime:
+    """A gc.callbacks entry that adds up the seconds the garbage collector runs."""
+
+    def __init__(self):
+        self.seconds, self._started = 0.0, 0.0
+
+    def __call__(self, phase, info):
+        if phase == "start":
+            self._started = time.perf_counter()
+        else:
+            self.seconds += time.perf_counter() - self._started
 
 
 def paired_ratios(times, reference):
