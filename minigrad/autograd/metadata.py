@@ -81,11 +81,7 @@ def shared_sizes(sizes):
     tables: `(0,) == (False,)`, an output number must not come back as a flag.)
     """
     found = _SIZES.get(sizes)
-    if found is None:
-        if len(_SIZES) > 10_000:       # many shapes: start again rather than grow
-            _SIZES.clear()
-        found = _SIZES[sizes] = sizes
-    return found
+    return found if found is not None else _keep(_SIZES, sizes, sizes)
 
 
 def positions_of_true(flags):
@@ -108,11 +104,18 @@ def shared_metadata(tensor):
     key = (data.shape, data.dtype.char, device)
     found = _SHARED.get(key)
     if found is None:
-        if len(_SHARED) > 10_000:      # many shapes: start again rather than grow
-            _SHARED.clear()
         metadata = InputMetadata(tensor)
-        found = _SHARED[key] = (metadata, (metadata,))
+        found = _keep(_SHARED, key, (metadata, (metadata,)))
     return found
+
+
+def _keep(table, key, value):
+    """Put a new entry in one of the shared tables; a table past 10,000 entries (many
+    shapes) starts again rather than grow."""
+    if len(table) > 10_000:
+        table.clear()
+    table[key] = value
+    return value
 
 
 
