@@ -142,9 +142,6 @@ class BackwardNode(FunctionCtx, Node):
         if self._bare_numbers:                  # NOTE [saved numbers]: freed too
             self._numbers_freed = True
 
-    def output_metadata(self, output_nr):
-        return self._output_metadata[output_nr]
-
     def apply(self, grad_outputs):
         if self.materialize_grads and _NoneType in map(type, grad_outputs):   # (not ==: elementwise)
             grad_outputs = tuple([

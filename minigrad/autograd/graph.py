@@ -35,6 +35,8 @@ class Node:
     _tensor_pre_hooks = None             # output number -> HookDict of tensor hooks
     _retained_grads = None               # output number -> weakref to a tensor
     _metadata = None
+    # Shape, dtype and device of each forward output: what a gradient flowing in there
+    # must fit.  Kept once per output, not per edge to it.
     _output_metadata = (None,)           # one output (a BackwardNode sets its own)
     _saved = None                        # what forward saved (BackwardNode)
 
@@ -90,11 +92,6 @@ class Node:
         """Descriptions of what this node saved for backward (see SavedTensor.info)."""
         return []
 
-    def output_metadata(self, output_nr):
-        """Shape, dtype and device of forward output `output_nr` of this node: what a
-        gradient flowing in there must fit.  Kept once per output, not per edge to it."""
-        raise NotImplementedError
-
     def release_saved_tensors(self):
         """Free what was saved for backward (called after a backward without retain_graph)."""
 
@@ -119,12 +116,9 @@ class AccumulateGrad(Node):
         return "torch::autograd::AccumulateGrad"       # PyTorch's name for this node
 
     @property
-    def _tensor_pre_hooks(self):         # a leaf's hooks live on the leaf
-        return self.variable._leaf_hooks
-
-    def tensor_pre_hooks(self, output_nr):
+    def _tensor_pre_hooks(self):         # a leaf's hooks live on the leaf (its output 0)
         hooks = self.variable._leaf_hooks
-        return hooks.values() if hooks else ()
+        return {0: hooks} if hooks else None
 
     @property
     def _output_metadata(self):
@@ -132,9 +126,6 @@ class AccumulateGrad(Node):
             from .metadata import shared_metadata
             self._leaf_metadata = shared_metadata(self.variable)[1]
         return self._leaf_metadata
-
-    def output_metadata(self, output_nr):
-        return self._output_metadata[output_nr]
 
     def apply(self, grad_outputs, create_graph=None):
         """Add the gradient into the leaf's .grad; recorded (create_graph) when grad mode
