@@ -107,6 +107,13 @@ class TensorData:
             raise ValueError("only one element tensors can be converted to Python scalars")
         return self.item()
 
+    def __format__(self, format_spec):
+        """f"{loss:.4f}": a 0-dim tensor formats as its number, as in PyTorch (any other
+        tensor takes only the empty format, which prints it)."""
+        if self.ndim == 0:
+            return self.item().__format__(format_spec)
+        return object.__format__(self, format_spec)
+
     def __index__(self):
         if self.dtype.is_floating_point:
             raise TypeError("only integer tensors of a single element can be converted to an index")

@@ -328,6 +328,10 @@ class TensorMath:
     def div_(self, other):
         return self._inplace(inplace.DivInplace, wrap_number(other, self))
 
+    def pow_(self, exponent):
+        op = inplace.PowTensorInplace if is_tensor(exponent) else inplace.PowInplace
+        return self._inplace(op, exponent)
+
     def zero_(self):
         return self._inplace(inplace.ZeroInplace)
 
@@ -344,6 +348,7 @@ class TensorMath:
     __isub__ = sub_
     __imul__ = mul_
     __itruediv__ = div_
+    __ipow__ = pow_
 
     # --- comparisons and logic (no gradient) --------------------------------------------
     def _compare(self, other, op):

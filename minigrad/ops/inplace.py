@@ -8,6 +8,7 @@ from .. import dtypes
 from ..backend import array_module as backend_module
 from ..autograd.function import Function
 from ._helpers import array_of, check_broadcast, check_sub, is_tensor
+from .arithmetic import Pow, PowTensor, _power
 from .index import getitem, is_advanced, key_on_device, to_key
 from .reduce import _type_name
 from .unary import _where_inside
@@ -115,6 +116,34 @@ class DivInplace(Function):
         before, other = ctx.saved_tensors
         grad_other = (-grad * (before / other / other)).sum_to_size(other.shape) if before is not None else None
         return grad / other, grad_other
+
+
+class PowInplace(Function):
+    """x.pow_(n), x **= n: x ← x ** n.  The backward is Pow's (PowTensor's for a tensor n),
+    given a copy of x from before the write: the x that Pow would have saved."""
+
+    node_name = "PowBackward0"
+
+    @staticmethod
+    def forward(ctx, x, exponent):
+        rt = dtypes.result_type(x, exponent)
+        before = _value_before(x) if any(ctx.needs_input_grad) else None
+        ctx.exponent = exponent
+        _write_result(ctx, x, rt, _power(array_of(x, rt, x), array_of(exponent, rt, x)))
+        ctx.save_for_backward(*((before, exponent, x) if is_tensor(exponent) else (before,)))
+        return x
+
+    @staticmethod
+    def backward(ctx, grad):
+        return ctx._function_cls.out_of_place.backward(ctx, grad)
+
+
+class PowTensorInplace(PowInplace):
+    """x.pow_(n) for a tensor n: x ← x ** n, with PowTensor's backward (dn too)."""
+    node_name = "PowBackward1"
+
+
+PowInplace.out_of_place, PowTensorInplace.out_of_place = Pow, PowTensor
 
 
 class ZeroInplace(Function):
