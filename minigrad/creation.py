@@ -1,4 +1,6 @@
 """Ways to make tensors: tensor(), zeros, ones, full, arange, rand, randn, *_like."""
+import functools
+
 import numpy as np
 
 from . import backend, dtypes
@@ -16,8 +18,12 @@ def manual_seed(seed):
 
 def _infer_dtype(data):
     """PyTorch's inference: any float -> default float dtype, ints -> int64, bools -> bool."""
-    if isinstance(data, np.ndarray):
+    if isinstance(data, (np.ndarray, np.generic)):      # numpy keeps its dtype
         return dtypes.from_numpy_dtype(data.dtype)
+    if isinstance(data, (list, tuple)) and any(isinstance(x, np.generic) for x in _flat(data)):
+        found = [dtypes.from_numpy_dtype(x.dtype) if isinstance(x, np.generic)
+                 else dtypes.scalar_dtype(x) for x in _flat(data)]
+        return functools.reduce(dtypes.promote_types, found)   # [1.0, np.float32(2)]: float32
     array = np.asarray(data)
     if array.dtype.kind == "f":
         return dtypes.get_default_dtype()

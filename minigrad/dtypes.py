@@ -109,10 +109,7 @@ def result_type(*operands):
             priority = 2
             d = scalar_dtype(op)
         current = best[priority]
-        if current is None or d.category > current.category or (
-                d.category == current.category and d is not current
-                and np.promote_types(d.numpy, current.numpy) == d.numpy):
-            best[priority] = d
+        best[priority] = d if current is None else promote_types(current, d)
     category = max(d.category for d in best if d is not None)
     for priority, d in enumerate(best):
         if d is not None and d.category == category:
@@ -120,6 +117,14 @@ def result_type(*operands):
                 return get_default_dtype()
             return d
     raise AssertionError("unreachable")
+
+
+def promote_types(a, b):
+    """PyTorch's promote_types: the higher category wins (bool < int < float); within one,
+    the smallest dtype that holds both (uint8 and int8 make int16)."""
+    if a is b or a.category != b.category:
+        return a if a.category >= b.category else b
+    return from_numpy_dtype(np.promote_types(a.numpy, b.numpy))
 
 
 def can_cast(from_dtype, to_dtype_):

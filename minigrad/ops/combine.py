@@ -36,6 +36,9 @@ class Where(Function):
 
 
 def where(condition, a, b):
+    if not is_tensor(a) and not is_tensor(b):      # where(c, 1.0, 0.0): two numbers
+        a = condition._new(condition._xp.asarray(a, dtype=dtypes.result_type(a, b).numpy))
+        a._wrapped_number = True                   # (it still promotes as a number)
     return Where.apply(condition, a, b)
 
 
@@ -156,6 +159,21 @@ class Stack(Function):
         return (None, *(grad[(slice(None),) * ctx.dim + (i,)] for i in range(count)))
 
 
+def _shifted_by_max(ctx, x, dim, kernel):
+    """x minus its max along dim (so that exp cannot overflow), and ctx.dim: the axis, or
+    None for a 0-dim tensor (its one element).  Integers and bools are refused, as
+    PyTorch has no kernel for them."""
+    dim = normalize_dim(dim, x.ndim)
+    if not x.dtype.is_floating_point:
+        kind = "lastdim_" if dim == max(x.ndim - 1, 0) else ""
+        raise NotImplementedError(f'"{kernel}_{kind}kernel_impl" not implemented for '
+                                  f"'{_type_name(x.dtype)}'")
+    ctx.dim = dim if x.ndim else None
+    if x._data.size == 0:                  # nothing to take the max of
+        return x._data
+    return x._data - x._data.max(axis=ctx.dim, keepdims=True)
+
+
 class Softmax(Function):
     """out = eˣ / Σ eˣ along dim;  dx = out * (g - Σ g·out)."""
 
@@ -163,11 +181,10 @@ class Softmax(Function):
 
     @staticmethod
     def forward(ctx, x, dim):
-        ctx.dim = normalize_dim(dim, x.ndim)
-        shifted = x._data - x._data.max(axis=ctx.dim, keepdims=True)
+        shifted = _shifted_by_max(ctx, x, dim, "softmax")
         e = x._xp.exp(shifted)
         # contiguous, as PyTorch's softmax (a reshape of it is then a view)
-        result = x._new(x._xp.ascontiguousarray(e / e.sum(axis=ctx.dim, keepdims=True)))
+        result = x._new(x._xp.ascontiguousarray(e / e.sum(axis=ctx.dim, keepdims=True)).reshape(x.shape))
         ctx.save_for_backward(result)
         return result
 
@@ -209,10 +226,9 @@ class LogSoftmax(Function):
 
     @staticmethod
     def forward(ctx, x, dim):
-        ctx.dim = normalize_dim(dim, x.ndim)
-        shifted = x._data - x._data.max(axis=ctx.dim, keepdims=True)
+        shifted = _shifted_by_max(ctx, x, dim, "log_softmax")
         log_sum = x._xp.log(x._xp.exp(shifted).sum(axis=ctx.dim, keepdims=True))
-        result = x._new(x._xp.ascontiguousarray(shifted - log_sum))   # as Softmax
+        result = x._new(x._xp.ascontiguousarray(shifted - log_sum).reshape(x.shape))  # as Softmax
         ctx.save_for_backward(result)
         return result
 

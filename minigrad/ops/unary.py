@@ -157,6 +157,8 @@ class Relu(Function):
 
     @staticmethod
     def forward(ctx, x):
+        if x.dtype.name == "bool":
+            raise RuntimeError("Boolean inputs not supported for relu")
         result = x._new(x._xp.maximum(x._data, 0).astype(x._data.dtype))
         ctx.save_for_backward(result)
         return result
@@ -164,7 +166,34 @@ class Relu(Function):
     @staticmethod
     def backward(ctx, grad):
         (result,) = ctx.saved_tensors
-        return grad * (result > 0)
+        if nothing_recorded():      # NOTE [backward on arrays]
+            return grad._new(_threshold(grad._xp, grad._data, result._data))
+        return ThresholdBackward.apply(grad, result)
+
+
+def _threshold(xp, g, y):
+    """0 where y <= 0, else g (PyTorch's threshold_backward: a where, not a product, so a
+    nan gradient stops where y <= 0, and a nan y lets g through)."""
+    return xp.where(y <= 0, 0, g).astype(g.dtype, copy=False)
+
+
+class ThresholdBackward(Function):
+    """Relu's backward as one op, as in PyTorch (create_graph records this node, which
+    depends on relu's output too):  out = g where y > 0;  dg = h where y > 0,  dy = 0."""
+
+    node_name = "ThresholdBackwardBackward0"
+
+    @staticmethod
+    def forward(ctx, grad, result):
+        ctx.save_for_backward(result)
+        return grad._new(_threshold(grad._xp, grad._data, result._data))
+
+    @staticmethod
+    def backward(ctx, h):
+        (result,) = ctx.saved_tensors
+        grad_grad = ThresholdBackward.apply(h, result) if ctx.needs_input_grad[0] else None
+        grad_result = h._new(h._xp.zeros_like(h._data)) if ctx.needs_input_grad[1] else None
+        return grad_grad, grad_result
 
 
 class Sqrt(Function):
@@ -191,6 +220,8 @@ class Abs(Function):
 
     @staticmethod
     def forward(ctx, x):
+        if x.dtype.name == "bool":
+            raise NotImplementedError('"abs_cpu" not implemented for \'Bool\'')
         ctx.save_for_backward(x)
         return x._new(abs(x._data))
 
@@ -207,7 +238,8 @@ class Sign(Function):
 
     @staticmethod
     def forward(ctx, x):
-        return x._new(x._xp.sign(x._data))
+        data = x._data                          # (numpy has no sign for bools: it is x)
+        return x._new(data.copy() if data.dtype.kind == "b" else x._xp.sign(data))
 
     @staticmethod
     def backward(ctx, grad):
@@ -230,12 +262,13 @@ class Clamp(Function):
             raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
         ctx.low, ctx.high = low, high
         ctx.save_for_backward(x)
-        data = x._data
+        data = x._data       # an integer tensor clamped to 0.5 becomes float, as in PyTorch
+        result = dtypes.result_type(x, *[b for b in (low, high) if b is not None]).numpy
         if low is not None:
             data = x._xp.maximum(data, low)
         if high is not None:
             data = x._xp.minimum(data, high)
-        return x._new(data.astype(x._data.dtype))
+        return x._new(data.astype(result))
 
     @staticmethod
     def backward(ctx, grad):

@@ -182,9 +182,12 @@ class Floor(Function):
 
     @staticmethod
     def forward(ctx, x):
+        compute = ctx._function_cls.compute
+        if x.dtype.name == "bool":              # PyTorch has no bool kernel for these
+            raise NotImplementedError(f'"{compute}_vml_cpu" not implemented for \'Bool\'')
         if not x.dtype.is_floating_point:
             return x._new(x._data.copy())
-        return x._new(getattr(x._xp, ctx._function_cls.compute)(x._data))
+        return x._new(getattr(x._xp, compute)(x._data))
 
     @staticmethod
     def backward(ctx, grad):
