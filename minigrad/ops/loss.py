@@ -8,6 +8,7 @@ divides the incoming gradient by the number of terms averaged.
 """
 from .. import dtypes
 from ..autograd.function import Function
+from ._helpers import _type_name
 from .arithmetic import DivScalar
 
 REDUCTIONS = ("mean", "sum", "none")
@@ -48,6 +49,9 @@ class BinaryCrossEntropyWithLogits(Function):
     @staticmethod
     def forward(ctx, x, target, reduction="mean"):
         _same_size(x, target)
+        if not target.dtype.is_floating_point:     # (its result is written in target's dtype)
+            raise RuntimeError(f"result type {_type_name(x.dtype)} can't be cast to the "
+                               f"desired output type {_type_name(target.dtype)}")
         ctx.reduction, ctx.count = reduction, max(x.numel(), 1)
         ctx.save_for_backward(x, target)
         xp, a, y = x._xp, x._data, target._data
@@ -77,6 +81,9 @@ class BinaryCrossEntropy(Function):
     @staticmethod
     def forward(ctx, p, target, reduction="mean"):
         _same_size(p, target)
+        if target.dtype is not p.dtype:
+            raise RuntimeError(f"Found dtype {_type_name(target.dtype)} but expected "
+                               f"{_type_name(p.dtype)}")
         xp, a, y = p._xp, p._data, target._data
         if ((a < 0) | (a > 1)).any():
             raise RuntimeError("all elements of input should be between 0 and 1")
@@ -121,6 +128,32 @@ class MseLoss(Function):
         return grad_x, grad_target, None
 
 
+def check_nll_arguments(x, target, weight, prefix=""):
+    """PyTorch's refusals, in its order: rows that do not match, a target that is not
+    class indices (int64 or uint8), a weight per class of the wrong size or dtype."""
+    if x.ndim != 1 and x.ndim and target.ndim and x.shape[0] != target.shape[0]:
+        raise ValueError(f"Expected input batch_size ({x.shape[0]}) to match target "
+                         f"batch_size ({target.shape[0]}).")
+    if x.ndim == 1 and target.ndim == 1 and target.shape[0] != 1:
+        raise ValueError("For 1D input, 1D target must have size 1, but got target size: "
+                         f"{target.shape[0]}")
+    if target.dtype.name not in ("int64", "uint8"):
+        raise RuntimeError("expected target dtype to be Long or Byte, but got "
+                           f"{_type_name(target.dtype)}")
+    check_class_weight(x, weight, prefix)
+
+
+def check_class_weight(x, weight, prefix=""):
+    classes = x.shape[-1] if x.ndim else 1
+    if weight is not None and weight.numel() != classes:
+        raise RuntimeError(f"{prefix}weight tensor should be defined either for all {classes} "
+                           "classes or no classes but got weight tensor of shape: "
+                           f"{list(weight.shape)}")
+    if weight is not None and weight.dtype is not x.dtype:
+        raise RuntimeError(f"expected scalar type {_type_name(x.dtype)} but found "
+                           f"{_type_name(weight.dtype)}")
+
+
 def _picked(log_probs, target, weight, ignore_index):
     """Where each row's target class is, and its weight (0 for ignored rows):
     an array shaped like log_probs, zero except at (row, target[row])."""
@@ -147,17 +180,42 @@ class NllLoss(Function):
 
     @staticmethod
     def forward(ctx, x, target, weight=None, ignore_index=-100, reduction="mean"):
-        if x.ndim not in (1, 2) or target.ndim != x.ndim - 1:
+        check_nll_arguments(x, target, weight)
+        if x.ndim not in (1, 2) or (target.ndim != x.ndim - 1 and target.shape != (1,)):
             raise RuntimeError(f"nll_loss: expected input of 1 or 2 dimensions and a target "
                                f"of one less, got input {x.shape} and target {target.shape}")
         where, row_weight = _picked(x, target, weight, ignore_index)
         ctx.where, ctx.reduction, ctx.count = where, reduction, float(row_weight.sum())
+        ctx.arguments = (target, weight, ignore_index, reduction)     # for a double backward
+        ctx.save_for_backward(x)          # as PyTorch: changing x in place is then caught
         losses = -(x._data * where).sum(axis=-1)
         return _reduce(x, losses.astype(x._data.dtype, copy=False), reduction, ctx.count)
 
     @staticmethod
     def backward(ctx, grad):
-        g = _scaled(grad, ctx.reduction, ctx.count)
-        if ctx.reduction == "none" and g.ndim:
-            g = g.unsqueeze(-1)
-        return -g * grad._new(ctx.where), None, None, None, None
+        (x,) = ctx.saved_tensors
+        return NllLossBackward.apply(grad, x, ctx), None, None, None, None
+
+
+class NllLossBackward(Function):
+    """NllLoss's backward as one op, as in PyTorch (create_graph records this node, which
+    depends on the input x too):  out = -g·wᵢ at each (i, targetᵢ) ("mean": / Σ wᵢ);
+    dg = nll_loss(h) with the same target and weight,  dx = 0."""
+
+    node_name = "NllLossBackwardBackward0"
+
+    @staticmethod
+    def forward(ctx, grad, x, loss):
+        ctx.loss = loss
+        if loss.count == 0 and loss.reduction == "mean":     # every row ignored: all 0
+            return grad._new(grad._xp.zeros_like(loss.where))
+        g = grad._data / loss.count if loss.reduction == "mean" else grad._data
+        if loss.reduction == "none" and g.ndim:
+            g = g[..., None]
+        return grad._new((-g * loss.where).astype(loss.where.dtype, copy=False))
+
+    @staticmethod
+    def backward(ctx, h):
+        grad_grad = NllLoss.apply(h, *ctx.loss.arguments) if ctx.needs_input_grad[0] else None
+        grad_x = h._new(h._xp.zeros_like(h._data)) if ctx.needs_input_grad[1] else None
+        return grad_grad, grad_x, None
