@@ -209,7 +209,8 @@ def has_internal_overlap(array):
     CuPy has no such flag, so look at the strides."""
     if not getattr(array.flags, "writeable", True):
         return True
-    return any(stride == 0 and size > 1 for stride, size in zip(array.strides, array.shape))
+    return array.size > 1 and any(                 # (an empty array overlaps nothing)
+        stride == 0 and size > 1 for stride, size in zip(array.strides, array.shape))
 
 
 # --- tensors on different devices ----------------------------------------------------

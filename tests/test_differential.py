@@ -2,7 +2,8 @@
 
 The cases live in tests/differential/: cases_public.py (copied from the
 project's shared oracle), cases_extra.py, cases_tutorials.py (PyTorch's autograd
-tutorials and notes) and cases_ops.py (the common tensor ops).  harness.compare runs a case
+tutorials and notes), cases_ops.py (the common tensor ops) and cases_students.py
+(found by probing minigrad as students use it).  harness.compare runs a case
 under torch and under minigrad and lists the differences; a test passes when
 there are none.  Skipped when PyTorch is not installed.
 """
@@ -30,7 +31,7 @@ KNOWN_FAILING = {}
 
 
 def _cases():
-    for file in ("cases_public", "cases_extra", "cases_tutorials", "cases_ops"):
+    for file in ("cases_public", "cases_extra", "cases_tutorials", "cases_ops", "cases_students"):
         module = _load(file)
         for name, case in vars(module).items():
             if name.startswith("case_") and callable(case):

@@ -270,8 +270,10 @@ class PowTensor(Function):
     def backward(ctx, grad):
         a, b, result = ctx.saved_tensors
         grad_a = grad_b = None
-        if ctx.needs_input_grad[0]:
-            grad_a = _reduce(grad * b * a ** (b - 1), a)
+        if ctx.needs_input_grad[0]:     # PyTorch's: 0 where b == 0 (0 ** 0 has slope 0)
+            from .combine import where
+            zero = grad._new(grad._xp.zeros((), grad._data.dtype))
+            grad_a = _reduce(where(b == 0, zero, grad * (b * a ** (b - 1))), a)
         if ctx.needs_input_grad[1]:
             log_a = a.log().masked_fill((a == 0) & (b >= 0), 0.0)
             grad_b = _reduce(grad * result * log_a, b)

@@ -139,7 +139,7 @@ class Logsumexp(Function):
 
 
 class VectorNorm(Function):
-    """out = (Σ |x|ᵖ)^(1/p) over `dim` (p = inf: max |x|);  dx = g * sign(x) |x|ᵖ⁻¹ / outᵖ⁻¹
+    """out = (Σ |x|ᵖ)^(1/p) over `dim` (p = ±inf: max or min |x|, p = 0: count of x ≠ 0);  dx = g * sign(x) |x|ᵖ⁻¹ / outᵖ⁻¹
     (p = 2: g * x / out; 0 where out = 0)."""
 
     node_name = "LinalgVectorNormBackward0"
@@ -150,8 +150,10 @@ class VectorNorm(Function):
                     f"input. Got {_type_name(x.dtype)}")
         ctx.shape, ctx.keepdim, ctx.dims, ctx.p = x.shape, keepdim, normalize_dims(dim, x.ndim), p
         size = abs(x._data)
-        if p == math.inf:
-            data = size.max(axis=ctx.dims, keepdims=keepdim)
+        if abs(p) == math.inf:
+            data = (size.max if p > 0 else size.min)(axis=ctx.dims, keepdims=keepdim)
+        elif p == 0:                           # how many are not 0
+            data = (size != 0).sum(axis=ctx.dims, keepdims=keepdim)
         else:
             data = (size ** p).sum(axis=ctx.dims, keepdims=keepdim) ** (1 / p)
         result = x._new(data.astype(x._data.dtype))
@@ -163,7 +165,9 @@ class VectorNorm(Function):
         x, out = ctx.saved_tensors
         g = _unreduce(grad, ctx.shape, ctx.dims, ctx.keepdim)
         out = _unreduce(out, ctx.shape, ctx.dims, ctx.keepdim)
-        if ctx.p == math.inf:
+        if ctx.p == 0:                         # a count: no gradient at all (as PyTorch)
+            return None, None, None, None
+        if abs(ctx.p) == math.inf:
             extreme = x.abs() == out
             count = extreme.sum(ctx.dims, keepdim=True) if ctx.dims else extreme.sum()
             return x.sign() * (g / count * extreme), None, None, None
@@ -171,8 +175,18 @@ class VectorNorm(Function):
             return x.sign() * g, None, None, None
         if ctx.p == 2:     # PyTorch's order: grad * (x / out).masked_fill_(out == 0, 0)
             return g * MaskedFill.apply(x / out, out == 0, 0), None, None, None
-        scale = MaskedFill.apply(g / out ** (ctx.p - 1), out == 0, 0)
-        return x * x.abs() ** (ctx.p - 2) * scale, None, None, None
+        return _p_norm_backward(x, g, out, ctx.p), None, None, None
+
+
+def _p_norm_backward(x, g, out, p):
+    """PyTorch's norm_backward for the other p, branch by branch (0 where x or out is 0)."""
+    if p < 1:
+        scaled = MaskedFill.apply(x.sign() * x.abs() ** (p - 1), x == 0, 0)
+        return scaled * g * out ** (1 - p)
+    scale = MaskedFill.apply(g / out ** (p - 1), out == 0, 0)
+    if p < 2:
+        return x.sign() * x.abs() ** (p - 1) * scale
+    return x * x.abs() ** (p - 2) * scale
 
 
 class Var(Function):
@@ -187,7 +201,8 @@ class Var(Function):
         ctx.shape, ctx.keepdim, ctx.dims = x.shape, keepdim, normalize_dims(dim, x.ndim)
         ctx.divisor = max(math.prod(x.shape[d] for d in ctx.dims) - correction, 0)
         centred = x._data - x._data.mean(axis=ctx.dims, keepdims=True)
-        data = (centred * centred).sum(axis=ctx.dims, keepdims=keepdim) * _inverse(ctx.divisor)
+        # divided, not multiplied by _inverse: with correction >= n, PyTorch's var is inf
+        data = (centred * centred).sum(axis=ctx.dims, keepdims=keepdim) / ctx.divisor
         ctx.save_for_backward(x)      # not the result: PyTorch's var lets it change in place
         return x._new(data.astype(x._data.dtype))
 
