@@ -117,7 +117,7 @@ class Tensor(TensorData, TensorMath, TensorExtras):
     # --- autograd state -----------------------------------------------------
 
     @property
-    def requires_grad(self):
+    def requires_grad(self):      # (the rules for changing it: tensor_extras.py)
         """True if operations on this tensor are recorded.  A view made under no_grad of a
         tensor that requires grad reports True too, but has no grad_fn (as in PyTorch)."""
         if self._requires_grad:
@@ -127,19 +127,7 @@ class Tensor(TensorData, TensorMath, TensorExtras):
 
     @requires_grad.setter
     def requires_grad(self, value):
-        value = bool(value)
-        if self.grad_fn is not None and not value:
-            raise RuntimeError(
-                "you can only change requires_grad flags of leaf variables. If you want to "
-                "use a computed variable in a subgraph that doesn't require differentiation "
-                "use var_no_grad = var.detach().")
-        if value and not self.dtype.is_floating_point:
-            raise RuntimeError("only Tensors of floating point dtype can require gradients")
-        self._requires_grad = value
-
-    def requires_grad_(self, requires_grad=True):
-        self.requires_grad = requires_grad
-        return self
+        self._set_requires_grad(bool(value), attribute=True)
 
     @property
     def grad_fn(self):

@@ -3,6 +3,7 @@ item(), tolist(), and Python's conversions (float(t), bool(t), len(t) ...)."""
 import numpy as np
 
 from . import backend, dtypes
+from .autograd.grad_mode import _state as _grad_mode
 
 
 class Size(tuple):
@@ -74,9 +75,13 @@ class TensorData:
     def is_contiguous(self):
         return bool(self._data.flags.c_contiguous)
 
-    def numpy(self):
-        """The data as a numpy array (shared, not copied)."""
-        if self._requires_grad:
+    def numpy(self, *, force=False):
+        """The data as a numpy array (shared, not copied).  Refused for a tensor that
+        requires grad while grad mode is on (not inside no_grad, nor in a custom forward);
+        force=True: always, from any device (t.detach().cpu().numpy())."""
+        if force:
+            return backend.to_numpy(self._data)
+        if self._requires_grad and _grad_mode["enabled"]:
             raise RuntimeError("Can't call numpy() on Tensor that requires grad. Use "
                                "tensor.detach().numpy() instead.")
         if self.device.type != "cpu":

@@ -1,5 +1,6 @@
 """More Tensor methods that PyTorch's autograd tutorials use: in-place masked_fill_,
-and inference tensors (`inference_mode`).  A mixin of Tensor, like tensor_math.py."""
+inference tensors (`inference_mode`), and the rules for changing requires_grad.  A
+mixin of Tensor, like tensor_math.py."""
 from .autograd.grad_mode import _state as _grad_mode
 from .ops import inplace
 from .tensor_ops import TensorOps
@@ -22,6 +23,27 @@ class TensorExtras(TensorOps):
         if getattr(value, "_is_minigrad_tensor", False):
             value = value.item()            # (a tensor value gets no gradient here)
         return self._inplace(inplace.MaskedFillInplace, mask, value)
+
+    def requires_grad_(self, requires_grad=True):
+        """Record operations on this leaf from now on (or stop, with False)."""
+        self._set_requires_grad(bool(requires_grad), attribute=False)
+        return self
+
+    def _set_requires_grad(self, value, attribute):
+        """PyTorch's rules, whose texts differ a little between `t.requires_grad = v`
+        (the attribute: no change at all of a non-leaf) and `t.requires_grad_(v)`."""
+        if self.grad_fn is not None and (attribute or not value):
+            raise RuntimeError("you can only change requires_grad flags of leaf variables." + (
+                "" if value else " If you want to use a computed variable in a subgraph "
+                "that doesn't require differentiation use var_no_grad = var.detach()."))
+        if value and not self.dtype.is_floating_point:
+            kinds = "floating point and complex dtype" if attribute else "floating point dtype"
+            raise RuntimeError(f"only Tensors of {kinds} can require gradients")
+        if value and self._inference and not _grad_mode["inference"]:
+            raise RuntimeError("Setting requires_grad=True on inference tensor outside "
+                               "InferenceMode is not allowed.")
+        if self.grad_fn is None:
+            self._requires_grad = value
 
     def is_inference(self):
         """True for a tensor made inside `torch.inference_mode()`."""

@@ -111,8 +111,25 @@ class ExpNumpyGrad(Function):
 
 
 @wrong("exp", "raised")
+class ExpNumpyInGradMode(Function):
+    """.numpy() on the saved output (which requires grad) with grad mode turned back on:
+    PyTorch's error, quoted."""
+    @staticmethod
+    def forward(ctx, x):
+        y = x.exp()
+        ctx.save_for_backward(y)
+        return y
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        with torch.enable_grad():
+            return torch.tensor(grad_output.numpy() * ctx.saved_tensors[0].numpy())
+
+
+@right("exp")
 class ExpNumpyOfSavedOutput(Function):
-    """.numpy() on the saved output, which requires grad: PyTorch's error, quoted."""
+    """.numpy() on the saved output, which requires grad: allowed in a backward, whose
+    grad mode is off (as in PyTorch; only a double backward would refuse it)."""
     @staticmethod
     def forward(ctx, x):
         y = x.exp()
@@ -1736,7 +1753,7 @@ def test_an_unusual_right_answer_passes_quickly(exercise_id, answer, lang):
 
 
 def test_an_exception_is_quoted_once_without_a_doubled_full_stop():
-    result = check("exp", ExpNumpyOfSavedOutput, lang="en")
+    result = check("exp", ExpNumpyInGradMode, lang="en")
     assert "Can't call numpy() on Tensor that requires grad" in result.params["error"]
     assert ".." not in result.message
 

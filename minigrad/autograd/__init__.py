@@ -5,8 +5,9 @@ from .api import backward, grad
 from .function import Function
 from .grad_mode import enable_grad, is_grad_enabled, no_grad, set_grad_enabled
 from .gradcheck import GradcheckError, gradcheck, gradgradcheck
+from .variable import Variable
 
 __all__ = ["Function", "backward", "grad", "gradcheck", "gradgradcheck", "GradcheckError",
            "detect_anomaly", "set_detect_anomaly", "no_grad", "enable_grad",
            "set_grad_enabled", "is_grad_enabled", "forward_ad", "function", "functional",
-           "graph"]
+           "graph", "Variable"]

@@ -255,6 +255,8 @@ class Function:
         if cls.device_check is None and cls._builtin:
             cls.device_check = "inplace" if cls.__module__.endswith(".inplace") else "elementwise"
         cls._node_class = _node_class_for(cls)
+        if cls.vjp is not Function.vjp and cls.backward is Function.backward:
+            cls.backward = cls.vjp                    # vjp is PyTorch's other name for it
 
     @staticmethod
     def forward(ctx, *args):
@@ -271,6 +273,8 @@ class Function:
         raise NotImplementedError(
             "You must implement either the backward or vjp method for your custom "
             "autograd.Function to use it with backward mode AD.")
+
+    vjp = backward
 
     @classmethod
     def apply(cls, *args, **kwargs):

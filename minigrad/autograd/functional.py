@@ -196,9 +196,7 @@ def hessian(func, inputs, create_graph=False, strict=False, vectorize=False,
 
     def gradient(*xs):
         outputs, _ = _call(func, xs, "hessian")
-        if len(outputs) != 1 or outputs[0].numel() != 1:
-            raise RuntimeError("The function given to hessian should return a single "
-                               "element Tensor")
+        _check_single_element(outputs, "hessian")
         scalar = outputs[0].reshape(())
         return _grads((scalar,), xs, (None,), True, strict, "hessian")
 
@@ -234,10 +232,17 @@ def _hessian_product(func, inputs, v, create_graph, strict, fn_name):
         inputs = _prepare(inputs, create_graph)
         v = _check_v(v, inputs, fn_name, what="inputs")
         outputs, _ = _call(func, inputs, fn_name)
-        if len(outputs) != 1 or outputs[0].numel() != 1:
-            raise RuntimeError(f"The function given to {fn_name} should return a single "
-                               "element Tensor")
+        _check_single_element(outputs, fn_name)
         gradient = _grads(outputs, inputs, (None,), True, strict, fn_name)
         result = _grads(gradient, inputs, v, create_graph, strict, fn_name)
     return (_finish(outputs, create_graph)[0], _untuple(_finish(result, create_graph),
                                                         inputs_tuple))
+
+
+def _check_single_element(outputs, fn_name):
+    """hessian, vhp and hvp differentiate a function with one output of one element."""
+    if len(outputs) != 1:
+        raise RuntimeError(f"The function given to {fn_name} should return a single Tensor")
+    if outputs[0].numel() != 1:
+        raise RuntimeError(f"The Tensor returned by the function given to {fn_name} should "
+                           "contain a single element")

@@ -43,7 +43,18 @@ class _GradModeContext:
         return wrapper
 
 
-class no_grad(_GradModeContext):
+class _NoParamDecorator(_GradModeContext):
+    """`@torch.no_grad` works without the parentheses too, as in PyTorch."""
+
+    def __new__(cls, func=None):
+        if func is None:
+            return super().__new__(cls)
+        if not callable(func):
+            raise TypeError(f"{cls.__name__}() takes no arguments")
+        return cls()(func)
+
+
+class no_grad(_NoParamDecorator):
     """Turn recording off: results of operations do not require grad.
 
     Example::
@@ -59,7 +70,7 @@ class no_grad(_GradModeContext):
     mode = False
 
 
-class enable_grad(_GradModeContext):
+class enable_grad(_NoParamDecorator):
     """Turn recording back on inside a `no_grad` block."""
 
     mode = True

@@ -21,7 +21,8 @@ SLOT_NAMES = {
     "PowBackward2": ("exponent", "result"), "MmBackward0": ("self", "mat2"),
     "MvBackward0": ("self", "vec"), "DotBackward0": ("tensor", "self"),
     "BmmBackward0": ("self", "mat2"), "SoftmaxBackward0": ("result",),
-    "LogSoftmaxBackward0": ("result",),
+    "LogSoftmaxBackward0": ("result",), "WhereBackward0": ("condition",),
+    "NllLossBackward0": ("self",),
 }
 # PyTorch's name of a non-tensor argument -> the ctx attribute an op keeps it in
 ATTRIBUTE_NAMES = {"exponent": "exponent", "alpha": "alpha", "min": "low", "max": "high",

@@ -22,16 +22,17 @@ class Where(Function):
             raise RuntimeError("where expected condition to be a boolean tensor, but got a "
                                f"tensor with dtype {_type_name(condition.dtype)}")
         x, y = binary_arrays(a, b)
-        ctx.condition = condition
+        ctx.save_for_backward(condition)     # (as PyTorch: a second backward is refused)
         ctx.a_shape, ctx.b_shape = getattr(a, "shape", None), getattr(b, "shape", None)
         like = a if is_tensor(a) else b
         return like._new(like._xp.where(condition._data, x, y))
 
     @staticmethod
     def backward(ctx, grad):
+        (condition,) = ctx.saved_tensors
         zero = grad._new(grad._xp.zeros((), grad._data.dtype))   # not grad * 0: nan * 0
-        grad_a = where(ctx.condition, grad, zero).sum_to_size(ctx.a_shape) if ctx.needs_input_grad[1] else None
-        grad_b = where(ctx.condition, zero, grad).sum_to_size(ctx.b_shape) if ctx.needs_input_grad[2] else None
+        grad_a = where(condition, grad, zero).sum_to_size(ctx.a_shape) if ctx.needs_input_grad[1] else None
+        grad_b = where(condition, zero, grad).sum_to_size(ctx.b_shape) if ctx.needs_input_grad[2] else None
         return None, grad_a, grad_b
 
 

@@ -82,6 +82,9 @@ class Index(Function):
     def forward(ctx, x, key):
         key = key_on_device(key, x)
         ctx.shape, ctx.key = x.shape, key
+        # PyTorch saves the indices, so a second backward through this node is refused
+        ctx.save_for_backward(*[x._new(x._xp.asarray(c)) for c in key
+                                if isinstance(c, list) or hasattr(c, "shape")])
         try:
             out = x._data[key]
             return x._new(out if out.flags.c_contiguous else out.copy(order="C"))  # as PyTorch's
@@ -90,6 +93,7 @@ class Index(Function):
 
     @staticmethod
     def backward(ctx, grad):
+        ctx.saved_tensors           # (the indices: raises if the graph was freed)
         if nothing_recorded():      # NOTE [backward on arrays]
             return grad._new(_index_grad(grad._xp, grad._data, ctx.shape, ctx.key)), None
         return IndexPutAccumulate.apply(grad, ctx.shape, ctx.key), None
@@ -183,6 +187,11 @@ def getitem(x, index):
         _check_leading_mask(x, index[0] if isinstance(index, tuple) else index)
         return Index.apply(x, key)
     consuming = sum(1 for c in key if c is not None and c is not Ellipsis)
+    if consuming and x.ndim == 0 and any(isinstance(c, slice) for c in key):
+        raise IndexError("slice() cannot be applied to a 0-dim tensor.")
+    if consuming and x.ndim == 0:       # loss[0] of an old tutorial (loss.data[0])
+        raise IndexError("invalid index of a 0-dim tensor. Use `tensor.item()` in Python or "
+                         "`tensor.item<T>()` in C++ to convert a 0-dim tensor to a number")
     if consuming > x.ndim:
         raise IndexError(f"too many indices for tensor of dimension {x.ndim}")
     lone_slice = len(key) == 1 and isinstance(key[0], slice)
