@@ -2,7 +2,7 @@
 inference tensors (`inference_mode`), and the rules for changing requires_grad.  A
 mixin of Tensor, like tensor_math.py."""
 from .autograd.grad_mode import _state as _grad_mode
-from .ops import inplace
+from .ops import inplace, inplace_unary
 from .tensor_ops import TensorOps
 
 
@@ -45,6 +45,14 @@ class TensorExtras(TensorOps):
         if self.grad_fn is None:
             self._requires_grad = value
 
+    def normal_(self, mean=0.0, std=1.0):
+        """Fill with normal random numbers (initialising weights: inside no_grad)."""
+        return self._inplace(inplace_unary.RandomFill, "normal", mean, std)
+
+    def uniform_(self, a=0.0, b=1.0):
+        """Fill with random numbers uniform in [a, b)."""
+        return self._inplace(inplace_unary.UniformFill, "uniform", a, b)
+
     def is_inference(self):
         """True for a tensor made inside `torch.inference_mode()`."""
         return self._inference
@@ -56,3 +64,15 @@ class TensorExtras(TensorOps):
                 "Inplace update to inference tensor outside InferenceMode is not allowed."
                 "You can make a clone to get a normal tensor before doing inplace update."
                 "See https://github.com/pytorch/rfcs/pull/17 for more details.")
+
+
+def _in_place_method(name, op):
+    def method(self):
+        return self._inplace(op)
+    method.__name__ = method.__qualname__ = name
+    method.__doc__ = f"{name[:-1]}, written into this tensor (its version goes up by one)."
+    return method
+
+
+for _name, _op in inplace_unary.IN_PLACE.items():      # exp_, sin_, relu_ ...
+    setattr(TensorExtras, _name, _in_place_method(_name, _op))

@@ -22,7 +22,7 @@ from ..ops import loss as _loss
 
 def relu(input, inplace=False):
     """max(x, 0), elementwise."""
-    return input.clamp_(min=0) if inplace else input.relu()
+    return input.relu_() if inplace else input.relu()
 
 
 def sigmoid(input):

@@ -1,0 +1,60 @@
+"""In-place versions of the elementwise ops: x.exp_(), x.sin_(), x.relu_() ...
+
+Each is its op with a forward that writes the result into x, as PyTorch's in-place
+variants are: the same node name, the same backward (the op's own), and the same
+saved tensors: a copy of x from before the write where the op saves its input (so
+changing x later is fine), x itself where it saves its result (so changing x later
+is caught by x's version counter).  Plus normal_ and uniform_, for initialising.
+"""
+from .. import backend
+from ..autograd.function import Function
+from . import arithmetic, unary
+from .inplace import _value_before
+
+
+def _in_place(op, name):
+    """The in-place Function of `op` (a Function class), whose method is `name`."""
+    def forward(ctx, x, *args):
+        source = _value_before(x) if ctx.needs_input_grad[0] else x
+        result = op.forward(ctx, source, *args)
+        x._write(result._data, result.dtype, bump=False)     # mark_dirty bumps the version
+        ctx.mark_dirty(x)
+        if getattr(ctx, "to_save", None):                   # its result is x itself now
+            ctx.to_save = tuple(x if saved is result else saved for saved in ctx.to_save)
+        return x
+    return type(op.__name__ + "Inplace", (op,), {
+        "__doc__": f"x.{name}(): x ← {name[:-1]}(x), with {op.__name__}'s backward.",
+        "node_name": op.node_name, "forward": staticmethod(forward)})
+
+
+IN_PLACE = {name: _in_place(op, name) for name, op in [
+    ("exp_", unary.Exp), ("log_", unary.Log), ("sin_", unary.Sin), ("cos_", unary.Cos),
+    ("tanh_", unary.Tanh), ("sigmoid_", unary.Sigmoid), ("relu_", unary.Relu),
+    ("sqrt_", unary.Sqrt), ("abs_", unary.Abs), ("neg_", arithmetic.Neg),
+    ("reciprocal_", arithmetic.Reciprocal)]}
+
+
+class RandomFill(Function):
+    """x.normal_(mean, std), x.uniform_(a, b): x ← random numbers;  dx = 0."""
+
+    node_name = "NormalBackward0"
+
+    @staticmethod
+    def forward(ctx, x, draw, low, high):
+        from ..creation import _rng
+        generator = _rng["generator"]
+        numbers = (generator.normal(low, high, x.shape) if draw == "normal"
+                   else generator.uniform(low, high, x.shape))
+        x._write(backend.move(numbers.astype(x._data.dtype), x.device), x.dtype, bump=False)
+        ctx.mark_dirty(x)
+        return x
+
+    @staticmethod
+    def backward(ctx, grad):
+        return grad._new(grad._xp.zeros_like(grad._data)), None, None, None
+
+
+class UniformFill(RandomFill):
+    """x.uniform_(a, b): x ← numbers uniform in [a, b);  dx = 0."""
+
+    node_name = "UniformBackward0"
