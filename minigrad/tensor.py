@@ -21,6 +21,7 @@ from .autograd import api as autograd_api
 from .autograd.grad_mode import is_grad_enabled
 from .autograd import saved_tensor
 from .autograd.graph import register_leaf_accumulator
+from .numpy_names import accept_numpy_names_in
 from .tensor_data import TensorData
 from .tensor_extras import TensorExtras
 from .tensor_math import TensorMath
@@ -386,3 +387,4 @@ def _type_name(d):
 
 
 saved_tensor.make_tensor = Tensor._make      # saved numbers are made tensors again there
+accept_numpy_names_in(Tensor)                # x.sum(axis=0, keepdims=True), as PyTorch
