@@ -212,6 +212,11 @@ class Tensor(TensorData, TensorMath, TensorExtras):
 
     @data.setter
     def data(self, value):
+        if not isinstance(value, TensorData):
+            raise TypeError(f"Variable data has to be a tensor, but got {type(value).__name__}")
+        if self._requires_grad and not value.dtype.is_floating_point:
+            raise RuntimeError("data set to a tensor that requires gradients must be floating "
+                               "point or complex dtype")
         self._data = value._data
 
     def detach(self):

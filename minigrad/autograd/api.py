@@ -4,17 +4,27 @@ from .graph import copy_recorded
 
 
 def _as_tuple(values):
+    """One tensor, or a sequence of them, as a tuple (PyTorch's TypeError for a number)."""
     if values is None:
         return None
-    if isinstance(values, (tuple, list)):
-        return tuple(values)
-    return (values,)
+    if getattr(values, "_is_minigrad_tensor", False):
+        return (values,)
+    return tuple(values)                   # 2.0: "'float' object is not iterable"
+
+
+def _check_inputs(inputs, function):
+    if not inputs:
+        raise RuntimeError(f"`inputs` argument to `{function}()` cannot be empty.")
 
 
 def _roots(outputs, grad_outputs):
     """Pair each output's graph edge with its starting gradient (ones for a scalar)."""
     from ..creation import ones_like
     grad_outputs = grad_outputs or (None,) * len(outputs)
+    for grad in grad_outputs[:len(outputs)]:
+        if grad is not None and not getattr(grad, "_is_minigrad_tensor", False):
+            raise TypeError(f"gradients can be either Tensors or None, but got "
+                            f"{type(grad).__name__}")
     if len(grad_outputs) != len(outputs):
         raise RuntimeError(f"got {len(outputs)} tensors and {len(grad_outputs)} gradients. "
                            "minigrad hint: give one gradient per output (None for a scalar).")
@@ -33,8 +43,6 @@ def _roots(outputs, grad_outputs):
                     "call .sum() first, or pass the gradient of the output, e.g. "
                     "y.backward(torch.ones_like(y)).")
             grad = ones_like(output)
-        elif not getattr(grad, "_is_minigrad_tensor", False):
-            raise TypeError(f"gradient must be a Tensor or None, got {type(grad).__name__}")
         elif grad.shape != output.shape:
             raise RuntimeError(
                 f"Mismatch in shape: grad_output[{index}] has a shape of {grad.shape!r} and "
@@ -62,6 +70,10 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, 
         run_backward(roots, retain_graph, create_graph)
         return
     inputs = _as_tuple(inputs)
+    _check_inputs(inputs, "backward")
+    for tensor in inputs:
+        if not tensor.requires_grad:
+            raise RuntimeError("can't retain_grad on Tensor that has requires_grad=False")
     capture = {t._gradient_edge(): i for i, t in enumerate(inputs)}
     captured = run_backward(roots, retain_graph, create_graph, capture=capture)  # added below
     for tensor in inputs:
@@ -88,7 +100,11 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
         >>> g
         tensor([ 3., 12., 27.], grad_fn=<MulBackward0>)
     """
+    if materialize_grads and allow_unused is False:
+        raise ValueError("Expected allow_unused to be True or not passed when "
+                         f"materialize_grads=True, but got: allow_unused={allow_unused}.")
     outputs, inputs = _as_tuple(outputs), _as_tuple(inputs)
+    _check_inputs(inputs, "grad")
     if allow_unused is None:
         allow_unused = materialize_grads
     for tensor in inputs:

@@ -272,7 +272,7 @@ def _call_pre_hooks(node, grads, create_graph):
         _narrate_hook(node, "prehook")
         result = hook(grads)
         if result is not None:
-            grads = tuple(result)
+            grads = _check_node_hook_result(hook, grads, result)
     return grads
 
 
@@ -290,8 +290,25 @@ def _run_node(node, grads):
         _narrate_hook(node, "hook")
         result = hook(grad_inputs, grads)
         if result is not None:
-            grad_inputs = tuple(result)
+            grad_inputs = _check_node_hook_result(hook, grad_inputs, result)
     return grad_inputs
+
+
+def _check_node_hook_result(hook, original, result):
+    """PyTorch's checks of what a node's hook returned: a tuple with a gradient (or None)
+    for each one it was given, None staying None, each like the gradient it replaces."""
+    if not isinstance(result, tuple):
+        raise TypeError(f"expected tuple, but hook returned '{type(result).__name__}'")
+    if len(result) != len(original):
+        raise RuntimeError(
+            f"hook '{getattr(hook, '__name__', type(hook).__name__)}' has returned an incorrect "
+            f"number of values (got {len(result)}, but expected {len(original)})")
+    for old, new in zip(original, result):
+        if old is None and new is not None:
+            raise RuntimeError("can't replace a None gradient with a non-None value")
+        if old is not None and new is not None:
+            _check_hook_result(hook, old, new)
+    return result
 
 
 def _check_hook_result(hook, original, result):

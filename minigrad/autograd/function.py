@@ -50,8 +50,8 @@ class FunctionCtx:
     def saved_tensors(self):
         """The tensors given to `save_for_backward`, unpacked and version-checked."""
         saved = getattr(self, "_saved", None)
-        if saved is None:
-            return tuple(getattr(self, "to_save", ()))
+        if saved is None:        # (in forward: nothing is saved yet, as in PyTorch)
+            return () if getattr(self, "_in_forward", False) else tuple(getattr(self, "to_save", ()))
         unpacked = []
         for slot in saved:
             if slot is None or isinstance(slot, SavedTensor):

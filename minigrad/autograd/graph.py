@@ -134,7 +134,7 @@ class AccumulateGrad(Node):
             create_graph = _grad_mode["enabled"]
         (grad,) = grad_outputs
         leaf = self.variable
-        if grad is None:
+        if grad is None or not leaf._requires_grad:    # (requires_grad_(False) since)
             return ()
         if leaf.grad is None:       # a copy; with create_graph a recorded one (CopyBackwards)
             if create_graph:
@@ -153,7 +153,8 @@ class AccumulateGrad(Node):
         for hook in tuple((leaf._post_accumulate_hooks or {}).values()):
             if trace.active is not None:
                 trace.emit("hook_called", node=trace.ident(self), hook="post_accumulate")
-            hook(leaf)
+            if hook(leaf) is not None:
+                raise RuntimeError("Tensor post accumulate grad hooks should return None.")
         return ()
 
 

@@ -75,6 +75,10 @@ def _attach(node, args, output, output_nr):
 def _attach_marked(ctx, args, outputs):
     """`_attach` for a forward that called mark_dirty or mark_non_differentiable."""
     dirty = {id(t) for t in ctx._dirty}
+    if not dirty <= {id(t) for t in outputs}:
+        raise RuntimeError("Some elements marked as dirty during the forward method were not "
+                           "returned as output. The inputs that are modified inplace must all "
+                           "be outputs of the Function.")
     non_differentiable = {id(t) for t in ctx._non_differentiable}
     results = []
     for output_nr, output in enumerate(outputs):

@@ -9,6 +9,7 @@ import numpy as np
 
 from .. import creation
 from ..autograd.function import Function
+from ..autograd.grad_mode import no_grad
 from ..autograd.graph import saved_tensors_hooks
 from . import _tools
 from ._tools import Hint, as_array, case, values_case
@@ -141,6 +142,19 @@ def _apply_observing_saves(cls, *args):
     return output, saved
 
 
+def _marked_dirty(cls, x):
+    """What forward passes to ctx.mark_dirty, found by running it once more on a node of
+    its own (apply's error, as PyTorch's, does not say which tensor it was)."""
+    node = cls._node_class()
+    node.needs_input_grad = (True,)
+    with no_grad():
+        if cls.setup_context is Function.setup_context:
+            cls.forward(node, x)
+        else:
+            cls.setup_context(node, (x,), cls.forward(x))
+    return node._dirty
+
+
 def _contains(tensors, wanted):
     return any(t is wanted for t in tensors)
 
@@ -226,7 +240,14 @@ def check_inplace_relu(answer):
 def _check_inplace_case(cls, values):
     leaf = creation.tensor(values, requires_grad=True)
     x = leaf * 1                              # not a leaf: in-place changes are allowed
-    output = _tools.apply(cls, x)
+    try:
+        output = _tools.apply(cls, x)
+    except RuntimeError as error:             # PyTorch's: a dirty tensor was not returned
+        if "marked as dirty" not in str(error):
+            raise
+        probe = creation.tensor(values)
+        raise Hint("return_dirty_input" if _contains(_marked_dirty(cls, probe), probe) else
+                   "mark_dirty_wrong_tensor") from None
     if np.array_equal(as_array(x), values.astype(np.float64)):
         raise Hint("not_in_place")
     _tools.require_tensor(output, "forward")
