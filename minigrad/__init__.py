@@ -25,6 +25,7 @@ from .tensor_data import Size
 
 __version__ = "0.1.0"
 
-from .numpy_names import accept_numpy_names_in as _accept_numpy_names_in  # noqa: E402
-_accept_numpy_names_in(__import__("sys").modules[__name__])    # torch.sum(x, axis=0)
+from . import arguments as _arguments  # noqa: E402
+_arguments.require_tensors_in(__import__("sys").modules[__name__])      # torch.exp(2.0)
+_arguments.accept_numpy_names_in(__import__("sys").modules[__name__])   # torch.sum(x, axis=0)
 

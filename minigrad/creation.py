@@ -5,6 +5,7 @@ import numpy as np
 
 from . import backend, dtypes
 from .autograd.grad_mode import mark_inference
+from .ops._helpers import _type_name
 from .tensor import Tensor
 
 _rng = {"generator": np.random.default_rng()}
@@ -33,6 +34,8 @@ def _infer_dtype(data):
         return dtypes.bool
     if isinstance(data, str):
         raise TypeError(f"new(): invalid data type '{type(data).__name__}'")
+    if array.dtype.kind in "US":
+        raise ValueError("too many dimensions 'str'")
     raise RuntimeError(f"Could not infer dtype of {type(data).__name__}")
 
 
@@ -60,6 +63,9 @@ def tensor(data, dtype=None, device=None, requires_grad=False):
         >>> torch.tensor([1, 2]).dtype
         minigrad.int64
     """
+    if not isinstance(requires_grad, bool):
+        raise TypeError("tensor(): argument 'requires_grad' must be bool, not "
+                        f"{type(requires_grad).__name__}")
     if isinstance(data, Tensor):          # a copy on the same device, unless told otherwise
         device = data.device if device is None else device
         data = backend.to_numpy(data._data)
@@ -103,12 +109,14 @@ def _flat(data):
 def _nested_items(data):
     if isinstance(data, (list, tuple)):
         return [_nested_items(x) for x in data]
-    return data.item() if isinstance(data, Tensor) else data
+    return data._scalar() if isinstance(data, Tensor) else data   # (one element only)
 
 
 def as_tensor(data, dtype=None, device=None):
-    if isinstance(data, Tensor) and dtype is None and device is None:
-        return data
+    """data itself if it is a tensor already (converted with .to, recorded, if a dtype or
+    device is asked for), else a new tensor of it."""
+    if isinstance(data, Tensor):
+        return data if dtype is None and device is None else data.to(device, dtype)
     return tensor(data, dtype=dtype, device=device)
 
 
@@ -196,24 +204,33 @@ def eye(n, m=None, dtype=None, device=None, requires_grad=False):
     return _finish(np.eye(n, m, dtype=dtype.numpy), dtype, device, requires_grad)
 
 
+def _random_dtype(dtype, kernel):
+    """PyTorch draws random floats only: an integer or bool dtype has no kernel."""
+    if dtype is not None and not dtypes.to_dtype(dtype).is_floating_point:
+        raise NotImplementedError(f'"{kernel}" not implemented for '
+                                  f"'{_type_name(dtypes.to_dtype(dtype))}'")
+
+
 def rand(*size, dtype=None, device=None, requires_grad=False):
     """Uniform random numbers in [0, 1)."""
+    _random_dtype(dtype, "check_uniform_bounds")
     return _filled(lambda s, d: _rng["generator"].random(s).astype(d), size, dtype, device,
                    requires_grad)
 
 
 def randn(*size, dtype=None, device=None, requires_grad=False):
     """Standard normal random numbers."""
+    _random_dtype(dtype, "normal_kernel_cpu")
     return _filled(lambda s, d: _rng["generator"].standard_normal(s).astype(d), size, dtype,
                    device, requires_grad)
 
 
-def randint(low, high=None, size=(), dtype=None, device=None):
+def randint(low, high=None, size=(), dtype=None, device=None, requires_grad=False):
     if high is None:
         low, high = 0, low
     dtype = dtypes.int64 if dtype is None else dtypes.to_dtype(dtype)
     array = _rng["generator"].integers(low, high, size=size).astype(dtype.numpy)
-    return _finish(array, dtype, device, False)
+    return _finish(array, dtype, device, requires_grad)
 
 
 def rand_like(other, dtype=None, device=None, requires_grad=False):

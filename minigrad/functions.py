@@ -194,13 +194,22 @@ def where(condition, a, b):
 
 
 def cat(tensors, dim=0):
+    _check_sequence(tensors, "cat")
     if not tensors:
         raise ValueError("torch.cat(): expected a non-empty list of Tensors")
     return combine.Cat.apply(dim, *tensors)
 
 
 def stack(tensors, dim=0):
+    _check_sequence(tensors, "stack")
     return combine.Stack.apply(dim, *tensors)
+
+
+def _check_sequence(tensors, name):
+    """cat(a, b) instead of cat([a, b]): PyTorch's TypeError."""
+    if _is_tensor(tensors):
+        raise TypeError(f"{name}(): argument 'tensors' (position 1) must be tuple of Tensors, "
+                        "not Tensor")
 
 
 def allclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):

@@ -21,7 +21,7 @@ from .autograd import api as autograd_api
 from .autograd.grad_mode import is_grad_enabled
 from .autograd import saved_tensor
 from .autograd.graph import register_leaf_accumulator
-from .numpy_names import accept_numpy_names_in
+from .arguments import accept_numpy_names_in
 from .tensor_data import TensorData
 from .tensor_extras import TensorExtras
 from .tensor_math import TensorMath

@@ -45,6 +45,17 @@ class TensorExtras(TensorOps):
         if self.grad_fn is None:
             self._requires_grad = value
 
+    @property
+    def mT(self):
+        """The matrices transposed (the last two dims swapped); mH is the same for real
+        numbers."""
+        if self.ndim < 2:
+            raise RuntimeError("tensor.mT is only supported on matrices or batches of "
+                               f"matrices. Got {self.ndim}-D tensor.")
+        return self.transpose(-2, -1)
+
+    mH = mT
+
     def normal_(self, mean=0.0, std=1.0):
         """Fill with normal random numbers (initialising weights: inside no_grad)."""
         return self._inplace(inplace_unary.RandomFill, "normal", mean, std)

@@ -224,10 +224,6 @@ class TensorMath:
     def T(self):
         return self.permute(*reversed(range(self.ndim)))
 
-    @property
-    def mT(self):
-        return self.transpose(-2, -1)
-
     def squeeze(self, dim=None):
         if dim is None:
             return shape.Squeeze.apply(self, None)

@@ -27,14 +27,13 @@ __all__ = ["vjp", "jvp", "jacobian", "hessian", "vhp", "hvp"]
 
 def _as_tuple(value, arg_name, fn_name):
     """(tuple of tensors, whether `value` was a tuple), checking it holds only tensors."""
-    is_tuple = isinstance(value, (tuple, list))
-    values = tuple(value) if is_tuple else (value,)
+    is_tuple = isinstance(value, tuple)            # (a list is refused, as in PyTorch)
+    values = value if is_tuple else (value,)
     for index, item in enumerate(values):
         if not getattr(item, "_is_minigrad_tensor", False):
-            where = f"The {arg_name} given to {fn_name} must be either a Tensor or a tuple "
-            where += f"of Tensors but the value at index {index} has type {type(item).__name__}."
-            raise TypeError(where if is_tuple else where.replace(
-                f" but the value at index {index} has", " but the given one has"))
+            which = f"value at index {index}" if is_tuple else f"given {arg_name}"
+            raise TypeError(f"The {arg_name} given to {fn_name} must be either a Tensor or a "
+                            f"tuple of Tensors but the {which} has type {type(item)}.")
     return values, is_tuple
 
 

@@ -132,6 +132,9 @@ def gradcheck(func, inputs, *, eps=1e-6, atol=1e-5, rtol=1e-3, raise_exception=T
         raise AssertionError(
             "Setting check_batched_grad=True requires check_backward_ad to be True")
     inputs = tuple(inputs) if isinstance(inputs, (tuple, list)) else (inputs,)
+    if not any(_is_tensor(x) and x.requires_grad for x in inputs):
+        raise ValueError("gradcheck expects at least one input tensor to require gradient, "
+                         "but none of them have requires_grad=True.")
     numerical = [j for j in _numerical_jacobians(func, inputs, eps) if j is not None]
     diff_positions = [i for i, x in enumerate(inputs) if _is_tensor(x) and x.requires_grad]
     if check_backward_ad and not _compare(numerical, _analytical_jacobians(func, inputs),

@@ -112,9 +112,7 @@ def cross_entropy(input, target, weight=None, ignore_index=-100, reduction="mean
     if label_smoothing:
         raise NotImplementedError("minigrad: cross_entropy does not support label_smoothing")
     log_probs = input.log_softmax(1 if input.ndim > 1 else 0)
-    if target.dtype.is_floating_point:     # PyTorch's ops, in its order (same nodes)
-        if input.ndim > 1 and target.ndim and input.shape[0] != target.shape[0]:
-            _loss.check_nll_arguments(input, target, None)      # (the batch sizes differ)
+    if target.shape == input.shape:        # probabilities: PyTorch's ops, in its order
         _loss.check_class_weight(input, weight, "cross_entropy: ")
         products = log_probs * target if weight is None else log_probs * target * weight
         if reduction == "none":

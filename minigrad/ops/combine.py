@@ -120,7 +120,7 @@ class Cat(Function):
     @staticmethod
     def forward(ctx, dim, *tensors):
         first = tensors[0]
-        ctx.dim = normalize_dim(dim, first.ndim)
+        ctx.dim = _check_cat(tensors, dim)
         ctx.sizes = [t.shape[ctx.dim] for t in tensors]
         rt = dtypes.result_type(*tensors).numpy              # mixed dtypes promote
         out = first._xp.concatenate([t._data.astype(rt) for t in tensors], axis=ctx.dim)
@@ -133,6 +133,26 @@ class Cat(Function):
             grads.append(grad[(slice(None),) * ctx.dim + (slice(start, start + size),)])
             start += size
         return (None, *grads)
+
+
+def _check_cat(tensors, dim):
+    """PyTorch's refusals, in its words; the dim to join along."""
+    for position, t in enumerate(tensors):
+        if t.ndim == 0:
+            raise RuntimeError(f"zero-dimensional tensor (at position {position}) cannot be "
+                               "concatenated")
+    first = tensors[0]
+    dim = normalize_dim(dim, first.ndim)
+    for number, t in enumerate(tensors[1:], 1):
+        if t.ndim != first.ndim:
+            raise RuntimeError("Tensors must have same number of dimensions: got "
+                               f"{first.ndim} and {t.ndim}")
+        for d, (want, got) in enumerate(zip(first.shape, t.shape)):
+            if d != dim and want != got:
+                raise RuntimeError(f"Sizes of tensors must match except in dimension {dim}. "
+                                   f"Expected size {want} but got size {got} for tensor "
+                                   f"number {number} in the list.")
+    return dim
 
 
 class Stack(Function):

@@ -112,12 +112,14 @@ class MseLoss(Function):
 
     @staticmethod
     def forward(ctx, x, target, reduction="mean"):
+        dtype = dtypes.result_type(x, target)
+        if not dtype.is_floating_point:
+            raise NotImplementedError(f'"mse_cpu" not implemented for \'{_type_name(dtype)}\'')
         ctx.reduction = reduction
         ctx.save_for_backward(x, target)
         losses = (x._data - target._data) ** 2
         ctx.count = max(losses.size, 1)
-        dtype = dtypes.result_type(x, target).numpy
-        return _reduce(x, losses.astype(dtype, copy=False), reduction)
+        return _reduce(x, losses.astype(dtype.numpy, copy=False), reduction)
 
     @staticmethod
     def backward(ctx, grad):
