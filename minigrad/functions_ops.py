@@ -165,4 +165,15 @@ def _reduced(input, dim):
     return None if dim is None else normalize_dims(dim, input.ndim)
 
 
+def floor_divide(input, other):
+    """input // other, rounded toward -inf (no gradient)."""
+    return input // other
+
+
+def remainder(input, other):
+    """input % other, with the sign of other."""
+    return input % other
+
+
 __all__ = [n for n in dir() if not n.startswith("_") and n not in ("normalize_dims", "ordering")]
+

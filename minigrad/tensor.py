@@ -18,7 +18,6 @@ import numpy as np
 from . import backend, dtypes
 from ._formatting import tensor_repr
 from .autograd import api as autograd_api
-from .autograd.grad_mode import is_grad_enabled
 from .autograd import saved_tensor
 from .autograd.graph import register_leaf_accumulator
 from .arguments import accept_numpy_names_in
@@ -226,6 +225,8 @@ class Tensor(TensorData, TensorMath, TensorExtras):
         return detached
 
     def detach_(self):
+        if self._base is not None:
+            raise RuntimeError("Can't detach views in-place. Use detach() instead.")
         self._grad_fn, self._requires_grad, self._output_nr = None, False, 0
         return self
 
@@ -310,34 +311,6 @@ class Tensor(TensorData, TensorMath, TensorExtras):
         autograd_api.backward(self, gradient, retain_graph, create_graph, inputs=inputs)
 
     # --- in-place writes ------------------------------------------------------
-
-    def _check_inplace_allowed(self, through_view=False):
-        """PyTorch's refusals: an in-place change to a leaf that requires grad loses history.
-        `through_view`: the write goes through a view of self (`x[0] = 1`)."""
-        if self._inference:
-            self._check_not_inference()
-        if not is_grad_enabled():
-            return
-        made_by = self.__dict__.get("_view_made_by")
-        if made_by is not None and len(made_by) > 2:       # split, unbind: many views at once
-            raise RuntimeError(made_by[2].format(name=made_by[0], nr=made_by[1]))
-        if made_by is not None:
-            raise RuntimeError(
-                f"Output {made_by[1]} of {made_by[0]} is a view and is being modified inplace. "
-                "This view was created inside a custom Function (or because an input was "
-                "returned as-is) and the autograd logic to handle view+inplace would override "
-                "the custom backward associated with the custom Function, leading to incorrect "
-                "gradients. This behavior is forbidden. You can fix this by cloning the output "
-                "of the custom Function.")
-        if self.is_leaf and self._requires_grad and not through_view:
-            raise RuntimeError(
-                "a leaf Variable that requires grad is being used in an in-place operation. "
-                "minigrad hint: update parameters inside `with torch.no_grad():`.")
-        base = self if through_view else self._base
-        if base is not None and base.is_leaf and base._requires_grad:
-            raise RuntimeError(
-                "a view of a leaf Variable that requires grad is being used in an in-place "
-                "operation.")
 
     def _write(self, array, result_dtype, key=Ellipsis, bump=True):
         """Write into this tensor's storage and bump its version (every in-place op ends here;

@@ -1,9 +1,19 @@
 """More Tensor methods that PyTorch's autograd tutorials use: in-place masked_fill_,
 inference tensors (`inference_mode`), and the rules for changing requires_grad.  A
 mixin of Tensor, like tensor_math.py."""
-from .autograd.grad_mode import _state as _grad_mode
-from .ops import inplace, inplace_unary
+from . import backend
+from .autograd.grad_mode import _state as _grad_mode, is_grad_enabled
+from .ops import arithmetic, inplace, inplace_unary
+from .ops._helpers import is_tensor, wrap_number
 from .tensor_ops import TensorOps
+
+
+NO_GRAD_VIEW_ERROR = (
+    "A view was created in no_grad mode and is being modified inplace with grad mode "
+    "enabled. Given that this use case is ambiguous and error-prone, it is forbidden. You "
+    "can clarify your code by moving both the view and the inplace either both inside the "
+    "no_grad block (if you don't want the inplace to be tracked) or both outside (if you "
+    "want the inplace to be tracked).")
 
 
 class TensorExtras(TensorOps):
@@ -56,6 +66,23 @@ class TensorExtras(TensorOps):
 
     mH = mT
 
+    def __floordiv__(self, other):
+        """self // other: rounded toward -inf, as Python's and numpy's (no gradient)."""
+        return arithmetic.FloorDivide.apply(self, wrap_number(other, self))
+
+    def __rfloordiv__(self, other):
+        return arithmetic.FloorDivide.apply(wrap_number(other, self), self)
+
+    def __mod__(self, other):
+        """self % other, with the sign of other, as Python's and numpy's."""
+        op = arithmetic.Remainder if is_tensor(other) else arithmetic.RemainderScalar
+        return op.apply(self, wrap_number(other, self))
+
+    def __rmod__(self, other):
+        return arithmetic.Remainder.apply(wrap_number(other, self), self)
+
+    floor_divide, remainder = __floordiv__, __mod__
+
     def normal_(self, mean=0.0, std=1.0):
         """Fill with normal random numbers (initialising weights: inside no_grad)."""
         return self._inplace(inplace_unary.RandomFill, "normal", mean, std)
@@ -63,6 +90,38 @@ class TensorExtras(TensorOps):
     def uniform_(self, a=0.0, b=1.0):
         """Fill with random numbers uniform in [a, b)."""
         return self._inplace(inplace_unary.UniformFill, "uniform", a, b)
+
+    def _check_inplace_allowed(self, through_view=False):
+        """PyTorch's refusals: an in-place change to a leaf that requires grad loses history.
+        `through_view`: the write goes through a view of self (`x[0] = 1`)."""
+        if self._inference:
+            self._check_not_inference()
+        if not is_grad_enabled():
+            return
+        made_by = self.__dict__.get("_view_made_by")
+        if made_by is not None and len(made_by) > 2:       # split, unbind: many views at once
+            raise RuntimeError(made_by[2].format(name=made_by[0], nr=made_by[1]))
+        if made_by is not None:
+            raise RuntimeError(
+                f"Output {made_by[1]} of {made_by[0]} is a view and is being modified inplace. "
+                "This view was created inside a custom Function (or because an input was "
+                "returned as-is) and the autograd logic to handle view+inplace would override "
+                "the custom backward associated with the custom Function, leading to incorrect "
+                "gradients. This behavior is forbidden. You can fix this by cloning the output "
+                "of the custom Function.")
+        if self.is_leaf and self._requires_grad and not through_view:
+            raise RuntimeError(
+                "a leaf Variable that requires grad is being used in an in-place operation. "
+                "minigrad hint: update parameters inside `with torch.no_grad():`.")
+        if self._base is not None and self._grad_fn is None and self._base.requires_grad:
+            raise RuntimeError(NO_GRAD_VIEW_ERROR)     # (a view made in grad mode has one)
+        base = self if through_view else self._base
+        if base is not None and base.is_leaf and base._requires_grad:
+            raise RuntimeError(
+                "a view of a leaf Variable that requires grad is being used in an in-place "
+                "operation.")
+        if self._base is not None and backend.has_internal_overlap(self._data):
+            self._check_write(self.shape, self.dtype)      # PyTorch's error for x.expand()
 
     def is_inference(self):
         """True for a tensor made inside `torch.inference_mode()`."""
