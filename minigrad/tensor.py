@@ -62,10 +62,15 @@ class Tensor(TensorData, TensorMath, TensorExtras):
     __array_ufunc__ = None          # numpy defers to Tensor's reflected operators
     __hash__ = object.__hash__      # == is elementwise, so hash by identity
 
-    def __init__(self, data=(), dtype=None, device=None, requires_grad=False):
-        from .creation import tensor
-        made = tensor(data, dtype=dtype or dtypes.get_default_dtype(), device=device,
-                      requires_grad=requires_grad)
+    def __init__(self, *data, dtype=None, device=None, requires_grad=False):
+        """Tensor([1, 2]): a float tensor of the data.  Tensor(2, 3): the legacy form, a
+        tensor of that size (uninitialised in PyTorch, zeros here)."""
+        from .creation import tensor, zeros
+        dtype = dtype or dtypes.get_default_dtype()
+        if data and all(type(size) is int for size in data):
+            made = zeros(*data, dtype=dtype, device=device)
+        else:
+            made = tensor(data[0] if data else (), dtype=dtype, device=device)
         self._init_from(made._data, requires_grad)
 
     def _init_from(self, data, requires_grad=False):

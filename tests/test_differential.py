@@ -27,7 +27,13 @@ def _load(name):
 harness = _load("harness")
 
 # Cases where minigrad is known to differ from PyTorch (see the reasons).
-KNOWN_FAILING = {}
+KNOWN_FAILING = {
+    "case_numpy_ufunc_on_tensor":
+        "np.exp(tensor) is refused (Tensor.__array_ufunc__ is None, so that ndarray + tensor "
+        "defers to the tensor's operators); PyTorch computes it through numpy",
+    "case_missing_inplace_methods":
+        "the in-place view ops t_, unsqueeze_ and squeeze_ are not implemented",
+}
 
 
 def _cases():

@@ -2,6 +2,7 @@
 import numpy as np
 
 from .. import dtypes
+from ..autograd.grad_mode import _state as _grad_mode
 from ..tensor_data import TensorData
 
 
@@ -24,7 +25,14 @@ def wrap_number(value, like):
     promotes like a number (`dtypes.result_type`).  Anything else is returned unchanged."""
     if type(value) is float:                    # the common case first: no isinstance chain
         kind = dtypes.float64                   # (doubles, as PyTorch)
-    elif is_tensor(value) or not isinstance(value, (bool, int, float, np.number, np.bool_)):
+    elif is_tensor(value):
+        return value
+    elif isinstance(value, np.ndarray):         # x * an array: PyTorch goes through numpy
+        if like.requires_grad and _grad_mode["enabled"]:
+            raise RuntimeError("Can't call numpy() on Tensor that requires grad. Use "
+                               "tensor.detach().numpy() instead.")
+        return like._new(like._xp.asarray(value))
+    elif not isinstance(value, (bool, int, float, np.number, np.bool_)):
         return value
     else:
         floating = isinstance(value, (float, np.floating))
