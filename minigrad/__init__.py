@@ -24,6 +24,7 @@ from .tensor import Tensor
 from .tensor_data import Size
 
 __version__ = "0.1.0"
+from math import e, inf, nan, pi  # noqa: E402,F401  (torch.pi, torch.inf ...)
 
 from . import arguments as _arguments  # noqa: E402
 _arguments.require_tensors_in(__import__("sys").modules[__name__])      # torch.exp(2.0)

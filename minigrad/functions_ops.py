@@ -165,6 +165,11 @@ def _reduced(input, dim):
     return None if dim is None else normalize_dims(dim, input.ndim)
 
 
+def clip(input, min=None, max=None):
+    """clamp's other name."""
+    return input.clamp(min, max)
+
+
 def floor_divide(input, other):
     """input // other, rounded toward -inf (no gradient)."""
     return input // other

@@ -83,6 +83,10 @@ class TensorExtras(TensorOps):
 
     floor_divide, remainder = __floordiv__, __mod__
 
+    def clip(self, min=None, max=None):
+        """clamp's other name."""
+        return self.clamp(min, max)
+
     def normal_(self, mean=0.0, std=1.0):
         """Fill with normal random numbers (initialising weights: inside no_grad)."""
         return self._inplace(inplace_unary.RandomFill, "normal", mean, std)

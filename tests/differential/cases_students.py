@@ -745,3 +745,13 @@ def case_numpy_in_backward_and_saved_condition(T, rec):
     rec("_saved_condition", w.grad_fn._saved_condition)
     loss = T.nn.functional.nll_loss(x.view(1, 2), T.tensor([1]))
     rec("_saved_self", loss.grad_fn._saved_self)
+
+
+def case_constants_and_clip(T, rec):
+    rec("constants", (T.pi, T.e, T.inf))
+    rec("nan", T.tensor(T.nan).isnan())
+    x = T.tensor([1.0, -2.0, 0.5], requires_grad=True)
+    y = x.clip(0, 1)
+    rec("clip", y)
+    rec("clip node", y.grad_fn.name())
+    rec("torch.clip", T.clip(x, max=0.7))
