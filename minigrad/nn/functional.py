@@ -16,6 +16,7 @@ Example::
     >>> b.grad
     tensor([0.2075, 0.2075, 0.2075])
 """
+from ..ops import activations as _activations
 from ..ops import arithmetic as _arithmetic
 from ..ops import loss as _loss
 
@@ -37,6 +38,50 @@ def softplus(input, beta=1.0, threshold=20.0):
 
 def tanh(input):
     return input.tanh()
+
+
+def leaky_relu(input, negative_slope=0.01, inplace=False):
+    """x where x > 0, else negative_slope·x."""
+    out = _activations.LeakyRelu.apply(input, negative_slope)
+    return input.copy_(out) if inplace else out
+
+
+def silu(input, inplace=False):
+    """x·sigmoid(x) (also called swish)."""
+    return _activations.Silu.apply(input)
+
+
+def gelu(input, approximate="none"):
+    """x·Φ(x), Φ the standard normal's distribution function (approximate="tanh": a
+    cheaper formula)."""
+    return _activations.Gelu.apply(input, approximate)
+
+
+def dropout(input, p=0.5, training=True, inplace=False):
+    """In training, each element zeroed with probability p and the others scaled by
+    1 / (1 - p); otherwise the input itself."""
+    if p < 0 or p > 1:
+        raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
+    if not training or p == 0:
+        return input
+    from ..creation import _rng                  # PyTorch's CPU dropout: input * noise
+    keep = _rng["generator"].random(input.shape) >= p    # (numpy's random numbers)
+    noise = input._new(input._xp.asarray(keep * (0.0 if p == 1 else 1 / (1 - p)),
+                                         dtype=input._data.dtype))
+    return input * noise
+
+
+def one_hot(tensor, num_classes=-1):
+    """Class indices (int64) as rows of 0s with a 1 at the class: shape (..., num_classes)."""
+    if tensor.dtype.name != "int64":
+        raise RuntimeError("one_hot is only applicable to index tensor of type LongTensor.")
+    data = tensor._data
+    if num_classes == -1:
+        num_classes = int(data.max()) + 1 if data.size else 0
+    if data.size and (data.min() < 0 or data.max() >= num_classes):
+        raise RuntimeError("Class values must be smaller than num_classes." if data.min() >= 0
+                           else "Class values must be non-negative.")
+    return tensor._new((data[..., None] == tensor._xp.arange(num_classes)).astype(data.dtype))
 
 
 def _softmax_dim(ndim):

@@ -57,20 +57,26 @@ class Prod(Function):
     @staticmethod
     def backward(ctx, grad):
         x, out = ctx.saved_tensors
+        if x.ndim == 0:                              # PyTorch's: the gradient itself
+            return grad, None, None
         g = _unreduce(grad, ctx.shape, ctx.dims, ctx.keepdim)
         out = _unreduce(out, ctx.shape, ctx.dims, ctx.keepdim)
         zero = x == 0
         if not zero.any():
             return g * (out / x), None, None       # PyTorch's order
-        safe = MaskedFill.apply(x, zero, 1)
-        if ctx._function_cls is ProdDim:
-            rest, zeros = safe.prod(ctx.dims[0], True), zero.sum(ctx.dims[0], keepdim=True)
-        else:
-            rest, zeros = safe.prod(), zero.sum()
-        rest = rest * (zeros == 1)
-        grad_x = g * Where.apply(zero, rest, out / safe)
-        # PyTorch's full prod ends in view_as(input) here (its node: ViewBackward0)
-        return (grad_x if ctx._function_cls is ProdDim else grad_x.view(ctx.shape)), None, None
+        return _prod_backward_with_zeros(ctx, g, x, out, zero), None, None
+
+
+def _prod_backward_with_zeros(ctx, g, x, out, zero):
+    """Where a zero sits, its gradient is the product of the others (0 if two are 0)."""
+    safe = MaskedFill.apply(x, zero, 1)
+    if ctx._function_cls is ProdDim:
+        rest, zeros = safe.prod(ctx.dims[0], True), zero.sum(ctx.dims[0], keepdim=True)
+    else:
+        rest, zeros = safe.prod(), zero.sum()
+    grad_x = g * Where.apply(zero, rest * (zeros == 1), out / safe)
+    # PyTorch's full prod ends in view_as(input) here (its node: ViewBackward0)
+    return grad_x if ctx._function_cls is ProdDim else grad_x.view(ctx.shape)
 
 
 class ProdDim(Prod):

@@ -755,3 +755,43 @@ def case_constants_and_clip(T, rec):
     rec("clip", y)
     rec("clip node", y.grad_fn.name())
     rec("torch.clip", T.clip(x, max=0.7))
+
+
+def case_more_activations_and_one_hot(T, rec):
+    F = T.nn.functional
+    forms = [("leaky", lambda x: F.leaky_relu(x, 0.1)), ("leaky default", F.leaky_relu),
+             ("silu", F.silu), ("gelu", F.gelu),
+             ("gelu tanh", lambda x: F.gelu(x, approximate="tanh"))]
+    for name, f in forms:
+        x = T.tensor([-2.0, -0.5, 0.1, 0.5, 2.0], dtype=T.float64, requires_grad=True)
+        y = f(x)
+        rec(f"{name}", y)
+        rec(f"{name} node", y.grad_fn.name())
+        g, = T.autograd.grad(y.sum(), x, create_graph=True)
+        rec(f"{name} first", g)
+        rec(f"{name} second", T.autograd.grad(g.sum(), x)[0])
+        rec(f"{name} gradcheck", (T.autograd.gradcheck(f, (x,)), T.autograd.gradgradcheck(f, (x,))))
+        with rec.raises("not implemented for", name=f"{name} of integers"):
+            f(T.tensor([1, 2]))
+        rec(f"{name} float32", f(T.tensor([0.3, -0.7])))
+    z = T.tensor([1.0, -1.0], requires_grad=True)
+    g, = T.autograd.grad(F.leaky_relu(z).sum(), z, create_graph=True)
+    rec("leaky double-backward node", g.grad_fn.name())
+    rec("one_hot", F.one_hot(T.tensor([0, 2, 1])))
+    rec("one_hot classes", F.one_hot(T.tensor([[0], [3]]), 5))
+    for name, call in (("too big", lambda: F.one_hot(T.tensor([0, 2]), 2)),
+                       ("floats", lambda: F.one_hot(T.tensor([0.0, 2.0]))),
+                       ("negative", lambda: F.one_hot(T.tensor([-1, 2])))):
+        with rec.raises(name=f"one_hot {name}"):
+            call()
+    x = T.ones(1000, requires_grad=True)
+    rec("dropout off", (F.dropout(x, 0.3, training=False) is x, F.dropout(x, 0.0) is x))
+    d = F.dropout(x, 0.25)
+    rec("dropout node", d.grad_fn.name())
+    rec("dropout values", set(d.detach().tolist()) <= {0.0, 1 / 0.75})
+    rec("dropout rate", 0.2 < float((d == 0).float().mean()) < 0.3)
+    d.sum().backward()
+    rec("dropout grad follows the mask", bool(((x.grad == 0) == (d == 0)).all()))
+    with rec.raises("dropout probability", name="dropout p > 1"):
+        F.dropout(x, 1.5)
+    rec("dropout p = 1", F.dropout(T.ones(3, requires_grad=True), 1.0))
