@@ -99,8 +99,8 @@ def format_array(array, indent):
 def _add_suffixes(text, suffixes, indent):
     """Append ', suffix' for each suffix, starting a new line where 80 columns would overflow."""
     last_line = len(text) - text.rfind("\n") + 1          # (PyTorch's count, quirks included)
-    for suffix in suffixes:
-        if last_line + len(suffix) + 2 > LINE_WIDTH:
+    for suffix in suffixes:      # (measured as PyTorch's text: "torch." is 3 shorter)
+        if last_line + len(suffix.replace("minigrad.", "torch.")) + 2 > LINE_WIDTH:
             text += ",\n" + " " * indent + suffix
             last_line = indent + len(suffix)
         else:

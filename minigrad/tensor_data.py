@@ -28,6 +28,11 @@ class Size(tuple):
     def __radd__(self, other):
         return Size(tuple.__add__(other, self))
 
+    def __mul__(self, times):
+        return Size(tuple.__mul__(self, times))
+
+    __rmul__ = __mul__
+
 
 class TensorData:
     __slots__ = ()
@@ -37,7 +42,15 @@ class TensorData:
         return Size(self._data.shape)
 
     def size(self, dim=None):
-        return self.shape if dim is None else self._data.shape[dim]
+        if dim is None:
+            return self.shape
+        ndim = self._data.ndim
+        if ndim == 0:
+            raise IndexError(f"Dimension specified as {dim} but tensor has no dimensions")
+        if not -ndim <= dim < ndim:
+            raise IndexError(f"Dimension out of range (expected to be in range of "
+                             f"[{-ndim}, {ndim - 1}], but got {dim})")
+        return self._data.shape[dim]
 
     @property
     def dtype(self):

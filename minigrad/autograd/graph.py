@@ -96,7 +96,9 @@ class Node:
         """Free what was saved for backward (called after a backward without retain_graph)."""
 
     def __call__(self, *grad_outputs):
-        return self.apply(grad_outputs)
+        """Run this node by hand: its gradients, a lone one as itself (as PyTorch)."""
+        result = tuple(self.apply(grad_outputs))
+        return result[0] if len(result) == 1 else result
 
     def __repr__(self):
         return f"<{self.name().split('::')[-1]} object at {hex(id(self))}>"

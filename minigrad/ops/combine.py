@@ -2,7 +2,7 @@
 cat, stack; and softmax / log_softmax (for the lessons' small networks)."""
 from .. import dtypes
 from ..autograd.function import Function
-from ._helpers import _type_name, binary_arrays, is_tensor, normalize_dim
+from ._helpers import _type_name, binary_arrays, is_tensor, normalize_dim, wrap_number
 from ._unrecorded import nothing_recorded
 
 
@@ -37,10 +37,13 @@ class Where(Function):
 
 
 def where(condition, a, b):
+    """A number among a and b is wrapped as PyTorch wraps it: a 0-dim tensor that still
+    promotes as a number, with an edge (None, 0) in next_functions."""
     if not is_tensor(a) and not is_tensor(b):      # where(c, 1.0, 0.0): two numbers
         a = condition._new(condition._xp.asarray(a, dtype=dtypes.result_type(a, b).numpy))
-        a._wrapped_number = True                   # (it still promotes as a number)
-    return Where.apply(condition, a, b)
+        a._wrapped_number = True
+    like = a if is_tensor(a) else b
+    return Where.apply(condition, wrap_number(a, like), wrap_number(b, like))
 
 
 class Maximum(Function):

@@ -143,6 +143,9 @@ def check_nll_arguments(x, target, weight, prefix=""):
         raise RuntimeError("expected target dtype to be Long or Byte, but got "
                            f"{_type_name(target.dtype)}")
     check_class_weight(x, weight, prefix)
+    if weight is not None and weight.requires_grad:
+        raise RuntimeError("The function 'nll_loss_forward' is not differentiable with respect "
+                           "to argument 'weight'. This input cannot have requires_grad True.")
 
 
 def check_class_weight(x, weight, prefix=""):
@@ -179,6 +182,7 @@ class NllLoss(Function):
     "mean" divides by Σ wᵢ;  dx[i, targetᵢ] = -g·wᵢ, 0 elsewhere."""
 
     node_name = "NllLossBackward0"
+    nondifferentiable_args = (1, 2)        # the target, the weight: no edges (as PyTorch)
 
     @staticmethod
     def forward(ctx, x, target, weight=None, ignore_index=-100, reduction="mean"):

@@ -92,6 +92,7 @@ class Gather(Function):
     """out[i][j] = x[index[i][j]][j] (dim 0);  dx = g scatter-added back at index."""
 
     node_name = "GatherBackward0"
+    nondifferentiable_args = (2,)          # the index
 
     @staticmethod
     def forward(ctx, x, dim, index):
@@ -120,6 +121,7 @@ class ScatterAdd(Function):
     """out = zeros(shape) with g added at index along dim (Gather's backward);  dg = h gathered."""
 
     node_name = "ScatterAddBackward0"
+    nondifferentiable_args = (3,)          # the index
 
     @staticmethod
     def forward(ctx, grad, shape, dim, index):
@@ -149,6 +151,7 @@ class IndexSelect(Function):
     """out = x's slices at `index` along dim;  dx = g index-added back."""
 
     node_name = "IndexSelectBackward0"
+    nondifferentiable_args = (2,)          # the index
 
     @staticmethod
     def forward(ctx, x, dim, index):
@@ -175,6 +178,7 @@ class IndexAdd(Function):
     """out = zeros(shape) with g's slices added at index along dim;  dg = h index-selected."""
 
     node_name = "IndexAddBackward0"
+    nondifferentiable_args = (3,)          # the index
 
     @staticmethod
     def forward(ctx, grad, shape, dim, index):
