@@ -1,6 +1,5 @@
 """`backward()` and `grad()`: check the arguments, then run the engine."""
 from .engine import run_backward
-from .graph import copy_recorded
 
 
 def _as_tuple(values):
@@ -74,18 +73,13 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, 
     for tensor in inputs:
         if not tensor.requires_grad:
             raise RuntimeError("can't retain_grad on Tensor that has requires_grad=False")
-    capture = {t._gradient_edge(): i for i, t in enumerate(inputs)}
-    captured = run_backward(roots, retain_graph, create_graph, capture=capture)  # added below
-    for tensor in inputs:
-        grad = captured.get(tensor._gradient_edge())
-        if grad is None:
-            continue
-        if tensor._grad is None and not create_graph:
-            tensor._grad = grad.detach()._new(grad._data.copy())
-        elif tensor._grad is None:      # recorded copies, as PyTorch makes them
-            tensor._grad = copy_recorded(grad) if tensor.is_leaf else grad.clone()
-        else:
-            tensor._grad = tensor._grad + grad
+    for tensor in inputs:              # as PyTorch: a non-leaf input retains its grad
+        if not tensor.is_leaf:
+            tensor.retain_grad()
+    # Only the nodes on the way to the inputs run; a leaf's AccumulateGrad runs as in a
+    # plain backward (its hooks too), a non-leaf's gradient is kept by retain_grad.
+    run_backward(roots, retain_graph, create_graph,
+                 capture={t._gradient_edge(): i for i, t in enumerate(inputs)})
 
 
 def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=False,

@@ -245,6 +245,8 @@ def _capture(node, grads, create_graph, capture, captured, task):
     for output_nr, grad in enumerate(grads):
         if (node, output_nr) in capture:
             captured[(node, output_nr)] = grad
+    if task.accumulate and getattr(node, "variable", None) is not None:
+        return grads                          # backward(inputs=[leaf]): its AccumulateGrad
     return grads if node in task.needed else None
 
 

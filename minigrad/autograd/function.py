@@ -270,6 +270,9 @@ def _bind_keywords(cls, args, kwargs):
     leading = (None,) if cls.setup_context is _NO_SETUP_CONTEXT else ()   # forward's ctx
     bound = inspect.signature(cls.forward).bind(*leading, *args, **kwargs)
     bound.apply_defaults()
+    for name in bound.kwargs:        # keyword-only: forward is called with positions only
+        if name in kwargs or name in bound.arguments.get("kwargs", ()):
+            raise TypeError(f"forward() got an unexpected keyword argument '{name}'")
     return bound.args[len(leading):]
 
 

@@ -219,9 +219,9 @@ def vhp(func, inputs, v=None, create_graph=False, strict=False):
 
 
 def hvp(func, inputs, v=None, create_graph=False, strict=False):
-    """(func(inputs), H·v) for a function with a single-element output.  H is symmetric
-    for twice-differentiable functions, so this is vhp's result (PyTorch computes it
-    by a double-backward trick instead; the numbers agree)."""
+    """(func(inputs), H·v) for a function with a single-element output.  PyTorch's
+    double-backward trick: u ↦ Hᵀ·u is linear in u, so its vjp with v is H·v (this
+    differs from vhp only where H is not symmetric: a custom backward's)."""
     return _hessian_product(func, inputs, v, create_graph, strict, "hvp")
 
 
@@ -233,7 +233,13 @@ def _hessian_product(func, inputs, v, create_graph, strict, fn_name):
         outputs, _ = _call(func, inputs, fn_name)
         _check_single_element(outputs, fn_name)
         gradient = _grads(outputs, inputs, (None,), True, strict, fn_name)
-        result = _grads(gradient, inputs, v, create_graph, strict, fn_name)
+        if fn_name == "hvp":
+            from ..creation import zeros_like
+            u = tuple(zeros_like(x).requires_grad_() for x in inputs)
+            transposed = _grads(gradient, inputs, u, True, strict, fn_name)     # Hᵀ·u
+            result = _grads(transposed, u, v, create_graph, strict, fn_name)
+        else:
+            result = _grads(gradient, inputs, v, create_graph, strict, fn_name)
     return (_finish(outputs, create_graph)[0], _untuple(_finish(result, create_graph),
                                                         inputs_tuple))
 

@@ -6,6 +6,8 @@ the analytical Jacobian from autograd.grad, one output element at a time, and
 with check_forward_ad=True also from forward_ad, one input element at a time.
 Use float64 inputs: float32 is too coarse for eps = 1e-6.
 """
+import warnings
+
 import numpy as np
 
 from .. import backend
@@ -41,14 +43,14 @@ def _numerical_jacobians(func, inputs, eps):
                 jacobians.append(None)
                 continue
             columns = [np.zeros((x.numel(), o.numel())) for o in outputs]
-            flat = x._data.reshape(-1)        # a view: writing it changes x
-            for k in range(x.numel()):
-                original = flat[k].item()
-                flat[k] = original + eps
+            data = x._data                    # written in place, whatever its strides
+            for k, index in enumerate(np.ndindex(*x.shape)):
+                original = data[index].item()
+                data[index] = original + eps
                 plus = [_host_values(o) for o in _outputs(func, inputs) if _is_tensor(o)]
-                flat[k] = original - eps
+                data[index] = original - eps
                 minus = [_host_values(o) for o in _outputs(func, inputs) if _is_tensor(o)]
-                flat[k] = original
+                data[index] = original
                 for column, p, m in zip(columns, plus, minus):
                     column[k] = (p - m) / (2 * eps)
             jacobians.append(columns)
@@ -100,20 +102,22 @@ def _forward_ad_jacobians(func, inputs):
     return result
 
 
-def _compare(numerical, analytical, diff_positions, rtol, atol, raise_exception, mode=""):
+def _compare(numerical, analytical, rtol, atol, raise_exception, mode=""):
+    """Input i is the i-th input that requires grad (PyTorch counts them so)."""
     for i, (num_cols, ana_cols) in enumerate(zip(numerical, analytical)):
         for o, (num, ana) in enumerate(zip(num_cols, ana_cols)):
             if not np.allclose(ana, num, rtol=rtol, atol=atol, equal_nan=True):
                 if not raise_exception:
                     return False
-                raise GradcheckError(_mismatch_message(o, diff_positions[i], num, ana, mode,
+                raise GradcheckError(_mismatch_message(o, i, num, ana, mode,
                                                         rtol, atol))
     return True
 
 
 def gradcheck(func, inputs, *, eps=1e-6, atol=1e-5, rtol=1e-3, raise_exception=True,
-              check_forward_ad=False, check_backward_ad=True, check_batched_grad=False,
-              **_ignored):
+              nondet_tol=0.0, check_undefined_grad=True, check_grad_dtypes=False,
+              check_batched_grad=False, check_batched_forward_grad=False,
+              check_forward_ad=False, check_backward_ad=True, fast_mode=False, masked=None):
     """True if backward agrees with finite differences for every input and output;
     with check_forward_ad=True, forward-mode AD (`jvp`) too; check_backward_ad=False
     skips the backward check (a Function with only a jvp).
@@ -135,13 +139,18 @@ def gradcheck(func, inputs, *, eps=1e-6, atol=1e-5, rtol=1e-3, raise_exception=T
     if not any(_is_tensor(x) and x.requires_grad for x in inputs):
         raise ValueError("gradcheck expects at least one input tensor to require gradient, "
                          "but none of them have requires_grad=True.")
+    for number, x in enumerate(x for x in inputs if _is_tensor(x) and x.requires_grad):
+        if x.dtype.name != "float64":
+            warnings.warn(
+                f"Input #{number} requires gradient and is not a double precision floating "
+                "point or complex. This check will likely fail if all the inputs are not of "
+                "double precision floating point or complex. ", UserWarning, stacklevel=2)
     numerical = [j for j in _numerical_jacobians(func, inputs, eps) if j is not None]
-    diff_positions = [i for i, x in enumerate(inputs) if _is_tensor(x) and x.requires_grad]
     if check_backward_ad and not _compare(numerical, _analytical_jacobians(func, inputs),
-                                          diff_positions, rtol, atol, raise_exception):
+                                          rtol, atol, raise_exception):
         return False
     if check_forward_ad:
-        return _compare(numerical, _forward_ad_jacobians(func, inputs), diff_positions,
+        return _compare(numerical, _forward_ad_jacobians(func, inputs),
                         rtol, atol, raise_exception, "computed with forward mode ")
     return True
 
@@ -161,7 +170,10 @@ def _mismatch_message(output_index, input_index, numerical, analytical, mode="",
 
 
 def gradgradcheck(func, inputs, grad_outputs=None, *, eps=1e-6, atol=1e-5, rtol=1e-3,
-                  raise_exception=True, **_ignored):
+                  gen_non_contig_grad_outputs=False, raise_exception=True, nondet_tol=0.0,
+                  check_undefined_grad=True, check_grad_dtypes=False, check_batched_grad=False,
+                  check_fwd_over_rev=False, check_rev_over_rev=True, fast_mode=False,
+                  masked=False):
     """gradcheck of the gradient itself: checks backward of backward (create_graph=True)."""
     from ..creation import randn
     inputs = tuple(inputs) if isinstance(inputs, (tuple, list)) else (inputs,)
