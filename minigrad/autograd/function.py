@@ -19,7 +19,7 @@ from .forward_mode import forward_mode, numpy_is_quiet
 from .grad_mode import _state as _grad_mode, mark_inference, no_grad
 from .graph import Node
 from .metadata import positions_of_true, shared_flags, shared_sizes
-from .outputs import record_outputs
+from .outputs import record_outputs, unrecorded_outputs
 from .ctx import FunctionCtx
 from .saved_tensor import SavedTensor
 from ..tensor_data import TensorData
@@ -245,8 +245,10 @@ class Function:
         ctx._in_forward = False              # from now on save_for_backward refuses
         if record:
             outputs = record_outputs(ctx, args, outputs)
-        elif _grad_mode["inference"]:
-            outputs = mark_inference(outputs)
+        else:
+            outputs = unrecorded_outputs(args, outputs)
+            if _grad_mode["inference"]:
+                outputs = mark_inference(outputs)
         if _forward_ad["level"] is not None:          # a dual level is open: tangents
             outputs = forward_ad.propagate(cls, ctx, args, outputs)
         return outputs

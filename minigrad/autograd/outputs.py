@@ -85,14 +85,18 @@ def _attach_marked(ctx, args, outputs):
         if id(output) not in dirty and id(output) not in non_differentiable:
             results.append(_attach(ctx, args, output, output_nr))
             continue
+        returned_input = any(output is a for a in args)
+        non_diff = id(output) in non_differentiable
         if id(output) in dirty:
             output._check_inplace_allowed()
-        elif any(output is a for a in args):
-            output = output._alias()       # returning an input unchanged: a view of it
-        if id(outputs[output_nr]) in non_differentiable or not (
+        elif returned_input:       # an input returned unchanged: a view of it (or, when it
+            output = output.detach() if non_diff else output._alias()    # has no gradient, a
+        if non_diff or not (                                              # detached alias)
                 output._data.dtype.kind == "f" or output.dtype.is_floating_point):
-            if id(output) in dirty:
+            if id(output) in dirty:        # changed in place, and now without history
                 output._drop_retained_grad()
+                if non_diff:
+                    output._grad_fn, output._output_nr, output._requires_grad = None, 0, False
             else:
                 output._requires_grad = False
         elif id(output) in dirty:          # changed in place: a new history for it
@@ -114,3 +118,13 @@ def _narrate_node_created(node, outputs):
                inputs=[(trace.ident(n), nr) for n, nr in node.next_functions],
                outputs=[trace.describe(o) for o in outputs if isinstance(o, TensorData)],
                leaves=leaves)
+
+
+def unrecorded_outputs(args, outputs):
+    """What a custom Function that records nothing returns: an input it returns comes back
+    as a new tensor on the same data, without history (as PyTorch's)."""
+    if isinstance(outputs, tuple):
+        return tuple(unrecorded_outputs(args, output) for output in outputs)
+    if any(outputs is a for a in args):
+        return outputs.detach()
+    return outputs
