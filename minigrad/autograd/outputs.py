@@ -101,6 +101,8 @@ def _attach_marked(ctx, args, outputs):
                 output._requires_grad = False
         elif id(output) in dirty:          # changed in place: a new history for it
             output._rebase_history(ctx, output_nr)
+            if output._base is not None and output._base.requires_grad:
+                _through_view(output)
         else:
             output._set_history(ctx, output_nr)
         if output._base is not None and "node_name" not in ctx._function_cls.__dict__:
@@ -118,6 +120,19 @@ def _narrate_node_created(node, outputs):
                inputs=[(trace.ident(n), nr) for n, nr in node.next_functions],
                outputs=[trace.describe(o) for o in outputs if isinstance(o, TensorData)],
                leaves=leaves)
+
+
+def _through_view(view):
+    """A custom Function changed a view in place: the base's history goes through a
+    CopySlices node, as for a built-in in-place op (NOTE [in-place changes through a
+    view], ops/inplace.py); the view's gradient then reaches the Function's node."""
+    from ..ops.inplace import CopySlices, _positions_in_base, regenerate_view_history
+    base = view._base
+    counted = base._version_counter.value          # (the Function's mark_dirty counted it)
+    flat = _positions_in_base(view, base)
+    CopySlices.apply(base, flat, view)
+    base._version_counter.value = counted
+    regenerate_view_history(view, flat)           # the view: AsStridedBackward0 of base
 
 
 def unrecorded_outputs(args, outputs):
