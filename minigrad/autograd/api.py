@@ -121,8 +121,8 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
                 raise RuntimeError(
                     f"The differentiated Tensor at index {index} appears to not have been used "
                     "in the graph. Set allow_unused=True if this is the desired behavior.")
-            if materialize_grads:
+            if materialize_grads:           # (with create_graph: zeros that require grad)
                 from ..creation import zeros_like
-                grad_value = zeros_like(tensor)
+                grad_value = zeros_like(tensor, requires_grad=create_graph)
         results.append(grad_value)
     return tuple(results)

@@ -325,6 +325,7 @@ def _check_hook_result(hook, original, result):
             f"{list(original.shape)} and the hook returned shape {list(result.shape)}.")
     if result.dtype is not original.dtype:
         raise RuntimeError(
-            f"hook '{name}' has changed the type of value (was {original.dtype} got "
-            f"{result.dtype})")
+            f"hook '{name}' has changed the type of value (was "
+            f"{original._type_description().split()[0]} got "
+            f"{result._type_description().split()[0]})")
     return result

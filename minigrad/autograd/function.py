@@ -316,12 +316,36 @@ def _on_one_device(args):
 
 
 def once_differentiable(backward):
-    """Decorate a backward that is not itself differentiable: it runs without recording."""
+    """Decorate a backward that is not itself differentiable: it runs without recording,
+    and under create_graph its results differentiate into an error (PyTorch's DelayedError)."""
     @functools.wraps(backward)
     def wrapper(ctx, *grad_outputs):
         with no_grad():
-            return backward(ctx, *grad_outputs)
+            results = backward(ctx, *grad_outputs)
+        if not (_grad_mode["enabled"] and any(
+                isinstance(g, TensorData) and g.requires_grad for g in grad_outputs)):
+            return results
+        single = not isinstance(results, tuple)
+        delayed = tuple(None if r is None else _DelayedError.apply(r.detach().requires_grad_())
+                        for r in ((results,) if single else results))
+        return delayed[0] if single else delayed
     return wrapper
+
+
+class _DelayedError(Function):
+    """The result of a once_differentiable backward under create_graph: differentiating
+    it again raises."""
+
+    node_name = "torch::autograd::DelayedError"
+
+    @staticmethod
+    def forward(ctx, x):
+        return x._alias()
+
+    @staticmethod
+    def backward(ctx, grad):
+        raise RuntimeError("trying to differentiate twice a function that was marked with "
+                           "@once_differentiable")
 
 
 # PyTorch's public name for the ctx class.
