@@ -1,5 +1,6 @@
 """Ways to make tensors: tensor(), zeros, ones, full, arange, rand, randn, *_like."""
 import functools
+import warnings
 
 import numpy as np
 
@@ -67,13 +68,18 @@ def tensor(data, dtype=None, device=None, requires_grad=False):
         raise TypeError("tensor(): argument 'requires_grad' must be bool, not "
                         f"{type(requires_grad).__name__}")
     if isinstance(data, Tensor):          # a copy on the same device, unless told otherwise
+        warnings.warn("To copy construct from a tensor, it is recommended to use "
+                      "sourceTensor.detach().clone() or sourceTensor.detach().clone()"
+                      ".requires_grad_(True), rather than torch.tensor(sourceTensor).",
+                      UserWarning, stacklevel=2)
         device = data.device if device is None else device
         data = backend.to_numpy(data._data)
     elif isinstance(data, (list, tuple)) and any(isinstance(x, Tensor) for x in _flat(data)):
         data = _nested_items(data)
     try:
         dtype = _infer_dtype(data) if dtype is None else dtypes.to_dtype(dtype)
-        array = np.array(data, dtype=dtype.numpy)
+        with np.errstate(over="ignore"):      # 70000 in float16 is inf, without a warning
+            array = np.array(data, dtype=dtype.numpy)
     except ValueError:
         _check_nested_lengths(data)
         raise

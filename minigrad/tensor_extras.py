@@ -1,6 +1,8 @@
 """More Tensor methods that PyTorch's autograd tutorials use: in-place masked_fill_,
 inference tensors (`inference_mode`), and the rules for changing requires_grad.  A
 mixin of Tensor, like tensor_math.py."""
+import warnings
+
 from . import backend
 from .autograd.grad_mode import _state as _grad_mode, is_grad_enabled
 from .ops import arithmetic, inplace, inplace_unary
@@ -14,6 +16,14 @@ NO_GRAD_VIEW_ERROR = (
     "can clarify your code by moving both the view and the inplace either both inside the "
     "no_grad block (if you don't want the inplace to be tracked) or both outside (if you "
     "want the inplace to be tracked).")
+
+
+_T_WARNING = (
+    "The use of `x.T` on tensors of dimension other than 2 to reverse their shape is "
+    "deprecated and it will throw an error in a future release. Consider `x.mT` to "
+    "transpose batches of matrices or `x.permute(*torch.arange(x.ndim - 1, -1, -1))` to "
+    "reverse the dimensions of a tensor.")
+_warned = {"T": False, "T of 0-D": False}      # PyTorch gives these once per process
 
 
 class TensorExtras(TensorOps):
@@ -54,6 +64,17 @@ class TensorExtras(TensorOps):
                                "InferenceMode is not allowed.")
         if self.grad_fn is None:
             self._requires_grad = value
+
+    @property
+    def T(self):
+        """All dims reversed (a matrix transposed); PyTorch warns, once, for other ranks."""
+        which = "T" if self.ndim else "T of 0-D"
+        if self.ndim != 2 and not _warned[which]:
+            _warned[which] = True
+            warnings.warn(_T_WARNING if self.ndim else "Tensor.T is deprecated on 0-D tensors. "
+                          "This function is the identity in these cases.", UserWarning,
+                          stacklevel=2)
+        return self.permute(*reversed(range(self.ndim)))
 
     @property
     def mT(self):

@@ -220,10 +220,6 @@ class TensorMath:
     def permute(self, *dims):
         return shape.Permute.apply(self, _shape_args(dims))
 
-    @property
-    def T(self):
-        return self.permute(*reversed(range(self.ndim)))
-
     def squeeze(self, dim=None):
         if dim is None:
             return shape.Squeeze.apply(self, None)

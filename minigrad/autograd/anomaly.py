@@ -44,9 +44,7 @@ class set_detect_anomaly(detect_anomaly):
     def __init__(self, mode, check_nan=True):
         super().__init__(check_nan)
         self._previous = dict(_state)
-        _state.update(enabled=bool(mode), check_nan=check_nan)
-        if mode:
-            _warn_slow()
+        _state.update(enabled=bool(mode), check_nan=check_nan)     # (no warning: PyTorch's
 
     def __enter__(self):
         return self

@@ -1,4 +1,6 @@
 """`backward()` and `grad()`: check the arguments, then run the engine."""
+import warnings
+
 from .engine import run_backward
 
 
@@ -63,6 +65,8 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, 
     """
     tensors = _as_tuple(tensors)
     roots = _roots(tensors, _as_tuple(grad_tensors))
+    if create_graph and not _warned_create_graph:
+        _warn_create_graph()
     if retain_graph is None:
         retain_graph = create_graph
     if inputs is None:
@@ -80,6 +84,21 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, 
     # plain backward (its hooks too), a non-leaf's gradient is kept by retain_grad.
     run_backward(roots, retain_graph, create_graph,
                  capture={t._gradient_edge(): i for i, t in enumerate(inputs)})
+
+
+_warned_create_graph = False
+
+
+def _warn_create_graph():
+    """PyTorch's warning, given once per process as PyTorch gives it."""
+    global _warned_create_graph
+    _warned_create_graph = True
+    warnings.warn(
+        "Using backward() with create_graph=True will create a reference cycle between the "
+        "parameter and its gradient which can cause a memory leak. We recommend using "
+        "autograd.grad when creating the graph to avoid this. If you have to use this "
+        "function, make sure to reset the .grad fields of your parameters to None after use "
+        "to break the cycle and avoid the leak.", UserWarning, stacklevel=3)
 
 
 def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=False,
