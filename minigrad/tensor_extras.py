@@ -66,6 +66,11 @@ class TensorExtras(TensorOps):
             self._requires_grad = value
 
     @property
+    def output_nr(self):
+        """Which output of its grad_fn this tensor is (0 for a leaf)."""
+        return self._output_nr
+
+    @property
     def T(self):
         """All dims reversed (a matrix transposed); PyTorch warns, once, for other ranks."""
         which = "T" if self.ndim else "T of 0-D"

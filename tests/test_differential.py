@@ -2,8 +2,10 @@
 
 The cases live in tests/differential/: cases_public.py (copied from the
 project's shared oracle), cases_extra.py, cases_tutorials.py (PyTorch's autograd
-tutorials and notes), cases_ops.py (the common tensor ops) and cases_students.py
-(found by probing minigrad as students use it).  harness.compare runs a case
+tutorials and notes), cases_ops.py (the common tensor ops), and three files found by
+probing minigrad as its users would: cases_students.py (students' programs and
+mistakes), cases_graph_mechanics.py (hooks, views, saved tensors) and
+cases_function_api.py (custom Functions, gradcheck, functional, forward AD).  harness.compare runs a case
 under torch and under minigrad and lists the differences; a test passes when
 there are none.  Skipped when PyTorch is not installed.
 """
@@ -33,11 +35,71 @@ KNOWN_FAILING = {
         "defers to the tensor's operators); PyTorch computes it through numpy",
     "case_missing_inplace_methods":
         "the in-place view ops t_, unsqueeze_ and squeeze_ are not implemented",
+    # graph mechanics
+    "case_grad_wrt_nonleaf_does_not_run_its_node_prehook":
+        "autograd.grad runs the node pre-hooks of a captured node that need not run",
+    "case_grad_captured_from_needed_node_skips_its_tensor_hook":
+        "a captured gradient has the tensor's hooks applied also where PyTorch captures it "
+        "before them (the captured node also runs for another input)",
+    "case_tensor_hooks_of_multi_output_node_fire_in_registration_order":
+        "tensor hooks of a multi-output node fire by output number, not in registration order",
+    "case_retain_grad_runs_after_tensor_hooks_of_all_outputs":
+        "retain_grad of one output is filled before the hooks of the node's other outputs run",
+    "case_max_with_dim_node_has_one_grad_output":
+        "max/min/sort/topk along a dim record the indices as an output of the node",
+    "case_copyslices_next_functions_of_inplace_op_on_view":
+        "CopySlices keeps the op as a node of its own (PyTorch's CopySlices wraps it)",
+    "case_copyslices_post_hook_grad_inputs":
+        "CopySlices keeps the op as a node of its own (PyTorch's CopySlices wraps it)",
+    "case_split_output_after_base_inplace_is_refused":
+        "an output of split/unbind is regenerated, not refused, after its base changed in place",
+    "case_pack_hook_order_of_mm_and_div":
+        "mm, div, pow, maximum, atan2 pack their saved tensors in their own order",
+    "case_saved_attributes_of_shape_ops":
+        "only the tensors (and a few numbers) of common nodes are named as _saved_*",
+    "case_raw_saved_tensor_type_name": "the raw saved tensor's class is RawSavedTensor",
+    "case_setitem_ellipsis_on_nonleaf_is_fill":
+        "y[...] = number records CopySlices, not FillBackward3",
+    "case_leaf_view_changed_under_no_grad_regenerates_grad_fn":
+        "a view whose base changed under no_grad keeps its grad_fn",
+    "case_grad_is_grads_batched": "autograd.grad has no is_grads_batched",
+    "case_missing_methods_used_by_graph_demos":
+        "select, diagonal, unflatten, tensor_split, clamp_min, index_fill_, mv, bmm, median, "
+        "kthvalue, mode, transpose_, resize_ are not Tensor methods",
+    # custom Functions, gradcheck, functional, forward AD
+    "case_save_for_backward_called_in_backward":
+        "save_for_backward outside forward is refused with an explanation (docs/architecture.md)",
+    "case_jvp_saved_tensors_without_save_for_forward":
+        "in jvp, ctx.saved_tensors also shows what save_for_backward saved",
+    "case_custom_jvp_identity_must_return_view": "a jvp is not checked for returning a view",
+    "case_forward_ad_tangent_is_differentiable":
+        "tangents record no graph of their own (docs/architecture.md)",
+    "case_forward_ad_inplace_mul":
+        "in-place ops refuse dual operands (docs/architecture.md)",
+    "case_gradcheck_fast_mode_message": "fast_mode is accepted and ignored",
+    "case_gradcheck_nondeterministic_backward": "gradcheck does not test reentrancy",
+    "case_gradcheck_undefined_grad_check": "gradcheck does not test undefined output grads",
+    "case_gradcheck_stride_zero_input": "a stride-0 input fails with numpy's read-only error",
+    "case_gradcheck_non_tensor_output": "non-tensor outputs are skipped, not refused",
+    "case_gradcheck_output_not_requiring_grad":
+        "an output that needs no grad gives a plain Jacobian mismatch",
+    "case_gradcheck_unknown_keyword": "gradgradcheck's check_rev_over_rev=False is ignored",
+    "case_vectorize_and_batched_grad_are_ignored":
+        "vectorize and check_batched_grad are accepted and ignored",
+    "case_functional_strict_with_vectorize": "vectorize is accepted and ignored",
+    "case_functional_strict_create_graph_linear":
+        "strict=True does not detect a linear function under create_graph",
+    "case_functional_strict_output_not_requiring_grad_message":
+        "strict mode has one message for every independence",
+    "case_functional_jacobian_strategy_errors":
+        "jacobian(strategy='forward-mode', vectorize=True) is refused",
+    "case_torch_func_and_vmap_api": "no torch.func, Function.vmap or InplaceFunction",
 }
 
 
 def _cases():
-    for file in ("cases_public", "cases_extra", "cases_tutorials", "cases_ops", "cases_students"):
+    for file in ("cases_public", "cases_extra", "cases_tutorials", "cases_ops", "cases_students",
+                 "cases_graph_mechanics", "cases_function_api"):
         module = _load(file)
         for name, case in vars(module).items():
             if name.startswith("case_") and callable(case):

@@ -150,8 +150,16 @@ def jacobian(func, inputs, create_graph=False, strict=False, vectorize=False,
         tensor([[3., 0.],
                 [0., 3.]])
     """
-    if strategy != "reverse-mode":
-        raise NotImplementedError("minigrad: jacobian supports only strategy='reverse-mode'")
+    if strategy not in ("forward-mode", "reverse-mode"):
+        raise AssertionError(
+            'Expected strategy to be either "forward-mode" or "reverse-mode". Hint: If your '
+            'function has more outputs than inputs, "forward-mode" tends to be more performant. '
+            'Otherwise, prefer to use "reverse-mode".')
+    if strategy == "forward-mode":
+        raise NotImplementedError(
+            "Computing Jacobian using forward-AD or forward-over-reverse Hessian isonly "
+            "implemented for `vectorize=True`." if not vectorize else
+            "minigrad: jacobian supports only strategy='reverse-mode'")
     from ..functions import stack
     with enable_grad():
         inputs, inputs_tuple = _as_tuple(inputs, "inputs", "jacobian")
@@ -200,7 +208,7 @@ def hessian(func, inputs, create_graph=False, strict=False, vectorize=False,
         return _grads((scalar,), xs, (None,), True, strict, "hessian")
 
     result = jacobian(gradient, _untuple(inputs, inputs_tuple), create_graph=create_graph,
-                      strict=strict)
+                      strict=strict, vectorize=vectorize, strategy=outer_jacobian_strategy)
     return result if inputs_tuple else result[0]
 
 
