@@ -41,10 +41,6 @@ KNOWN_FAILING = {
     "case_grad_captured_from_needed_node_skips_its_tensor_hook":
         "a captured gradient has the tensor's hooks applied also where PyTorch captures it "
         "before them (the captured node also runs for another input)",
-    "case_tensor_hooks_of_multi_output_node_fire_in_registration_order":
-        "tensor hooks of a multi-output node fire by output number, not in registration order",
-    "case_retain_grad_runs_after_tensor_hooks_of_all_outputs":
-        "retain_grad of one output is filled before the hooks of the node's other outputs run",
     "case_max_with_dim_node_has_one_grad_output":
         "max/min/sort/topk along a dim record the indices as an output of the node",
     "case_copyslices_next_functions_of_inplace_op_on_view":

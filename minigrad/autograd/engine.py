@@ -254,15 +254,17 @@ def _call_pre_hooks(node, grads, create_graph):
     """Tensor hooks, then retain_grad, then the node's own pre-hooks (PyTorch's order)."""
     if not (node._pre_hooks or node._retained_grads or node._tensor_pre_hooks):
         return tuple(grads)                  # most nodes: no hooks at all
-    for output_nr, grad in enumerate(grads):
-        for hook in tuple(node.tensor_pre_hooks(output_nr)):
-            _narrate_hook(node, "tensor")
-            result = hook(grad)     # None too: an unused output of a node that runs (split)
-            if result is not None:
-                grad = result if grad is None else _check_hook_result(hook, grad, result)
+    # the tensor hooks of all outputs, in the order they were registered (handle ids)
+    for _, output_nr, hook in sorted((hook_id, output_nr, hook) for output_nr, hooks in (
+            node._tensor_pre_hooks or {}).items() for hook_id, hook in hooks.items()):
+        _narrate_hook(node, "tensor")
+        grad = grads[output_nr]
+        result = hook(grad)     # None too: an unused output of a node that runs (split)
+        if result is not None:
+            grads[output_nr] = result if grad is None else _check_hook_result(hook, grad, result)
+    for output_nr, grad in enumerate(grads):      # then retain_grad, once all hooks ran
         if grad is None:
             continue
-        grads[output_nr] = grad
         retained = node._retained_grads and node._retained_grads.get(output_nr)
         tensor = retained() if retained is not None else None
         if tensor is not None:
