@@ -36,11 +36,6 @@ KNOWN_FAILING = {
     "case_missing_inplace_methods":
         "the in-place view ops t_, unsqueeze_ and squeeze_ are not implemented",
     # graph mechanics
-    "case_grad_wrt_nonleaf_does_not_run_its_node_prehook":
-        "autograd.grad runs the node pre-hooks of a captured node that need not run",
-    "case_grad_captured_from_needed_node_skips_its_tensor_hook":
-        "a captured gradient has the tensor's hooks applied also where PyTorch captures it "
-        "before them (the captured node also runs for another input)",
     "case_max_with_dim_node_has_one_grad_output":
         "max/min/sort/topk along a dim record the indices as an output of the node",
     "case_copyslices_next_functions_of_inplace_op_on_view":

@@ -241,17 +241,19 @@ def _capture(node, grads, create_graph, capture, captured, task):
     """
     if node not in task.will_run:
         return None
-    grads = _call_pre_hooks(node, grads, create_graph)
-    for output_nr, grad in enumerate(grads):
+    runs = node in task.needed or (       # backward(inputs=[leaf]): its AccumulateGrad runs
+        task.accumulate and getattr(node, "variable", None) is not None)
+    if not runs:                          # PyTorch's order: its tensor hooks, then capture
+        grads = _call_pre_hooks(node, grads, create_graph, node_hooks=False)
+    for output_nr, grad in enumerate(grads):     # (a node that runs: captured before hooks)
         if (node, output_nr) in capture:
             captured[(node, output_nr)] = grad
-    if task.accumulate and getattr(node, "variable", None) is not None:
-        return grads                          # backward(inputs=[leaf]): its AccumulateGrad
-    return grads if node in task.needed else None
+    return _call_pre_hooks(node, grads, create_graph) if runs else None
 
 
-def _call_pre_hooks(node, grads, create_graph):
-    """Tensor hooks, then retain_grad, then the node's own pre-hooks (PyTorch's order)."""
+def _call_pre_hooks(node, grads, create_graph, node_hooks=True):
+    """Tensor hooks, then retain_grad, then the node's own pre-hooks (PyTorch's order;
+    node_hooks=False: a node autograd.grad captures from but does not run)."""
     if not (node._pre_hooks or node._retained_grads or node._tensor_pre_hooks):
         return tuple(grads)                  # most nodes: no hooks at all
     # the tensor hooks of all outputs, in the order they were registered (handle ids)
@@ -272,7 +274,7 @@ def _call_pre_hooks(node, grads, create_graph):
             kept = grad.clone() if create_graph else grad.detach().clone()   # CloneBackward0
             tensor._grad = kept if tensor._grad is None else tensor._grad + kept
     grads = tuple(grads)
-    for hook in tuple((node._pre_hooks or {}).values()):
+    for hook in tuple((node._pre_hooks or {}).values()) if node_hooks else ():
         _narrate_hook(node, "prehook")
         result = hook(grads)
         if result is not None:
