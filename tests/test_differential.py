@@ -44,8 +44,6 @@ KNOWN_FAILING = {
         "CopySlices keeps the op as a node of its own (PyTorch's CopySlices wraps it)",
     "case_split_output_after_base_inplace_is_refused":
         "an output of split/unbind is regenerated, not refused, after its base changed in place",
-    "case_pack_hook_order_of_mm_and_div":
-        "mm, div, pow, maximum, atan2 pack their saved tensors in their own order",
     "case_saved_attributes_of_shape_ops":
         "only the tensors (and a few numbers) of common nodes are named as _saved_*",
     "case_raw_saved_tensor_type_name": "the raw saved tensor's class is RawSavedTensor",

@@ -158,12 +158,12 @@ class Div(Function):
     def forward(ctx, a, b):
         x, y = binary_arrays(a, b, floating=True)
         _remember_shapes(ctx, a, b)
-        ctx.save_for_backward(a if ctx.needs_input_grad[1] else None, b)
+        ctx.save_for_backward(b, a if ctx.needs_input_grad[1] else None)   # (other, self)
         return a._new(x / y)
 
     @staticmethod
     def backward(ctx, grad):
-        a, b = ctx.saved_tensors
+        b, a = ctx.saved_tensors
         grad_a = _sum_to(grad / b, ctx.a_shape) if ctx.needs_input_grad[0] else None
         grad_b = _sum_to(-grad * (a / b / b), ctx.b_shape) if a is not None else None
         return grad_a, grad_b
@@ -263,12 +263,12 @@ class PowTensor(Function):
     def forward(ctx, a, b):
         x, y = binary_arrays(a, b)
         result = a._new(_power(x, y))
-        ctx.save_for_backward(a, b, result)
+        ctx.save_for_backward(b, a, result)     # (PyTorch's order)
         return result
 
     @staticmethod
     def backward(ctx, grad):
-        a, b, result = ctx.saved_tensors
+        b, a, result = ctx.saved_tensors
         grad_a = grad_b = None
         if ctx.needs_input_grad[0]:     # PyTorch's: 0 where b == 0 (0 ** 0 has slope 0)
             from .combine import where

@@ -55,12 +55,12 @@ class Maximum(Function):
     @staticmethod
     def forward(ctx, a, b):
         x, y = binary_arrays(a, b)
-        ctx.save_for_backward(a, b)
+        ctx.save_for_backward(b, a)                 # (PyTorch's order: other, self)
         return a._new(getattr(a._xp, ctx._function_cls.pick)(x, y))
 
     @staticmethod
     def backward(ctx, grad):
-        a, b = ctx.saved_tensors
+        b, a = ctx.saved_tensors
         a_wins = (a > b) if ctx._function_cls.pick == "maximum" else (a < b)
         share_a = a_wins + (a == b) * 0.5
         return (grad * share_a).sum_to_size(a.shape), (grad * (1 - share_a)).sum_to_size(b.shape)

@@ -84,13 +84,13 @@ class MulInplace(Function):
         check_broadcast(x, other)
         rt = dtypes.result_type(x, other)
         before = _value_before(x) if ctx.needs_input_grad[1] else None
-        ctx.save_for_backward(before, other if ctx.needs_input_grad[0] else None)
+        ctx.save_for_backward(other if ctx.needs_input_grad[0] else None, before)  # (Mul's order)
         ctx.other_shape = other.shape
         return _write_result(ctx, x, rt, array_of(x, rt, x) * array_of(other, rt, x))
 
     @staticmethod
     def backward(ctx, grad):
-        before, other = ctx.saved_tensors
+        other, before = ctx.saved_tensors
         grad_x = grad * other if other is not None else None
         grad_other = (grad * before).sum_to_size(ctx.other_shape) if before is not None else None
         return grad_x, grad_other
@@ -108,12 +108,12 @@ class DivInplace(Function):
         rt = dtypes.result_type(x, other)
         if not rt.is_floating_point:
             rt = dtypes.get_default_dtype()
-        ctx.save_for_backward(_value_before(x) if ctx.needs_input_grad[1] else None, other)
+        ctx.save_for_backward(other, _value_before(x) if ctx.needs_input_grad[1] else None)
         return _write_result(ctx, x, rt, array_of(x, rt, x) / array_of(other, rt, x))
 
     @staticmethod
     def backward(ctx, grad):
-        before, other = ctx.saved_tensors
+        other, before = ctx.saved_tensors
         grad_other = (-grad * (before / other / other)).sum_to_size(other.shape) if before is not None else None
         return grad / other, grad_other
 
@@ -130,7 +130,7 @@ class PowInplace(Function):
         before = _value_before(x) if any(ctx.needs_input_grad) else None
         ctx.exponent = exponent
         _write_result(ctx, x, rt, _power(array_of(x, rt, x), array_of(exponent, rt, x)))
-        ctx.save_for_backward(*((before, exponent, x) if is_tensor(exponent) else (before,)))
+        ctx.save_for_backward(*((exponent, before, x) if is_tensor(exponent) else (before,)))
         return x
 
     @staticmethod

@@ -44,13 +44,13 @@ class Mm(Function):
             raise RuntimeError(
                 f"mat1 and mat2 shapes cannot be multiplied ({a.shape[0]}x{a.shape[1]} "
                 f"and {b.shape[0]}x{b.shape[1]})")
-        ctx.save_for_backward(a if ctx.needs_input_grad[1] else None,
-                              b if ctx.needs_input_grad[0] else None)
+        ctx.save_for_backward(b if ctx.needs_input_grad[0] else None,    # (PyTorch's order:
+                              a if ctx.needs_input_grad[1] else None)    # mat2, then self)
         return a._new(a._data @ b._data)
 
     @staticmethod
     def backward(ctx, grad):
-        a, b = ctx.saved_tensors
+        b, a = ctx.saved_tensors
         if nothing_recorded():      # NOTE [backward on arrays]: no t(), no mm()
             g = grad._data
             return (grad._new(g @ b._data.T) if b is not None else None,
@@ -126,14 +126,14 @@ class Bmm(Function):
                 f"Expected size for first two dimensions of batch2 tensor to be: "
                 f"[{b.shape[0]}, {a.shape[-1]}] but got: [{b.shape[0]}, {b.shape[-2]}].")
         check_shapes_broadcast(a.shape[:-2], b.shape[:-2])     # only batch dims broadcast
-        ctx.save_for_backward(a if ctx.needs_input_grad[1] else None,
-                              b if ctx.needs_input_grad[0] else None)
+        ctx.save_for_backward(b if ctx.needs_input_grad[0] else None,    # (mat2, then self)
+                              a if ctx.needs_input_grad[1] else None)
         ctx.a_shape, ctx.b_shape = a.shape, b.shape
         return a._new(a._data @ b._data)
 
     @staticmethod
     def backward(ctx, grad):
-        a, b = ctx.saved_tensors
+        b, a = ctx.saved_tensors
         grad_a = (grad @ b.transpose(-1, -2)).sum_to_size(ctx.a_shape) if b is not None else None
         grad_b = (a.transpose(-1, -2) @ grad).sum_to_size(ctx.b_shape) if a is not None else None
         return grad_a, grad_b

@@ -134,13 +134,13 @@ class Atan2(Function):
 
     @staticmethod
     def forward(ctx, y, x):
-        ctx.save_for_backward(y, x)
+        ctx.save_for_backward(x, y)                 # (PyTorch's order: other, self)
         a, b = binary_arrays(y, x, floating=True)
         return y._new(y._xp.arctan2(a, b))
 
     @staticmethod
     def backward(ctx, grad):
-        y, x = ctx.saved_tensors
+        x, y = ctx.saved_tensors
         scale = grad / (x * x + y * y)
         return (scale * x).sum_to_size(y.shape), (-scale * y).sum_to_size(x.shape)
 
