@@ -1,7 +1,7 @@
 """Arguments as PyTorch's Python layer takes them, for the top-level functions and the
 Tensor methods: numpy's names for two of them (`x.sum(axis=0, keepdims=True)`:
 PyTorch takes `axis` for `dim` and `keepdims` for `keepdim`, and students often come
-from numpy), and a TypeError that names the argument when a function given a number
+from numpy), and a TypeError that names the argument when a function is given a number
 or a list where it needs a tensor (`torch.exp(2.0)`)."""
 import functools
 
