@@ -134,6 +134,30 @@ def test_an_answer_that_loops_is_stopped_within_the_time_limit():
     assert zh.hint == "timeout" and "0.5 秒" in zh.message
 
 
+def test_a_stopped_answer_leaves_no_switch_of_minigrad_behind():
+    """An answer may switch things on and never off, and the time limit may stop it
+    anywhere: after the check, grad mode, anomaly mode, saved-tensor hooks, forward AD
+    and numpy's error state are as they were before it."""
+    from minigrad.autograd import anomaly, forward_ad, forward_mode, grad_mode, saved_tensor
+
+    def forward(ctx, x):
+        torch.autograd.set_detect_anomaly(True)
+        torch.autograd.graph.saved_tensors_hooks(lambda t: t, lambda t: t).__enter__()
+        forward_ad.enter_dual_level()
+        torch.set_grad_enabled(False)
+        while True:
+            pass
+    numpy_state = forward_mode._numpy_errors.get()
+    result = check("sigmoid", function_class(forward), time_limit=0.5)
+    assert result.hint == "timeout"
+    assert grad_mode._state == {"enabled": True, "inference": False, "quiet": False}
+    assert not anomaly._state["enabled"] and forward_ad._state["level"] is None
+    assert saved_tensor._saved_tensors_hooks_stack == []
+    assert forward_mode._numpy_errors.get() is numpy_state
+    x = torch.tensor([1.0], requires_grad=True)
+    assert (x * 2).requires_grad                    # the student's kernel records again
+
+
 def test_a_loop_swallowing_exceptions_is_stopped_too():
     def forward(ctx, x):
         while True:

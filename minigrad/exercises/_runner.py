@@ -9,6 +9,7 @@ guarantee).  Elsewhere (Windows, a worker thread) the answer runs in a daemon
 thread; after the limit we ask CPython to raise `TimeLimitExceeded` in that
 thread and stop waiting for it either way.
 """
+import contextlib
 import ctypes
 import signal
 import threading
@@ -32,9 +33,38 @@ class Outcome:
 
 def run_limited(func, seconds=TIME_LIMIT):
     """Call `func()`; return an Outcome instead of raising or running forever."""
-    if hasattr(signal, "setitimer") and threading.current_thread() is threading.main_thread():
-        return _run_with_alarm(func, seconds)
-    return _run_in_thread(func, seconds)
+    with _autograd_state_kept():
+        if hasattr(signal, "setitimer") and threading.current_thread() is threading.main_thread():
+            return _run_with_alarm(func, seconds)
+        return _run_in_thread(func, seconds)
+
+
+@contextlib.contextmanager
+def _autograd_state_kept():
+    """minigrad's switches as they were before the answer ran: grad mode, anomaly mode,
+    forward AD's level, the saved-tensor hooks, the recorder and numpy's error state.
+    An answer may leave one switched (set_grad_enabled(False) and no way back), and the
+    time limit's alarm may land anywhere, even between a `with` block's setting of a
+    switch and its undoing; the student's kernel must not inherit either."""
+    from .. import trace
+    from ..autograd import anomaly, engine, forward_ad, forward_mode, grad_mode, saved_tensor
+    switches = (grad_mode._state, anomaly._state, forward_ad._state)
+    stacks = (engine._running_tasks, saved_tensor._saved_tensors_hooks_stack,
+              saved_tensor._hooks_disabled, forward_ad._dual_tensors)
+    kept = ([dict(d) for d in switches], [list(s) for s in stacks], trace.active)
+    numpy_errors = forward_mode._numpy_errors
+    numpy_state = numpy_errors.get() if numpy_errors is not None else None
+    try:
+        yield
+    finally:
+        for switch, values in zip(switches, kept[0]):
+            switch.clear()
+            switch.update(values)
+        for stack, values in zip(stacks, kept[1]):
+            stack[:] = values
+        trace.active = kept[2]
+        if numpy_errors is not None:
+            numpy_errors.set(numpy_state)
 
 
 def _run_with_alarm(func, seconds):
