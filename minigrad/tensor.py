@@ -21,6 +21,7 @@ from .autograd import api as autograd_api
 from .autograd import saved_tensor
 from .autograd.graph import register_leaf_accumulator
 from .arguments import accept_numpy_names_in
+from .ops._helpers import _type_name
 from .tensor_data import TensorData
 from .tensor_extras import TensorExtras
 from .tensor_math import TensorMath
@@ -364,12 +365,6 @@ class Tensor(TensorData, TensorMath, TensorExtras):
     def _type_description(self):
         """PyTorch's name for a tensor in error messages: 'torch.FloatTensor [2]'."""
         return f"torch.{_type_name(self.dtype)}Tensor [{', '.join(map(str, self.shape))}]"
-
-
-def _type_name(d):
-    return {"float32": "Float", "float64": "Double", "float16": "Half", "int64": "Long",
-            "int32": "Int", "int16": "Short", "int8": "Char", "uint8": "Byte",
-            "bool": "Bool"}[d.name]
 
 
 saved_tensor.make_tensor = Tensor._make      # saved numbers are made tensors again there

@@ -154,7 +154,7 @@ class SavedTensor:
     def description(self):
         """PyTorch's name for the saved tensor in errors, 'torch.FloatTensor [2]' (made only
         when an error needs it: every op saves tensors)."""
-        from ..tensor import _type_name
+        from ..ops._helpers import _type_name
         return f"torch.{_type_name(self.dtype)}Tensor [{', '.join(map(str, self.shape))}]"
 
     def info(self):

@@ -118,7 +118,11 @@ def normalize_dims(dim, ndim):
     return tuple(dims) if ndim > 0 else ()
 
 
+_LEGACY_NAMES = {"float32": "Float", "float64": "Double", "float16": "Half", "int64": "Long",
+                 "int32": "Int", "int16": "Short", "int8": "Char", "uint8": "Byte",
+                 "bool": "Bool"}
+
+
 def _type_name(d):
     """PyTorch's legacy type name in error texts: float32 -> Float (torch.FloatTensor)."""
-    return {"float32": "Float", "float64": "Double", "int64": "Long", "int32": "Int",
-            "bool": "Bool", "float16": "Half"}.get(d.name, d.name)
+    return _LEGACY_NAMES.get(d.name, d.name)

@@ -5,13 +5,13 @@ nodes are then the ones of those ops, not PyTorch's fused *BackwardBackward0 nod
 import math
 
 from ..autograd.function import Function
+from ._helpers import _type_name
 from .special import Erf
 
 
 def _float_only(x, kernel):
     if not x.dtype.is_floating_point:
-        name = {"int64": "Long", "int32": "Int", "bool": "Bool"}.get(x.dtype.name, x.dtype.name)
-        raise NotImplementedError(f'"{kernel}" not implemented for \'{name}\'')
+        raise NotImplementedError(f'"{kernel}" not implemented for \'{_type_name(x.dtype)}\'')
 
 
 class LeakyRelu(Function):

@@ -3,7 +3,7 @@ softplus, and the rounding family (floor ceil round trunc: gradient 0)."""
 import math
 
 from ..autograd.function import Function
-from ._helpers import binary_arrays
+from ._helpers import _type_name, binary_arrays
 from .combine import Where
 from .unary import _float_data
 
@@ -155,7 +155,7 @@ class Softplus(Function):
     def forward(ctx, x, beta=1.0, threshold=20.0):
         if not x.dtype.is_floating_point:
             raise NotImplementedError(
-                f'"softplus_cpu" not implemented for \'{_legacy_name(x.dtype)}\'')
+                f'"softplus_cpu" not implemented for \'{_type_name(x.dtype)}\'')
         ctx.beta, ctx.threshold = beta, threshold
         ctx.save_for_backward(x)
         xp, data = x._xp, x._data
@@ -168,10 +168,6 @@ class Softplus(Function):
         (x,) = ctx.saved_tensors
         scaled = x * ctx.beta
         return Where.apply(scaled > ctx.threshold, grad, grad * scaled.sigmoid()), None, None
-
-
-def _legacy_name(dtype):
-    return {"int64": "Long", "int32": "Int", "bool": "Bool"}.get(dtype.name, dtype.name)
 
 
 class Floor(Function):
@@ -224,7 +220,7 @@ class RoundDecimals(Function):
     def forward(ctx, x, decimals):
         if not x.dtype.is_floating_point:
             raise NotImplementedError(
-                f'"round_cpu" not implemented for \'{_legacy_name(x.dtype)}\'')
+                f'"round_cpu" not implemented for \'{_type_name(x.dtype)}\'')
         return x._new(x._xp.round(x._data, decimals))
 
     @staticmethod
