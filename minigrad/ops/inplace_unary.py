@@ -9,7 +9,7 @@ is caught by x's version counter).  Plus normal_ and uniform_, for initialising.
 from .. import backend
 from ..autograd.function import Function
 from . import arithmetic, unary
-from .inplace import _value_before
+from .inplace import _value_before, _write_result
 
 
 def _in_place(op, name):
@@ -17,8 +17,7 @@ def _in_place(op, name):
     def forward(ctx, x, *args):
         source = _value_before(x) if ctx.needs_input_grad[0] else x
         result = op.forward(ctx, source, *args)
-        x._write(result._data, result.dtype, bump=False)     # mark_dirty bumps the version
-        ctx.mark_dirty(x)
+        _write_result(ctx, x, result.dtype, result._data)
         if getattr(ctx, "to_save", None):                   # its result is x itself now
             ctx.to_save = tuple(x if saved is result else saved for saved in ctx.to_save)
         return x
@@ -45,9 +44,8 @@ class RandomFill(Function):
         generator = _rng["generator"]
         numbers = (generator.normal(low, high, x.shape) if draw == "normal"
                    else generator.uniform(low, high, x.shape))
-        x._write(backend.move(numbers.astype(x._data.dtype), x.device), x.dtype, bump=False)
-        ctx.mark_dirty(x)
-        return x
+        return _write_result(ctx, x, x.dtype,
+                             backend.move(numbers.astype(x._data.dtype), x.device))
 
     @staticmethod
     def backward(ctx, grad):
