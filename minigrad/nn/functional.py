@@ -18,6 +18,7 @@ Example::
 """
 from ..ops import activations as _activations
 from ..ops import arithmetic as _arithmetic
+from ..ops import inplace_unary as _inplace_unary
 from ..ops import loss as _loss
 
 
@@ -42,8 +43,9 @@ def tanh(input):
 
 def leaky_relu(input, negative_slope=0.01, inplace=False):
     """x where x > 0, else negative_slope·x."""
-    out = _activations.LeakyRelu.apply(input, negative_slope)
-    return input.copy_(out) if inplace else out
+    if inplace:
+        return input._inplace(_inplace_unary.LeakyReluInplace, negative_slope)
+    return _activations.LeakyRelu.apply(input, negative_slope)
 
 
 def silu(input, inplace=False):

@@ -8,12 +8,13 @@ is caught by x's version counter).  Plus normal_ and uniform_, for initialising.
 """
 from .. import backend
 from ..autograd.function import Function
-from . import arithmetic, unary
+from . import activations, arithmetic, unary
 from .inplace import _value_before, _write_result
 
 
-def _in_place(op, name):
-    """The in-place Function of `op` (a Function class), whose method is `name`."""
+def _in_place(op, name, node_name=None):
+    """The in-place Function of `op` (a Function class), whose method is `name`; its node
+    is named as op's, or `node_name` where PyTorch names the in-place node otherwise."""
     def forward(ctx, x, *args):
         source = _value_before(x) if ctx.needs_input_grad[0] else x
         result = op.forward(ctx, source, *args)
@@ -23,7 +24,7 @@ def _in_place(op, name):
         return x
     return type(op.__name__ + "Inplace", (op,), {
         "__doc__": f"x.{name}(): x ← {name[:-1]}(x), with {op.__name__}'s backward.",
-        "node_name": op.node_name, "forward": staticmethod(forward)})
+        "node_name": node_name or op.node_name, "forward": staticmethod(forward)})
 
 
 IN_PLACE = {name: _in_place(op, name) for name, op in [
@@ -31,6 +32,8 @@ IN_PLACE = {name: _in_place(op, name) for name, op in [
     ("tanh_", unary.Tanh), ("sigmoid_", unary.Sigmoid), ("relu_", unary.Relu),
     ("sqrt_", unary.Sqrt), ("abs_", unary.Abs), ("neg_", arithmetic.Neg),
     ("reciprocal_", arithmetic.Reciprocal)]}
+# F.leaky_relu(x, slope, inplace=True) (no Tensor method; PyTorch names its node so)
+LeakyReluInplace = _in_place(activations.LeakyRelu, "leaky_relu_", "LeakyReluBackward1")
 
 
 class RandomFill(Function):

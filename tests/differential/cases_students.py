@@ -777,6 +777,14 @@ def case_more_activations_and_one_hot(T, rec):
     z = T.tensor([1.0, -1.0], requires_grad=True)
     g, = T.autograd.grad(F.leaky_relu(z).sum(), z, create_graph=True)
     rec("leaky double-backward node", g.grad_fn.name())
+    w = T.tensor([1.0, -2.0], requires_grad=True)
+    y = w * 1
+    rec("leaky in place returns its input", F.leaky_relu(y, 0.1, inplace=True) is y)
+    rec("leaky in place", (y, y.grad_fn.name(), y._version))
+    y.sum().backward()
+    rec("leaky in place grad", w.grad)
+    with rec.raises("leaf Variable", name="leaky in place on a leaf"):
+        F.leaky_relu(T.tensor([1.0], requires_grad=True), inplace=True)
     rec("one_hot", F.one_hot(T.tensor([0, 2, 1])))
     rec("one_hot classes", F.one_hot(T.tensor([[0], [3]]), 5))
     for name, call in (("too big", lambda: F.one_hot(T.tensor([0, 2]), 2)),
