@@ -85,21 +85,21 @@ def _attach_marked(ctx, args, outputs):
         if id(output) not in dirty and id(output) not in non_differentiable:
             results.append(_attach(ctx, args, output, output_nr))
             continue
-        returned_input = any(output is a for a in args)
-        non_diff = id(output) in non_differentiable
-        if id(output) in dirty:
+        is_dirty, non_diff = id(output) in dirty, id(output) in non_differentiable
+        if is_dirty:
             output._check_inplace_allowed()
-        elif returned_input:       # an input returned unchanged: a view of it (or, when it
-            output = output.detach() if non_diff else output._alias()    # has no gradient, a
-        if non_diff or not (                                              # detached alias)
-                output._data.dtype.kind == "f" or output.dtype.is_floating_point):
-            if id(output) in dirty:        # changed in place, and now without history
+        elif any(output is a for a in args):
+            # an input returned unchanged: a view of it, or a detached alias if it has no
+            # gradient
+            output = output.detach() if non_diff else output._alias()
+        if non_diff or not (output._data.dtype.kind == "f" or output.dtype.is_floating_point):
+            if is_dirty:                   # changed in place, and now without history
                 output._drop_retained_grad()
                 if non_diff:
                     output._grad_fn, output._output_nr, output._requires_grad = None, 0, False
             else:
                 output._requires_grad = False
-        elif id(output) in dirty:          # changed in place: a new history for it
+        elif is_dirty:                     # changed in place: a new history for it
             output._rebase_history(ctx, output_nr)
             if output._base is not None and output._base.requires_grad:
                 _through_view(output)
