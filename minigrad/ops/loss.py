@@ -130,7 +130,7 @@ class MseLoss(Function):
         return grad_x, grad_target, None
 
 
-def check_nll_arguments(x, target, weight, prefix=""):
+def check_nll_arguments(x, target, weight):
     """PyTorch's refusals, in its order: rows that do not match, a target that is not
     class indices (int64 or uint8), a weight per class of the wrong size or dtype."""
     if x.ndim != 1 and x.ndim and target.ndim and x.shape[0] != target.shape[0]:
@@ -142,7 +142,7 @@ def check_nll_arguments(x, target, weight, prefix=""):
     if target.dtype.name not in ("int64", "uint8"):
         raise RuntimeError("expected target dtype to be Long or Byte, but got "
                            f"{_type_name(target.dtype)}")
-    check_class_weight(x, weight, prefix)
+    check_class_weight(x, weight)
     if weight is not None and weight.requires_grad:
         raise RuntimeError("The function 'nll_loss_forward' is not differentiable with respect "
                            "to argument 'weight'. This input cannot have requires_grad True.")
