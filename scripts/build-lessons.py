@@ -1,21 +1,23 @@
 #!/usr/bin/env python3
-"""Build the lesson notebooks from their one source of truth, `lessons/NN-slug.py`.
+"""Build the lesson notebooks from their one source of truth, `notebooks/sources/NN-slug.py`.
 
 Each source is a jupytext "percent" script holding both languages: prose
 cells come in pairs (`# %% [markdown] lang="en"` then its `lang="zh"` twin),
 code cells are shared.  From one source this script writes four notebooks:
 
-    minigrad/lessons/en/NN-slug.ipynb              student version (no outputs)
-    minigrad/lessons/en/solutions/NN-slug.ipynb    solution version (outputs when executed)
-    minigrad/lessons/zh/...                        the same in Chinese
+    notebooks/en/NN-slug.ipynb              student version (no outputs)
+    notebooks/en/solutions/NN-slug.ipynb    solution version (outputs when executed)
+    notebooks/zh/...                        the same in Chinese
+
+The wheel carries them as well (setup.py copies them into the package).
 
 Usage::
 
     scripts/build-lessons.py                          # build every lesson
-    scripts/build-lessons.py lessons/06-ctx-flags.py  # build some lessons
-    scripts/build-lessons.py --execute                # ...and run the solution notebooks,
-                                                      # storing their outputs (for nbval)
-    scripts/build-lessons.py --check                  # exit 1, listing stale notebooks
+    scripts/build-lessons.py notebooks/sources/06-ctx-flags.py   # build some lessons
+    scripts/build-lessons.py --execute      # ...and run the solution notebooks,
+                                            # storing their outputs (for nbval)
+    scripts/build-lessons.py --check        # exit 1, listing stale notebooks
 
 A solution notebook keeps the outputs it already has while its code and prose
 are unchanged, so a plain rebuild never throws away an execution; `--execute`
@@ -32,8 +34,8 @@ import jupytext
 import nbformat
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
-SOURCES = ROOT / "lessons"
-BUILT = ROOT / "minigrad" / "lessons"
+BUILT = ROOT / "notebooks"
+SOURCES = BUILT / "sources"
 LANGS = ("en", "zh")
 LANGUAGE_TAG = "minigrad-language"
 BEGIN = re.compile(r"^(\s*)### BEGIN SOLUTION\s*$")
@@ -265,7 +267,7 @@ def lesson_sources(arguments):
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("lessons", nargs="*", help="lesson sources (default: lessons/*.py)")
+    parser.add_argument("lessons", nargs="*", help="lesson sources (default: notebooks/sources/*.py)")
     parser.add_argument("--check", action="store_true",
                         help="build nothing; exit 1 listing notebooks that are stale")
     parser.add_argument("--execute", action="store_true",

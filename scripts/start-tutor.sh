@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Start the tutor on a fresh machine: make .venv, install minigrad with JupyterLab
-# (the "tutor" extra), copy the lessons into ./minigrad-lessons and open
-# JupyterLab on the first one.  Re-running keeps the notebooks you edited.
+# (the "tutor" extra), copy the lessons (notebooks/<lang>/) into ./minigrad-lessons
+# and open JupyterLab on the first one.  Re-running keeps the notebooks you edited.
 # Options go to minigrad-tutor, e.g.
 #   scripts/start-tutor.sh --lang zh        中文课程
 #   scripts/start-tutor.sh --progress       which exercises you passed

@@ -29,7 +29,9 @@ def copy_project(destination):
     ignore = shutil.ignore_patterns("__pycache__", "*.egg-info", "*.pyc")
     shutil.copytree(ROOT / "minigrad", destination / "minigrad", ignore=ignore)
     shutil.copytree(ROOT / "binder", destination / "binder", ignore=ignore)
-    for name in ("pyproject.toml", "README.md", "LICENSE"):
+    shutil.copytree(ROOT / "notebooks", destination / "notebooks",
+                    ignore=shutil.ignore_patterns(".ipynb_checkpoints"))
+    for name in ("pyproject.toml", "setup.py", "README.md", "LICENSE"):
         if (ROOT / name).exists():
             shutil.copy2(ROOT / name, destination / name)
     return destination

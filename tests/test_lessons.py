@@ -1,7 +1,7 @@
 """The lessons: built notebooks match their sources, both languages agree, and they run.
 
-Static tests (fast) read `lessons/*.py` and the built notebooks under
-`minigrad/lessons/`.  The tests marked `notebooks` run every notebook in a
+Static tests (fast) read the sources `notebooks/sources/*.py` and the built
+notebooks under `notebooks/{en,zh}/`.  The tests marked `notebooks` run every notebook in a
 Jupyter kernel: solution versions through nbval (stored outputs reproduced,
 every check ✓), student versions through nbclient (no error, every check
 "not solved yet").  Deselect them with `-m "not notebooks"`.
@@ -18,7 +18,7 @@ import pytest
 from minigrad.lessons import LESSONS, LESSONS_DIR, lesson_path, list_lessons
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
-SOURCES = ROOT / "lessons"
+SOURCES = ROOT / "notebooks" / "sources"
 GLOSSARY = ROOT / "docs" / "glossary.md"
 LANGUAGE_TAG = "minigrad-language"
 IGNORE_OUTPUT = "nbval-ignore-output"
@@ -66,11 +66,19 @@ def all_notebooks():
 
 @pytest.mark.parametrize("lesson", LESSONS, ids=lambda lesson: lesson.slug)
 def test_every_lesson_has_a_source_and_four_notebooks(lesson):
-    assert source_of(lesson).is_file(), f"missing lessons/{lesson.slug}.py"
+    assert source_of(lesson).is_file(), f"missing notebooks/sources/{lesson.slug}.py"
     for lang in ("en", "zh"):
         for solutions in (False, True):
             assert lesson_path(lesson, lang, solutions).is_file()
     assert [p.stem for p in list_lessons("zh")] == sorted(p.stem for p in list_lessons("zh"))
+
+
+def test_a_clone_reads_its_notebooks_folder_and_keeps_each_notebook_once():
+    """This suite runs on an editable install: the lessons come from notebooks/, and the
+    package holds no copy of them (setup.py adds one to the wheel only)."""
+    assert LESSONS_DIR == ROOT / "notebooks"
+    assert list_lessons("en")[0] == ROOT / "notebooks" / "en" / f"{LESSONS[0].slug}.ipynb"
+    assert not list((ROOT / "minigrad").rglob("*.ipynb"))
 
 
 def test_built_notebooks_are_up_to_date():

@@ -12,11 +12,12 @@ import pathlib
 import signal
 import subprocess
 import sys
+import tarfile
 import zipfile
 
 import pytest
 
-from minigrad.lessons import LESSONS_DIR
+from minigrad.lessons import LESSONS_DIR, list_lessons
 
 from jupyter_helpers import (copy_project, free_port, get, make_venv, pip_install, run_python,
                              start_tutor, stop, wait_for_jupyterlab)
@@ -24,7 +25,8 @@ from jupyter_helpers import (copy_project, free_port, get, make_venv, pip_instal
 pytestmark = [pytest.mark.venv,
               pytest.mark.skipif(sys.platform == "win32", reason="the launcher test is POSIX-only")]
 
-SHIPPED = sorted(path.relative_to(LESSONS_DIR).as_posix() for path in LESSONS_DIR.rglob("*.ipynb"))
+SHIPPED = sorted(path.relative_to(LESSONS_DIR).as_posix() for lang in ("en", "zh")
+                 for solutions in (False, True) for path in list_lessons(lang, solutions))
 
 
 @pytest.fixture(scope="module")
@@ -38,11 +40,15 @@ def wheel(tmp_path_factory):
     return built
 
 
+def missing_lessons(wheel):
+    names = zipfile.ZipFile(wheel).namelist()
+    return [name for name in SHIPPED if f"minigrad/lessons/{name}" not in names]
+
+
 def test_the_wheel_holds_the_lessons_and_the_console_script(wheel):
     names = zipfile.ZipFile(wheel).namelist()
-    assert SHIPPED, "no lesson notebooks in minigrad/lessons"
-    missing = [name for name in SHIPPED if f"minigrad/lessons/{name}" not in names]
-    assert not missing, f"lessons left out of the wheel: {missing}"
+    assert len(SHIPPED) == 48, "the lessons are not built (scripts/build-lessons.py)"
+    assert not missing_lessons(wheel), f"lessons left out of the wheel: {missing_lessons(wheel)}"
     assert "minigrad/tutor/cli.py" in names
     [entry_points] = [name for name in names if name.endswith(".dist-info/entry_points.txt")]
     assert "minigrad-tutor = minigrad.tutor.cli:main" in zipfile.ZipFile(wheel).read(entry_points).decode()
@@ -72,3 +78,21 @@ def test_installed_wheel_starts_jupyterlab_on_the_first_lesson(wheel, tmp_path):
     assert process.returncode in (0, -signal.SIGINT), output
     assert "正在启动 JupyterLab" in output and f"/lab/tree/{first}" in output
     assert (tmp_path / "lessons" / first).exists()
+
+
+def test_a_wheel_built_from_the_sdist_holds_the_lessons(tmp_path):
+    """The sdist carries notebooks/ (setup.py lists them as sources), so a wheel built from it,
+    as a package index's builders do, ships the lessons as well."""
+    source = copy_project(tmp_path / "source")
+    subprocess.run([sys.executable, "-m", "build", "--sdist", "--no-isolation",
+                    "--outdir", str(tmp_path / "sdist"), str(source)],
+                   check=True, capture_output=True)
+    [sdist] = (tmp_path / "sdist").glob("*.tar.gz")
+    with tarfile.open(sdist) as archive:
+        names = {name.split("/", 1)[1] for name in archive.getnames() if "/" in name}
+    assert {f"notebooks/{name}" for name in SHIPPED} <= names
+    subprocess.run([sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps",
+                    "--no-build-isolation", "--wheel-dir", str(tmp_path / "dist"), str(sdist)],
+                   check=True)
+    [built] = (tmp_path / "dist").glob("*.whl")
+    assert not missing_lessons(built), f"lessons left out of the wheel: {missing_lessons(built)}"

@@ -1,8 +1,11 @@
 """The course: twelve notebooks, each in English and in Simplified Chinese.
 
-The notebooks are built from `lessons/NN-slug.py` in the repository by
-`scripts/build-lessons.py` and ship inside the package, so a student who has
-only `pip install minigrad[tutor]` still has them::
+The notebooks sit in the repository's `notebooks/{en,zh}/`, built from one
+bilingual source per lesson (`notebooks/sources/NN-slug.py`) by
+`scripts/build-lessons.py`.  Building the wheel copies them into this package
+(setup.py), so a student who has only `pip install minigrad[tutor]` still has
+them; in a clone, or an editable install of one, they are read from
+`notebooks/` itself (`LESSONS_DIR` is whichever holds them)::
 
     >>> from minigrad.lessons import LESSONS, list_lessons
     >>> LESSONS[0].slug, LESSONS[0].title_zh
@@ -22,7 +25,16 @@ from typing import NamedTuple
 
 from ..settings import LANGUAGES, resolve_lang
 
-LESSONS_DIR = pathlib.Path(__file__).resolve().parent
+
+def _lessons_dir():
+    """The folder that holds en/ and zh/: this package in a wheel, else the clone's notebooks/."""
+    package = pathlib.Path(__file__).resolve().parent
+    if (package / "en").is_dir():
+        return package                        # installed from a wheel: setup.py copied them here
+    return package.parents[1] / "notebooks"   # a clone, or an editable install of one
+
+
+LESSONS_DIR = _lessons_dir()
 
 __all__ = ["LESSONS", "LESSONS_DIR", "Lesson", "list_lessons", "lesson_path"]
 

@@ -67,7 +67,7 @@ def default_lang(environ=None, folder=None):
 
 
 def default_source():
-    """The folder of the lessons shipped with minigrad (minigrad/lessons)."""
+    """The folder of the lessons: a clone's notebooks/, or their copy in the installed wheel."""
     from minigrad.lessons import LESSONS_DIR
     return LESSONS_DIR
 
