@@ -22,6 +22,10 @@ Event kinds and their fields (ids are small integers stable within a trace):
     tensor_freed      node, slot, nbytes
     saved_tensor_freed_access  node, slot      (backward needs a saved tensor that was
                       freed: emitted just before the "second time" RuntimeError)
+    node_found        node, name, sequence_nr, inputs, leaves (as node_created), saved
+                      [SavedTensor info or None]: a node built before recording began,
+                      described just before the backward_started that reaches it, so
+                      that a recorder started after forward still knows what it saved
     backward_started  roots [node], dependencies {node: count}
     node_started      node, name, grads_in [tensor or None],
                       ready [(node, priority)] (the others waiting, next to run first)
@@ -34,6 +38,7 @@ A "tensor" above is a dict: id, shape, dtype, and values (a nested list) when sm
 """
 import contextlib
 import itertools
+import weakref
 
 active = None                     # the Trace being recorded, or None
 SMALL = 64                        # tensors up to this many elements keep their values
@@ -65,6 +70,8 @@ class Trace:
     def __init__(self):
         self.events = []
         self.names = {}             # node id -> node name
+        self.described = set()      # node ids of node_created and node_found events
+        self.nodes = weakref.WeakValueDictionary()    # node id -> node, while it lives
 
     def __iter__(self):
         return iter(self.events)
@@ -114,7 +121,32 @@ def emit(kind, **data):
     """Add an event to the active trace (callers check `active` first, to stay cheap)."""
     trace = active
     if trace is not None:
+        if kind == "backward_started":
+            _describe_earlier_nodes(trace, data["roots"] + list(data["dependencies"]))
+        if kind == "node_created":
+            trace.described.add(data["node"])
         trace.events.append(Event(len(trace.events), kind, data))
+
+
+def _describe_earlier_nodes(trace, numbers):
+    """node_found for each node of the graph that was built before recording began.
+
+    A recorder started after forward saw no node_created nor tensor_saved: without
+    these events its replay would show no saved tensors and no creation order."""
+    earlier = [trace.nodes[n] for n in dict.fromkeys(numbers)
+               if n not in trace.described and n in trace.nodes]
+    for node in sorted(earlier, key=lambda n: n._sequence_nr):
+        if hasattr(node, "variable"):           # AccumulateGrad: its leaf is described
+            continue                            # by the nodes that feed into it
+        number = ident(node)
+        trace.described.add(number)
+        edges = node.next_functions
+        trace.events.append(Event(len(trace.events), "node_found", {
+            "node": number, "name": node.name(), "sequence_nr": node._sequence_nr,
+            "inputs": [(ident(n), nr) for n, nr in edges],
+            "leaves": {ident(n): describe(n.variable) for n, _ in edges
+                       if n is not None and hasattr(n, "variable")},
+            "saved": node.saved_tensors_info()}))
 
 
 def ident(obj):
@@ -126,6 +158,7 @@ def ident(obj):
         number = obj.__dict__["_trace_id"] = next(_idents)
     if active is not None and hasattr(obj, "name") and callable(obj.name):
         active.names[number] = obj.name().split("::")[-1]
+        active.nodes[number] = obj
     return number
 
 

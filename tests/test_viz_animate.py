@@ -325,3 +325,64 @@ def test_missing_ipywidgets_names_the_extra(monkeypatch):
     monkeypatch.delitem(sys.modules, "minigrad.viz.player", raising=False)
     with pytest.raises(ImportError, match=r'pip install "minigrad\[widgets\]"'):
         viz.animate(trace)
+
+
+# --- a recorder started after forward ------------------------------------------------
+
+def recorded_after_forward():
+    """Lesson 02's way: forward first, then a recorder around backward only."""
+    x = torch.tensor([0.5, 1.0], requires_grad=True)
+    loss = (x * 2 * x.exp()).sum()
+    with viz.record() as trace:
+        loss.backward()
+    return trace, x
+
+
+def test_a_late_recorder_still_knows_what_forward_saved():
+    trace, x = recorded_after_forward()
+    found = trace.of_kind("node_found")
+    assert [e["name"] for e in found] == ["MulBackward0", "ExpBackward0", "MulBackward0",
+                                          "SumBackward0"]
+    assert found == sorted(found, key=lambda e: e["sequence_nr"])
+    assert trace.events.index(found[-1]) < trace.events.index(
+        trace.of_kind("backward_started")[0])
+    story = viz.frames(trace, view="backward", names={"x": x})
+    first = story[0]
+    assert first.event.kind == "backward_started"
+    assert len(first.alive_saved) == 3 and first.memory_bytes == 24      # a*b: a, b; exp: out
+    assert "(empty)" not in first.svg.split("mg-memory")[0]
+    captions = [f.caption for f in story]
+    assert "MulBackward0 unpacks 2 tensors: versions match" in captions
+    assert "ExpBackward0 unpacks 1 tensor: versions match" in captions
+    assert not any("unpacks 0" in c for c in captions)   # x * 2's saved 2 is no step
+    assert story[-1].memory_bytes == 0
+    assert all(p is not None for f in story for _, p in f.ready)
+    ready_texts = " ".join(f.svg for f in story)
+    assert "#?" not in ready_texts and "#∞" not in ready_texts and "#None" not in ready_texts
+    assert "leaf: runs first" in ready_texts
+    zh = " ".join(f.svg for f in viz.frames(trace, lang="zh", view="backward"))
+    assert "叶子节点：最先运行" in zh
+
+
+def test_a_late_recorder_knows_freed_and_recording_from_the_start_is_unchanged():
+    x = torch.tensor([1.0, 2.0], requires_grad=True)
+    y = (x * x).sum()
+    y.backward(retain_graph=True)
+    with viz.record() as trace:
+        y.backward()
+    assert [e["name"] for e in trace.of_kind("node_found")] == ["MulBackward0",
+                                                                "SumBackward0"]
+    full, _ = lesson_network()
+    assert not full.of_kind("node_found")        # every node was created while recording
+
+
+def test_memory_chart_uses_no_colour_of_the_gradients():
+    trace, _ = lesson_network()
+    from minigrad.viz.frame_svg import CURRENT, FLOW_ORANGE, GRAD_BLUE
+    for frame in viz.frames(trace):
+        root = root_of(frame.svg)
+        chart = [e for e in root.iter() if "mg-memory" in e.get("class", "")]
+        colours = {e.get("fill") for group in chart for e in group.iter()} - {None}
+        assert FLOW_ORANGE not in colours and GRAD_BLUE not in colours, colours
+        (now,) = [e for e in chart if e.get("class") == "mg-memory-now"]
+        assert now.get("fill") == CURRENT[1]

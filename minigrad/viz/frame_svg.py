@@ -14,12 +14,20 @@ The picture has three parts, all the same size in every frame of a story
   unpacked, freed; red with "v0 → v1" when a version check failed, red when
   backward needs one that was already freed), the memory they hold over time
   (the current step in orange; a tensor packed by saved_tensors_hooks counts
-  what pack_hook returned: a tensor's or array's nbytes, 0 for a path), and in
-  backward the ready queue with each node's priority (its sequence number).
+  what pack_hook returned: a tensor's or array's nbytes, 0 for a path; the
+  current step marked in the colour of the current node), and in backward the
+  ready queue with each node's priority (the order it was created in; a leaf's
+  AccumulateGrad runs first of all).
 
 The frame is as tall as its content (the graph, or the panel when taller);
 the panel is as wide as its longest row, measured with `layout.text_width`
 (a Chinese character counts one em), so no text overlaps or leaves its box.
+
+Each part is drawn as a list of *pieces*, `(key, svg)`: a box, an edge, a row
+of the panel.  A frame's picture is its pieces in key order; `timeline.py`
+merges the pieces of all frames (a box that looks the same in twenty frames
+is one piece shown in those twenty), which is how the player and the
+animated SVG draw the graph once and only change what changes.
 
 DOM contract (the browser tests rely on it): the root is
 `<svg class="minigrad-frame" data-step=".." data-phase="forward|backward">`,
@@ -43,6 +51,7 @@ SPARK_H = 44
 CURRENT = ("#fff1b8", "#d99a00", "#1a1a1a")
 DONE_FILL = "#e9f5e4"
 GRAD_BLUE, FLOW_ORANGE, EDGE_GREY = "#1f77b4", "#ff7f0e", "#606060"
+MEMORY_GREY = "#9aa5b1"            # the memory chart: no colour of the graph's legend
 STATE_COLORS = {
     "saved": COLORS["saved"],
     "packed": SAVED_STATES["packed"],
@@ -82,7 +91,8 @@ class FrameDrawer:
         self.names = stage.trace.names
         # sequence numbers count every node ever made; the panel shows the creation
         # order within this trace instead (same order, and the same picture every run)
-        numbers = sorted({e["sequence_nr"] for e in stage.trace.of_kind("node_created")})
+        numbers = sorted({e["sequence_nr"] for e in stage.trace.of_kind("node_created",
+                                                                         "node_found")})
         self.created_rank = {seq: k + 1 for k, seq in enumerate(numbers)}
         self.has_backward = any(f.phase == "backward" for f in story)
         self.panel_w = max(PANEL_MIN, round(self._panel_content_width() + 2 * PANEL_PAD))
@@ -99,8 +109,8 @@ class FrameDrawer:
         self.spark_y = ROW + (self.saved_rows + 2) * ROW
         self.ready_y = self.spark_y + SPARK_H + 3 * ROW + len(self.note) * NOTE * 1.3
         self.legend_y = self.ready_y + ((self.ready_rows + 2) * ROW if self.has_backward else 0)
-        panel_h = self.legend_y + 2 * ROW + 10
-        self.height = round(self.header + max(placed.height, panel_h), 1)
+        self.panel_h = self.legend_y + 2 * ROW + 10
+        self.height = round(self.header + max(placed.height, self.panel_h), 1)
 
     def _panel_content_width(self):
         """The widest line of the panel, measured (Chinese characters one em each)."""
@@ -115,7 +125,8 @@ class FrameDrawer:
                                                        "panel_ready")]
         peak = format_bytes(max(self.memory + [0]))
         widths.append(text_width(words("memory_now", now=peak, peak=peak), SMALL))
-        last = words("priority", p=max(len(self.created_rank), 1))
+        last = max(words("priority", p=max(len(self.created_rank), 1)),
+                   words("priority_leaf"), key=lambda said: text_width(said, SMALL))
         widths += [text_width(f"{MAX_ROWS}. {self.names.get(node, '?')}", SMALL) + ROW_GAP
                    + text_width(last, SMALL) for node in self.stage.functions]
         widths += [34 + text_width(words("legend_" + k), SMALL)
@@ -132,7 +143,23 @@ class FrameDrawer:
                 + self.defs() + body + "</svg>\n")
 
     def svg(self, frame):
-        return self.root(frame, self.body(frame))
+        """The whole frame: caption on top, the graph below it, the panel on the right."""
+        return self.root(frame, self.assemble(*(
+            [svg for _, svg in pieces] for pieces in (self.caption(frame), self.graph(frame),
+                                                      self.panel(frame)))))
+
+    def assemble(self, caption, graph, panel):
+        """The three parts' SVG (lists of pieces) placed in one frame."""
+        return "\n".join(
+            [f'<rect width="{self.width}" height="{self.height}" fill="white"/>',
+             '<g class="mg-caption">', *caption, "</g>",
+             f'<g class="mg-graph" transform="translate(0,{self.header:.1f})">', *graph, "</g>",
+             f'<g class="mg-panel" transform="translate({self.panel_x:.1f},{self.header:.1f})">',
+             *panel, "</g>"]) + "\n"
+
+    @property
+    def panel_x(self):
+        return self.width - self.panel_w
 
     @staticmethod
     def defs():
@@ -144,48 +171,45 @@ class FrameDrawer:
                          f'<path d="M0,0 L10,5 L0,10 z" fill="{colour}"/></marker>')
         return "<defs>" + "".join(marks) + "</defs>\n"
 
-    def body(self, frame):
-        """Everything inside the root element (the exports stack these)."""
-        out = [f'<rect width="{self.width}" height="{self.height}" fill="white"/>']
-        out += self.caption(frame)
-        out.append(f'<g class="mg-graph" transform="translate(0,{self.header:.1f})">')
-        out += self.graph(frame)
-        out.append("</g>")
-        out.append(f'<g class="mg-panel" transform="translate({self.width - self.panel_w:.1f},'
-                   f'{self.header:.1f})">')
-        out += self.panel(frame)
-        out.append("</g>")
-        return "\n".join(out) + "\n"
-
     def caption(self, frame):
+        """The caption strip as pieces: its background, "phase · step k of n", the sentence."""
         phase = text(self.lang, "phase_" + frame.phase)
         where = text(self.lang, "step_of", k=frame.step + 1, n=len(self.story))
         colour = FLOW_ORANGE if frame.phase == "backward" else GRAD_BLUE
         failed = frame.failed
-        out = [f'<rect x="0" y="0" width="{self.width}" height="{self.header - 6:.1f}" '
-               f'fill="{"#fdecea" if failed else "#f7f7f7"}"/>',
-               _text(MARGIN, MARGIN + 4, f"{phase} · {where}", SMALL, colour, bold=True)]
+        out = [((0,), f'<rect x="0" y="0" width="{self.width}" height="{self.header - 6:.1f}" '
+                      f'fill="{"#fdecea" if failed else "#f7f7f7"}"/>'),
+               ((1,), _text(MARGIN, MARGIN + 4, f"{phase} · {where}", SMALL, colour, bold=True))]
         y = MARGIN + SMALL * 1.4 + CAPTION_SIZE
-        for line in self.caption_lines[id(frame)]:
-            out.append(_text(MARGIN, y, line, CAPTION_SIZE, RED if failed else "#1a1a1a"))
+        for k, line in enumerate(self.caption_lines[id(frame)]):
+            out.append(((2, k), _text(MARGIN, y, line, CAPTION_SIZE,
+                                      RED if failed else "#1a1a1a")))
             y += CAPTION_SIZE * 1.35
-        return ['<g class="mg-caption">'] + out + ["</g>"]
+        return out
+
+    def focus(self, frame):
+        """The centre of the box this frame is about (the current node), or None."""
+        if frame.current is None or str(frame.current) not in self.stage.placed.boxes:
+            return None
+        x, y, w, h = self.stage.box(frame.current)
+        return x + w / 2, y + h / 2
 
     # --- the graph ----------------------------------------------------------------
 
     def graph(self, frame):
+        """The graph as pieces: the edges, then the boxes on top of them."""
         stage, shown = self.stage, {str(n) for n in frame.nodes_shown}
         shown |= {out for out, root in stage.outputs.items() if str(root) in shown}
         shown |= {f"{n}.s{s}" for n, s in frame.saved_states}
         carried = {(str(b), str(a)) for a, b in frame.grad_edges}
         flowing = {(str(b), str(a)) for a, b in frame.flowing}
         out = []
-        for edge, points in stage.placed.routes:
+        for k, (edge, points) in enumerate(stage.placed.routes):
             if edge.src in shown and edge.dst in shown:
-                out.append(self.edge(edge, points, carried, flowing))
-        for node in stage.model.nodes:
+                out.append(((0, k), self.edge(edge, points, carried, flowing)))
+        for k, node in enumerate(stage.model.nodes):
             if node.id in shown:
-                out.append(self.box(frame, node))
+                out.append(((1, k), self.box(frame, node)))
         return out
 
     def edge(self, edge, points, carried, flowing):
@@ -279,33 +303,34 @@ class FrameDrawer:
         return f"{name}[{key[1]}]{' ' + tensor if tensor else ''} {self.stage.held_bytes(key)} B"
 
     def panel(self, frame):
+        """The panel as pieces: saved tensors, the memory chart, the ready queue, a legend."""
         lang, x, y = self.lang, PANEL_PAD, ROW
         right = self.panel_w - PANEL_PAD
-        out = [f'<line x1="0" y1="0" x2="0" y2="{self.height - self.header:.1f}" '
-               'stroke="#dddddd"/>']
-        out.append(_text(x, y, text(lang, "panel_saved"), 13, bold=True))
+        out = [((0, 0), f'<line x1="0" y1="0" x2="0" y2="{self.panel_h:.1f}" '
+                        'stroke="#dddddd"/>'),
+               ((0, 1), _text(x, y, text(lang, "panel_saved"), 13, bold=True))]
         keys = [k for k in self.stage.saved if k in frame.saved_states]
-        for key in keys[:MAX_ROWS]:
+        for row, key in enumerate(keys[:MAX_ROWS]):
             y += ROW
             state = self._state(frame, key)
             fill, border, ink = STATE_COLORS[state]
             word = text(lang, "state_" + state) if state != "stale" else text(
                 lang, "stale", version=frame.stale[key][0], current=frame.stale[key][1])
             word = word if state != "stale" else word.split("：")[-1].split(": ")[-1]
-            out.append(f'<g class="mg-saved-row" data-saved="{key[0]}.{key[1]}" '
-                       f'data-state="{state}">')
-            out.append(f'<rect x="{x}" y="{y - 13}" width="{right - x}" height="{ROW - 2}"'
-                       f' rx="4" fill="{fill}" stroke="{border}"/>')
-            out.append(_text(x + ROW_INSET, y, self._saved_row(key), SMALL, ink))
-            out.append(_text(right - ROW_INSET, y, word, SMALL, ink, "end",
-                             bold=state in ("stale", "freed_access")))
-            out.append("</g>")
+            out.append(((1, row), "".join((
+                f'<g class="mg-saved-row" data-saved="{key[0]}.{key[1]}" '
+                f'data-state="{state}">',
+                f'<rect x="{x}" y="{y - 13}" width="{right - x}" height="{ROW - 2}"'
+                f' rx="4" fill="{fill}" stroke="{border}"/>',
+                _text(x + ROW_INSET, y, self._saved_row(key), SMALL, ink),
+                _text(right - ROW_INSET, y, word, SMALL, ink, "end",
+                      bold=state in ("stale", "freed_access")),
+                "</g>"))))
         if len(keys) > MAX_ROWS:
-            y += ROW
-            out.append(_text(x, y, f"… +{len(keys) - MAX_ROWS}", SMALL, "#555555"))
+            out.append(((1, MAX_ROWS), _text(x, y + ROW, f"… +{len(keys) - MAX_ROWS}", SMALL,
+                                             "#555555")))
         if not keys:
-            y += ROW
-            out.append(_text(x, y, text(lang, "empty"), SMALL, "#777777"))
+            out.append(((1, 0), _text(x, y + ROW, text(lang, "empty"), SMALL, "#777777")))
         out += self.sparkline(frame, x, self.spark_y, right)
         if frame.phase == "backward":          # (its place stays reserved in forward)
             out += self.ready_queue(frame, x, self.ready_y, right)
@@ -313,41 +338,53 @@ class FrameDrawer:
         return out
 
     def sparkline(self, frame, x, y, right):
-        """Memory held by saved tensors at every step: past blue, now orange, future grey."""
-        out = [_text(x, y, text(self.lang, "panel_memory"), 13, bold=True)]
+        """Memory held by saved tensors at every step, drawn once (grey), the current step
+        in the colour of the current node, the steps still to come faded."""
+        out = [((2, 0), _text(x, y, text(self.lang, "panel_memory"), 13, bold=True))]
         peak, count = max(self.memory + [1]), len(self.memory)
         step = (right - x) / max(count, 1)
         base = y + 10 + SPARK_H
-        out.append('<g class="mg-memory">')
-        for k, value in enumerate(self.memory):
-            colour = FLOW_ORANGE if k == frame.step else GRAD_BLUE if k < frame.step \
-                else "#d0d0d0"
-            height = max(SPARK_H * value / peak, 1)
-            out.append(f'<rect x="{x + k * step:.1f}" y="{base - height:.1f}" '
-                       f'width="{max(step - 1, 0.6):.1f}" height="{height:.1f}" fill="{colour}"/>')
-        out.append("</g>")
+        bars = "".join(f'<rect x="{x + k * step:.1f}" y="{base - h:.1f}" '
+                       f'width="{max(step - 1, 0.6):.1f}" height="{h:.1f}"/>'
+                       for k, h in enumerate(max(SPARK_H * v / peak, 1) for v in self.memory))
+        out.append(((2, 1), f'<g class="mg-memory" fill="{MEMORY_GREY}">{bars}</g>'))
+        now = max(SPARK_H * frame.memory_bytes / peak, 1)
+        left = x + frame.step * step
+        out.append(((2, 2), f'<rect class="mg-memory-now" x="{left:.1f}" y="{base - now:.1f}" '
+                            f'width="{max(step - 1, 1.5):.1f}" height="{now:.1f}" '
+                            f'fill="{CURRENT[1]}"/>'))
+        if frame.step + 1 < count:
+            out.append(((2, 3), f'<rect x="{left + step:.1f}" y="{base - SPARK_H:.1f}" '
+                                f'width="{right - left - step:.1f}" height="{SPARK_H}" '
+                                'fill="white" fill-opacity="0.65"/>'))
         said = text(self.lang, "memory_now", now=format_bytes(frame.memory_bytes),
                     peak=format_bytes(max(self.memory + [0])))
-        out.append(_text(x, base + ROW, said, SMALL, "#333333"))
+        out.append(((2, 4), _text(x, base + ROW, said, SMALL, "#333333")))
         for k, line in enumerate(self.note):      # only when some tensor was packed
-            out.append(_text(x, base + ROW + (k + 1) * NOTE * 1.3, line, NOTE, "#555555"))
+            out.append(((2, 5 + k), _text(x, base + ROW + (k + 1) * NOTE * 1.3, line, NOTE,
+                                          "#555555")))
         return out
 
     def ready_queue(self, frame, x, y, right):
-        out = [_text(x, y, text(self.lang, "panel_ready"), 13, bold=True)]
+        out = [((3, 0), _text(x, y, text(self.lang, "panel_ready"), 13, bold=True))]
         for rank, (node, priority) in enumerate(frame.ready[:MAX_ROWS]):
             y += ROW
             name = self.names.get(node, "?")
-            seq = "?" if priority is None else "∞" if priority == float("inf") \
-                else self.created_rank.get(priority, priority)
             colour = FLOW_ORANGE if rank == 0 else "#1a1a1a"
-            out.append(f'<g class="mg-ready" data-node="{node}">'
-                       + _text(x, y, f"{rank + 1}. {name}", SMALL, colour, bold=rank == 0)
-                       + _text(right, y, text(self.lang, "priority", p=seq), SMALL, colour,
-                               "end") + "</g>")
+            out.append(((3, 1 + rank), f'<g class="mg-ready" data-node="{node}">'
+                        + _text(x, y, f"{rank + 1}. {name}", SMALL, colour, bold=rank == 0)
+                        + _text(right, y, self._priority(priority), SMALL, colour, "end")
+                        + "</g>"))
         if not frame.ready:
-            out.append(_text(x, y + ROW, text(self.lang, "empty"), SMALL, "#777777"))
+            out.append(((3, 1), _text(x, y + ROW, text(self.lang, "empty"), SMALL, "#777777")))
         return out
+
+    def _priority(self, sequence_nr):
+        """"created #3" (the creation order within this trace); a leaf's AccumulateGrad
+        has the highest priority of all (PyTorch: UINT64_MAX), which runs it first."""
+        if sequence_nr == float("inf"):
+            return text(self.lang, "priority_leaf")
+        return text(self.lang, "priority", p=self.created_rank.get(sequence_nr, sequence_nr))
 
     def legend(self, x, y, phase):
         """What the colours mean; the yellow box is "just created" in forward."""
@@ -357,10 +394,11 @@ class FrameDrawer:
                                                    ("legend_carried", GRAD_BLUE, 2.2))):
             row = y + k * ROW
             if stroke:
-                out.append(f'<line x1="{x}" y1="{row - 4}" x2="{x + 26}" y2="{row - 4}" '
-                           f'stroke="{colour}" stroke-width="{stroke}"/>')
+                mark = (f'<line x1="{x}" y1="{row - 4}" x2="{x + 26}" y2="{row - 4}" '
+                        f'stroke="{colour}" stroke-width="{stroke}"/>')
             else:
-                out.append(f'<rect x="{x}" y="{row - 11}" width="26" height="12" rx="3" '
-                           f'fill="{CURRENT[0]}" stroke="{colour}" stroke-width="2"/>')
-            out.append(_text(x + 34, row, text(self.lang, key), SMALL, "#333333"))
+                mark = (f'<rect x="{x}" y="{row - 11}" width="26" height="12" rx="3" '
+                        f'fill="{CURRENT[0]}" stroke="{colour}" stroke-width="2"/>')
+            out.append(((4, k), mark + _text(x + 34, row, text(self.lang, key), SMALL,
+                                             "#333333")))
         return out

@@ -74,6 +74,7 @@ TEXT = {
         "play": "Play",
         "speed": "speed",
         "priority": "created #{p}",
+        "priority_leaf": "leaf: runs first",
         "memory_now": "now {now}, peak {peak}",
     },
     "zh": {
@@ -138,6 +139,7 @@ TEXT = {
         "play": "播放",
         "speed": "速度",
         "priority": "创建序号 {p}",
+        "priority_leaf": "叶子节点：最先运行",
         "memory_now": "当前 {now}，峰值 {peak}",
     },
 }

@@ -90,7 +90,8 @@ class Stage:
             x * 2) left out as `minigrad.viz.graph` does.
         inputs: {node: [input node ids]} (data flows input -> node).
         created_at: {node: index of its node_created event}; nodes built before
-            recording are absent (they are on stage from the first frame).
+            recording are absent (they are on stage from the first frame; what they
+            saved comes from their node_found event).
         outputs: {"out0": root node id, ...}.
         model, placed: the GraphModel and its Layout.
     """
@@ -115,13 +116,16 @@ class Stage:
         """One pass over the events: who exists, who feeds whom, what was saved."""
         for index, event in enumerate(trace):
             kind = event.kind
-            if kind == "node_created":
+            if kind in ("node_created", "node_found"):
                 node = event["node"]
-                self.created_at.setdefault(node, index)
+                if kind == "node_created":
+                    self.created_at.setdefault(node, index)
+                    self.made[node] = event.get("outputs") or []
+                else:
+                    self._add_found_saved(node, event["saved"])
                 for leaf, described in event["leaves"].items():
                     self._add_leaf(leaf, described)
                 self._add_node(node, [n for n, _ in event["inputs"] if n is not None])
-                self.made[node] = event.get("outputs") or []
             elif kind == "node_finished":
                 self._add_node(event["node"], [n for n, _ in event["edges"] if n is not None])
             elif kind in ("node_started", "hook_called"):
@@ -143,6 +147,18 @@ class Stage:
             for node in self.functions:
                 if node not in used:
                     self.outputs[f"out{len(self.outputs)}"] = node
+
+    def _add_found_saved(self, node, infos):
+        """The saved tensors of a node built before recording (a node_found event), in
+        the shape of the tensor_saved events they stand for."""
+        for slot, info in enumerate(infos):
+            if info is not None and not info["wrapped_number"]:
+                self.saved[(node, slot)] = {
+                    "node": node, "slot": slot, "version": info["version"],
+                    "tensor": {"id": None, "shape": info["shape"], "dtype": info["dtype"],
+                               "values": None},
+                    "nbytes": info["nbytes"], "is_output": info["is_output"],
+                    "wrapped_number": False}
 
     def _add_leaf(self, node, described):
         if self.leaves.get(node) is None:

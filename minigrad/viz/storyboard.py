@@ -118,7 +118,7 @@ class _Replay:
         # priority, UINT64_MAX; minigrad float("inf")); other nodes by sequence number.
         self.priority = {n: LEAF_PRIORITY for n in stage.leaves}
         self.priority.update({e["node"]: e["sequence_nr"]
-                              for e in self.trace.of_kind("node_created")})
+                              for e in self.trace.of_kind("node_created", "node_found")})
         for event in self.trace.of_kind("node_started"):
             self.priority.update(dict(event["ready"]))
 
@@ -145,7 +145,7 @@ class _Replay:
 
     def _role(self, event):
         kind, opened = event.kind, self.open
-        if kind == "tensor_freed":
+        if kind in ("tensor_freed", "node_found"):
             return "pend"
         if opened is None:
             return "open"
@@ -156,6 +156,8 @@ class _Replay:
             return "join" if not event["grads_out"] and first.kind == "grad_accumulated" \
                 else "open"
         if kind in ("version_check", "tensor_unpacked"):
+            if (event["node"], event["slot"]) not in self.stage.saved:
+                return "join"          # a saved number (the 2 of x * 2): no step of its own
             unpacking = first.kind in ("version_check", "tensor_unpacked")
             same = unpacking and first["node"] == event["node"] and self.failed is None
             return "join" if same and event.get("passed", True) else "open"
@@ -174,6 +176,13 @@ class _Replay:
         for node in list(event["leaves"]) + [event["node"]]:
             if node not in self.shown:
                 self.shown.append(node)
+
+    def _on_node_found(self, event):
+        """A node built before recording: what it saved is held (or packed, or freed)."""
+        for slot, info in enumerate(event["saved"]):
+            if (event["node"], slot) in self.stage.saved:
+                self.states[(event["node"], slot)] = (
+                    "freed" if info["freed"] else "packed" if info["packed"] else "saved")
 
     def _on_tensor_saved(self, event):
         if not event["wrapped_number"]:
