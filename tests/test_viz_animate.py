@@ -252,63 +252,93 @@ def test_all_frames_have_one_size():
 
 # --- the player --------------------------------------------------------------------
 
-@pytest.mark.parametrize("lang", ["en", "zh"])
-def test_player_buttons_slider_and_tooltips(lang):
-    trace, _ = lesson_network()
-    player = viz.animate(trace, lang=lang)
-    assert player.next_button.tooltip == "Next"
-    assert player.previous_button.tooltip == ("Previous" if lang == "en" else "上一步")
-    assert player.step == 0 and player.picture.value == player.frames[0].svg
-    shown = []
-    for move in (player.next, player.next, player.previous):
-        before = player.picture.value
-        move()
-        assert player.picture.value != before
-        shown.append(player.step)
-    assert shown == [1, 2, 1]
-    player.next_button.click()
-    assert player.step == 2 and player.play.value == 3 and player.slider.value == 3
-    player.slider.value = 12                 # what dragging the slider does: it counts from 1
-    frame = player.frames[11]
-    (group,) = current_groups(player.picture.value)
-    assert group.get("data-node") == str(frame.current)
-    player.play.value = 5                    # what Play does (jslinked in the browser)
-    assert player.step == 4 and player.picture.value == player.frames[4].svg
-    player.show(10_000)
-    assert player.step == len(player.frames) - 1
-    player.previous_button.click()
-    assert player.step == len(player.frames) - 2
+def caption_of(player):
+    """The Stack child shown at the player's step (child 0 is never shown: steps count
+    from 1, like the slider)."""
+    return player.captions.children[player.slider.value].value
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
-def test_player_numbers_like_its_caption_and_shows_it_once(lang):
+def test_player_moves_every_control_together(lang):
     trace, _ = lesson_network()
     player = viz.animate(trace, lang=lang)
     count = len(player.frames)
-    assert (player.slider.min, player.slider.max) == (1, count)
-    assert (player.play.min, player.play.max) == (1, count)
+    assert player.step == 0 and 'data-step="0"' in caption_of(player)
+    shown = []
+    for move in (player.next, player.next, player.previous):
+        move()
+        shown.append(player.step)
+        value = player.step + 1
+        assert (player.slider.value, player.play.value, player.next_button.index,
+                player.previous_button.index, player.captions.selected_index) == (value,) * 5
+        assert f'data-step="{player.step}"' in caption_of(player)
+    assert shown == [1, 2, 1]
+    player.show(10_000)
+    assert player.step == count - 1
+    player.step = -5
+    assert player.step == 0
+    assert (player.slider.min, player.slider.max, player.play.min, player.play.max) == (
+        1, count, 1, count)
     assert player.play.tooltip == ("Play" if lang == "en" else "播放")
-    for value in (1, 7, count):
-        player.slider.value = value
-        caption = player.frames[player.step].caption
-        shown = player.picture.value
-        where = "step {} of {}".format(value, count) if lang == "en" else \
-            "第 {} 步，共 {} 步".format(value, count)
-        assert where in shown
-        # the caption is in the SVG, and nowhere else in the widget
-        texts = [w.value for w in player.children if hasattr(w, "value") and isinstance(
-            w.value, str)]
-        assert texts == [shown]
-        assert caption.split(":")[0].split("：")[0] in shown
-    assert [type(w).__name__ for w in player.children] == ["HBox", "HTML"]
+    assert set(player.next_button.tooltips) == {"Next"}
+    assert set(player.previous_button.tooltips) == {"Previous" if lang == "en" else "上一步"}
 
 
-def test_player_speed_link_and_view():
+def test_player_links_live_in_the_browser():
+    """Play, slider, Previous / Next and the caption are linked by jslink: no kernel needed."""
+    trace, _ = lesson_network()
+    player = viz.animate(trace)
+    pairs = {(link.source[0], link.source[1], link.target[0], link.target[1])
+             for link in player.links}
+    assert (player.play, "value", player.slider, "value") in pairs
+    assert (player.slider, "value", player.next_button, "index") in pairs
+    assert (player.slider, "value", player.previous_button, "index") in pairs
+    assert (player.slider, "value", player.captions, "selected_index") in pairs
+    assert all(type(link).__name__ in ("Link", "DirectionalLink") for link in player.links)
+    assert all(type(w).__module__.startswith("ipywidgets") for w in player.children)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_each_caption_shows_its_step_and_the_buttons_around_it(lang):
+    trace, _ = lesson_network()
+    player = viz.animate(trace, lang=lang)
+    count, scope = len(player.frames), player.scope
+    for frame, child in zip(player.frames, player.captions.children[1:]):
+        html = child.value
+        where = f"step {frame.step + 1} of {count}" if lang == "en" else \
+            f"第 {frame.step + 1} 步，共 {count} 步"
+        assert where in html and escape_text(frame.caption) in html
+        assert f"{scope}{{--k:{frame.step};" in html
+        value = frame.step + 1       # button i goes to step i; nth-of-type counts from 1
+        assert f".mg-next button:nth-of-type({min(value + 1, count) + 1})" in html
+        assert f".mg-previous button:nth-of-type({max(value - 1, 1) + 1})" in html
+        if frame.current is not None:
+            assert f'data-node="{frame.current}"' in html
+    assert player.captions.children[0].value == ""
+
+
+def escape_text(said):
+    return said.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+def test_picture_holds_each_frame_exactly():
+    """At step k, the pieces whose span class holds k are exactly frame k's graph."""
+    from minigrad.viz.timeline import timeline
+    trace, _ = lesson_network()
+    player = viz.animate(trace)
+    pieces = timeline(player.frames, "graph")
+    for frame in player.frames:
+        drawn = [svg for _, svg in frame._drawer.graph(frame)]
+        shown = [p.svg for p in pieces if frame.step in p.steps]
+        assert sorted(drawn) == sorted(shown)
+        assert all(svg in player.picture.value for svg in drawn)
+    assert player.picture.value.count("<svg") == 2          # the graph and the panel, once
+
+
+def test_player_speed_and_view():
     trace, _ = lesson_network()
     player = viz.animate(trace, interval_ms=800, view="backward")
     assert {f.phase for f in player.frames} == {"backward"}
-    assert player.link.source == (player.play, "value")
-    assert player.link.target == (player.slider, "value")
     player.speed.value = 2.0
     assert player.play.interval == 400
     player.speed.value = 0.5
@@ -317,6 +347,20 @@ def test_player_speed_link_and_view():
         with viz.record() as empty:
             pass
         viz.animate(empty)
+
+
+def test_a_big_graph_follows_the_running_node():
+    torch.manual_seed(0)
+    leaves = [torch.randn(3, requires_grad=True) for _ in range(12)]
+    with viz.record() as trace:
+        sum(leaf.exp() * leaf for leaf in leaves).sum().backward()
+    big, small = viz.animate(trace), viz.animate(lesson_network()[0])
+    assert big.follows and not small.follows
+    assert big.zoom in big.children[0].children and small.zoom not in small.children[0].children
+    for frame, child in zip(big.frames, big.captions.children[1:]):
+        if frame.current is not None:
+            x, y, w, h = frame._drawer.stage.box(frame.current)
+            assert f"--fx:{x + w / 2:.0f}px;--fy:{y + h / 2:.0f}px" in child.value
 
 
 def test_missing_ipywidgets_names_the_extra(monkeypatch):

@@ -115,10 +115,12 @@ def animate(trace, lang=None, interval_ms=800, *, view="all", names=None):
             their shape, and their values when they have at most 4 elements.
 
     Returns:
-        `Player`, an ipywidgets.VBox: Play, a step slider (1 to the number of
-        frames, as the caption's "step k of n"), Previous / Next, speed, and the
-        frame's picture with its caption; `.next()`, `.previous()`, `.show(k)`,
-        `.step` (from 0), `.frames`.
+        `Player`, an ipywidgets.VBox of core widgets linked in the browser, so that it
+        also plays on a page with no kernel (a notebook saved with its widget state):
+        Play, Previous / Next, a step slider (1 to the number of frames, as the
+        caption's "step k of n"), speed, the caption, and the picture (the graph drawn
+        once, a big one in a window that follows the running node); `.next()`,
+        `.previous()`, `.show(k)`, `.step` (from 0), `.frames`.
 
     Example::
 
@@ -129,7 +131,7 @@ def animate(trace, lang=None, interval_ms=800, *, view="all", names=None):
         ...     loss = (x * x).sum()
         ...     loss.backward()
         >>> player = viz.animate(trace, names={"x": x, "loss": loss})
-        >>> "step 1 of" in player.picture.value and ">x<" in player.picture.value
+        >>> "step 1 of" in player.captions.children[1].value and ">x<" in player.picture.value
         True
     """
     from .player import Player      # ipywidgets is optional: imported only here

@@ -2,20 +2,21 @@
 
 - `.svg`: ONE animated SVG that plays all frames in a loop with CSS
   keyframes and no JavaScript, so it plays where scripts may not run: inside
-  an `<img>` tag, in a README on GitHub, in a slide.  The frames are stacked
-  (each an opaque `<g class="mg-slot">`); all share one keyframes rule that
-  makes a frame visible during the first 1/N of the loop, and each frame
-  starts that loop at its own (negative) delay, so exactly one is visible at
-  a time.  A viewer without CSS animation shows the stack's top: the last frame.
+  an `<img>` tag, in a README on GitHub, in a slide.  It holds each distinct
+  piece of the frames once (`timeline.py`: a box that looks the same for
+  twenty steps is drawn once), and keyframes show each piece during its
+  steps; the last step stays a little longer before the loop restarts.  A
+  viewer without CSS animation shows the last frame.
 - `.gif`: the frames rasterised by cairosvg (`pip install cairosvg`) and
   joined by Pillow.
-- `.html`: a page with the frames, a slider and Play / Previous / Next.
+- `.html`: a page with the same pieces, a slider and Play / Previous / Next.
 """
 import pathlib
 from xml.sax.saxutils import escape
 
 from .draw import FONT_FAMILY
 from .storyboard import frames as make_frames
+from .timeline import PARTS, SpanClasses, timeline
 
 HOLD_LAST = 3            # the last frame stays this many slots before the loop restarts
 
@@ -76,35 +77,24 @@ def export(trace_or_player, path, lang=None, seconds_per_frame=0.8, *, view="all
 
 
 def animated_svg(story, seconds_per_frame=0.8):
-    """One SVG whose frames take turns, looping, by CSS keyframes alone."""
-    drawer = story[0]._drawer
+    """One SVG whose pieces take turns, looping, by CSS keyframes alone."""
     count = len(story)
     total = (count - 1 + HOLD_LAST) * seconds_per_frame
-    share = 100.0 * seconds_per_frame / total
-    hold = 100.0 * HOLD_LAST * seconds_per_frame / total
-    rules = [
-        f"@keyframes mg-play{{0%{{visibility:visible}}{share:.4f}%{{visibility:hidden}}"
-        "100%{visibility:hidden}}",
-        f"@keyframes mg-hold{{0%{{visibility:visible}}{hold:.4f}%{{visibility:hidden}}"
-        "100%{visibility:hidden}}",
-        f".mg-slot{{visibility:hidden;animation:mg-play {total:.3f}s step-end infinite}}",
-        ".mg-slot.mg-last{animation-name:mg-hold}",
-    ]
-    for k in range(count):
-        # start the shared loop so that slot k is visible from k * seconds_per_frame
-        rules.append(f".mg-s{k}{{animation-delay:{-(total - k * seconds_per_frame):.3f}s}}")
+    classes = SpanClasses(count)
+    parts = [classes.wrap(timeline(story, part)) for part in PARTS]
+    return _film(story, "minigrad-animation", classes.keyframes_css(seconds_per_frame, total),
+                 parts)
+
+
+def _film(story, css_class, css, parts):
+    """The whole picture (caption, graph, panel) holding every piece of the story."""
+    drawer = story[0]._drawer
     width, height = drawer.width, drawer.height
-    out = [f'<svg class="minigrad-animation" xmlns="http://www.w3.org/2000/svg" '
-           f'width="{width}" height="{height}" viewBox="0 0 {width} {height}" '
-           f'font-family="{escape(FONT_FAMILY)}" data-frames="{count}">',
-           "<style>" + "\n".join(rules) + "</style>", drawer.defs()]
-    for k, frame in enumerate(story):
-        last = " mg-last" if k == count - 1 else ""
-        out.append(f'<g class="mg-slot mg-s{k}{last}" data-step="{frame.step}" '
-                   f'data-phase="{frame.phase}">')
-        out.append(drawer.body(frame) + "</g>")
-    out.append("</svg>")
-    return "\n".join(out) + "\n"
+    return (f'<svg class="{css_class}" xmlns="http://www.w3.org/2000/svg" '
+            f'width="{width}" height="{height}" viewBox="0 0 {width} {height}" '
+            f'font-family="{escape(FONT_FAMILY)}" data-frames="{len(story)}">\n'
+            f"<style>{css}</style>\n" + drawer.defs() + drawer.assemble(*[[p] for p in parts])
+            + "</svg>\n")
 
 
 def gif_bytes(story, seconds_per_frame=0.8):
@@ -130,19 +120,19 @@ def gif_bytes(story, seconds_per_frame=0.8):
 
 PAGE = """<!DOCTYPE html>
 <html><head><meta charset="utf-8"><title>minigrad: backward, step by step</title>
-<style>body{{font-family:sans-serif;margin:16px}} .mg-page-frame{{display:none}}
-.mg-page-frame.on{{display:block}} button{{font-size:15px}}</style></head>
-<body><div><button id="prev">◀</button> <button id="play">▶ / ❚❚</button>
+<style>body{{font-family:sans-serif;margin:16px}} button{{font-size:15px}}
+#mg-film{{max-width:100%;height:auto}}</style></head>
+<body><div><button id="prev" title="Previous">◀</button> <button id="play">▶ / ❚❚</button>
 <button id="next" title="Next">▶</button>
 <input id="step" type="range" min="0" max="{last}" value="0" style="width:320px">
 <span id="where"></span></div>
-{frames}
+{film}
 <script>
-const frames = document.querySelectorAll(".mg-page-frame"), step = document.getElementById("step");
+const film = document.getElementById("mg-film"), step = document.getElementById("step");
 let timer = null;
 function show(k) {{
   k = Math.max(0, Math.min({last}, k)); step.value = k;
-  frames.forEach((f, i) => f.classList.toggle("on", i === k));
+  film.style.setProperty("--k", k);
   document.getElementById("where").textContent = (k + 1) + " / {count}";
 }}
 step.oninput = () => show(+step.value);
@@ -158,8 +148,11 @@ show(0);
 
 
 def html_page(story, seconds_per_frame=0.8):
-    """A standalone page: every frame, a slider, Previous / Play / Next (a few lines of JS)."""
-    blocks = "\n".join(f'<div class="mg-page-frame"><p>{escape(f.caption)}</p>\n{f.svg}</div>'
-                       for f in story)
-    return PAGE.format(frames=blocks, last=len(story) - 1, count=len(story),
+    """A standalone page: the pieces of every frame once, a slider, Previous / Play / Next
+    (a few lines of JS set the step `--k` that the pieces' CSS reads)."""
+    classes = SpanClasses(len(story))
+    parts = [classes.wrap(timeline(story, part)) for part in PARTS]
+    film = _film(story, "minigrad-film", classes.stepped_css("#mg-film"), parts)
+    film = film.replace("<svg ", '<svg id="mg-film" ', 1)
+    return PAGE.format(film=film, last=len(story) - 1, count=len(story),
                        ms=int(seconds_per_frame * 1000))

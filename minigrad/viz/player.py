@@ -1,32 +1,53 @@
 """The notebook player: `minigrad.viz.animate(trace)` replays the engine step by step.
 
-A plain ipywidgets VBox, no custom JavaScript: a `Play` linked to the step
-slider in the browser (`jslink`: playing needs no round-trip to the kernel),
-Previous / Next buttons, a speed control, and an `HTML` widget holding the
-current frame's SVG.  An observer on the slider swaps the picture, so the
-slider, the Play button and the buttons all drive one value.
+Only core ipywidgets, linked in the browser (`jslink`), so that it plays with no
+kernel at all: on a web page made from a notebook with its widget state saved,
+in Colab, in JupyterLite; and stepping is instant with a kernel too.
 
-The caption is drawn inside the SVG only (so an exported frame keeps it), and
-the slider counts like the caption does: from 1 ("step 1 of 17" at 1), while
-`player.step` and `frame.step` count from 0, as Python does.
+- The graph and the side panel are drawn ONCE, in one `HTML` widget: every
+  distinct piece of every frame (`timeline.py`), each with a class that its
+  CSS shows only while the current step `--k` is in the piece's steps.
+- The step lives in the browser: Play, the slider and Previous / Next are
+  linked to one value, and that value selects a child of a `Stack` (which
+  shows only its selected child).  Child k is frame k's caption and a
+  `<style>` that sets `--k: k` on this player (and the point the view
+  follows), so showing child k shows frame k.
+- Previous / Next are `ToggleButtons` with one button per step (button i
+  goes to step i): the step's style shows only the buttons of the steps
+  before and after it.  (A core `Button` needs the kernel to do anything.)
+- A big graph is shown at a readable size in a window that follows the
+  running node; "whole graph" fits it to the window instead.  The window,
+  the panel and the caption fit a laptop's notebook (about 850 × 600 px).
 
 The frames are computed by `storyboard.frames` (plain data); this module
 only shows them (the model apart from the view, as in ipycytoscape).
 """
+import secrets
+
 try:
     import ipywidgets as widgets
 except ImportError as error:       # the widgets are an optional extra
     raise ImportError('minigrad.viz.animate needs ipywidgets: pip install "minigrad[widgets]"'
                       ) from error
 
+from xml.sax.saxutils import escape
+
+from ipywidgets.widgets.widget_string import HTMLStyle
+
+from .draw import FONT_FAMILY, RED
+from .frame_svg import CURRENT, FLOW_ORANGE, GRAD_BLUE
 from .settings import resolve_lang, text
 from .storyboard import frames as make_frames
+from .timeline import SpanClasses, timeline
 
 SPEEDS = (("0.5×", 0.5), ("1×", 1.0), ("2×", 2.0), ("4×", 4.0))
+VIEW_HEIGHT = 540          # px: the graph's window (and the panel's most)
+ASSUMED_WIDTH = 520        # px left for the graph beside the panel in a laptop's notebook
+READABLE = 0.7             # a graph fitted smaller than this starts in the following view
 
 
 class Player(widgets.VBox):
-    """Play / Pause, a step slider (1 to n), Previous / Next, speed, and the frame's SVG.
+    """Play / Pause, Previous / Next, a step slider (1 to n), speed, the caption, the picture.
 
     Example::
 
@@ -49,35 +70,59 @@ class Player(widgets.VBox):
             raise ValueError("this trace has nothing to replay: record some tensor operations "
                              "(and a backward) inside `with minigrad.viz.record() as trace:`")
         self.interval_ms, count = interval_ms, len(self.frames)
+        self.scope = ".mgp-" + secrets.token_hex(4)     # this player's CSS, on its page
+        drawer = self.frames[0]._drawer
+        self.follows = min(1.0, ASSUMED_WIDTH / drawer.stage.placed.width,
+                           VIEW_HEIGHT / drawer.stage.placed.height) < READABLE
         # ipywidgets 8 draws no description next to Play: its tooltip names it instead
         self.play = widgets.Play(value=1, min=1, max=count, step=1, interval=interval_ms,
                                  tooltip=text(self.lang, "play"), show_repeat=False)
         self.slider = widgets.IntSlider(value=1, min=1, max=count, step=1, readout=True,
                                         continuous_update=True,
-                                        layout=widgets.Layout(width="320px"))
-        # in the browser Play drives the slider directly; the observers below keep the
-        # kernel's copies equal when Python (or a test) moves one of them
-        self.link = widgets.jslink((self.play, "value"), (self.slider, "value"))
-        self.previous_button = widgets.Button(description="◀ " + text(self.lang, "previous"),
-                                              tooltip=text(self.lang, "previous"),
-                                              layout=widgets.Layout(width="auto"))
-        self.next_button = widgets.Button(description=text(self.lang, "next") + " ▶",
-                                          tooltip="Next",       # the same in every language
-                                          layout=widgets.Layout(width="auto"))
+                                        layout=widgets.Layout(width="260px"))
+        self.previous_button = self._step_buttons("◀ " + text(self.lang, "previous"),
+                                                  text(self.lang, "previous"), "mg-previous")
+        self.next_button = self._step_buttons(text(self.lang, "next") + " ▶", "Next",
+                                              "mg-next")      # the same tooltip in any language
         self.speed = widgets.Dropdown(options=SPEEDS, value=1.0,
                                       description=text(self.lang, "speed"),
-                                      layout=widgets.Layout(width="150px"))
-        self.picture = widgets.HTML(layout=widgets.Layout(overflow="auto"))
-        self.previous_button.on_click(lambda _: self.previous())
-        self.next_button.on_click(lambda _: self.next())
-        self.slider.observe(self._on_step, names="value")
-        self.play.observe(self._on_play, names="value")
+                                      layout=widgets.Layout(width="140px"))
         self.speed.observe(self._on_speed, names="value")
-        controls = widgets.HBox([self.play, self.previous_button, self.next_button,
-                                 self.slider, self.speed])
-        super().__init__([controls, self.picture])
+        shared_layout, shared_style = widgets.Layout(width="100%"), HTMLStyle()
+        self.captions = widgets.Stack(
+            [widgets.HTML(layout=shared_layout, style=shared_style)]       # (steps count from 1)
+            + [widgets.HTML(self._caption(frame), layout=shared_layout, style=shared_style)
+               for frame in self.frames], selected_index=1)
+        self.picture = widgets.HTML(self._picture())
+        self.zoom = widgets.ToggleButtons(
+            options=[text(self.lang, "view_follow"), text(self.lang, "view_whole")],
+            index=0 if self.follows else 1, style={"button_width": "auto"})
+        zoom_styles = widgets.Stack([widgets.HTML(self._view_css(follow)) for follow in
+                                     (True, False)], selected_index=self.zoom.index)
+        # In the browser one value moves them all, kernel or no kernel.
+        self.links = [widgets.jslink((self.play, "value"), (self.slider, "value")),
+                      widgets.jslink((self.slider, "value"), (self.previous_button, "index")),
+                      widgets.jslink((self.slider, "value"), (self.next_button, "index")),
+                      widgets.jsdlink((self.slider, "value"), (self.captions, "selected_index")),
+                      widgets.jsdlink((self.zoom, "index"), (zoom_styles, "selected_index"))]
+        controls = [self.play, self.previous_button, self.next_button, self.slider, self.speed]
+        if self.follows:
+            controls.append(self.zoom)
+        super().__init__([widgets.HBox(controls, layout=widgets.Layout(flex_flow="row wrap")),
+                          self.captions, zoom_styles, self.picture])
         self.add_class("minigrad-player")
-        self._render(0)
+        self.add_class(self.scope[1:])
+
+    def _step_buttons(self, label, tooltip, css_class):
+        """One button per step (0 is never shown: steps count from 1 like the slider)."""
+        count = len(self.frames)
+        buttons = widgets.ToggleButtons(options=[(label, k) for k in range(count + 1)],
+                                        tooltips=[tooltip] * (count + 1), index=1,
+                                        style={"button_width": "auto"})
+        buttons.add_class(css_class)
+        return buttons
+
+    # --- moving (from Python; in the browser the links do it) -------------------------
 
     @property
     def step(self):
@@ -94,8 +139,11 @@ class Player(widgets.VBox):
 
     def show(self, k):
         """Show frame `k` (clamped to the first and last frame)."""
-        k = max(0, min(int(k), len(self.frames) - 1))
-        self.slider.value = k + 1      # the observer draws it and moves Play along
+        value = max(0, min(int(k), len(self.frames) - 1)) + 1
+        for widget, name in ((self.slider, "value"), (self.play, "value"),
+                             (self.previous_button, "index"), (self.next_button, "index"),
+                             (self.captions, "selected_index")):
+            setattr(widget, name, value)
 
     def next(self):
         self.show(self.step + 1)
@@ -103,19 +151,98 @@ class Player(widgets.VBox):
     def previous(self):
         self.show(self.step - 1)
 
-    def _on_step(self, change):
-        self.play.value = change["new"]
-        self._render(change["new"] - 1)
-
-    def _on_play(self, change):
-        self.slider.value = change["new"]
-
     def _on_speed(self, change):
         self.play.interval = max(int(self.interval_ms / change["new"]), 20)
 
-    def _render(self, k):
-        """Show frame k (from 0): its SVG carries the caption, "step k+1 of n"."""
-        self.picture.value = self.frames[k].svg
+    # --- what the browser holds --------------------------------------------------------
+
+    def _caption(self, frame):
+        """Frame k's child of the Stack: its caption, and the style that shows step k."""
+        drawer, scope = frame._drawer, self.scope
+        k, count = frame.step, len(self.frames)
+        phase = text(self.lang, "phase_" + frame.phase)
+        where = text(self.lang, "step_of", k=k + 1, n=count)
+        colour = FLOW_ORANGE if frame.phase == "backward" else GRAD_BLUE
+        focus = drawer.focus(frame) or self._last_focus(k)
+        value = k + 1
+        before, after = max(value - 1, 1), min(value + 1, count)
+        rules = [f"{scope}{{--k:{k};--fx:{focus[0]:.0f}px;--fy:{focus[1]:.0f}px}}",
+                 f"{scope} .mg-previous button:nth-of-type({before + 1}),"
+                 f"{scope} .mg-next button:nth-of-type({after + 1}){{display:inline-block}}"]
+        if value == 1:
+            rules.append(f"{scope} .mg-previous button{{opacity:.45;pointer-events:none}}")
+        if value == count:
+            rules.append(f"{scope} .mg-next button{{opacity:.45;pointer-events:none}}")
+        current = "" if frame.current is None else (
+            f' data-node="{frame.current}" '
+            f'data-name="{escape(drawer.names.get(frame.current, "?"))}"')
+        return (f'<div class="minigrad-caption{" mg-failed" if frame.failed else ""}" '
+                f'data-step="{k}" data-phase="{frame.phase}"{current}>'
+                f'<b style="color:{colour}">{escape(phase)} · {escape(where)}</b><br>'
+                f'<span style="color:{RED if frame.failed else "#1a1a1a"}">'
+                f"{escape(frame.caption)}</span></div>"
+                f"<style>{''.join(rules)}</style>")
+
+    def _last_focus(self, k):
+        """Where the view stays when a frame has no current node: the one before, or the
+        middle of the graph."""
+        for frame in reversed(self.frames[:k]):
+            focus = frame._drawer.focus(frame)
+            if focus is not None:
+                return focus
+        placed = self.frames[0]._drawer.stage.placed
+        return placed.width / 2, placed.height / 2
+
+    def _picture(self):
+        """The graph and the panel, every piece of every frame drawn once."""
+        drawer, scope, count = self.frames[0]._drawer, self.scope, len(self.frames)
+        classes = SpanClasses(count)
+        graph = classes.wrap(timeline(self.frames, "graph"))
+        panel = classes.wrap(timeline(self.frames, "panel"))
+        placed = drawer.stage.placed
+        width, height = placed.width, placed.height
+        view = min(height, VIEW_HEIGHT)
+        css = "\n".join([
+            classes.stepped_css(scope),
+            f"{scope} .mg-previous button,{scope} .mg-next button{{display:none}}",
+            f"{scope} .minigrad-caption{{font:15px/1.35 var(--jp-ui-font-family, sans-serif);"
+            "min-height:3.9em;padding:4px 8px;background:#f7f7f7}",
+            f"{scope} .minigrad-caption.mg-failed{{background:#fdecea}}",
+            f"{scope} .mg-stage{{display:flex;flex-wrap:wrap;gap:6px;align-items:flex-start;"
+            "container-type:inline-size}",
+            f"{scope} .mg-view{{position:relative;overflow:hidden;flex:1 1 360px;min-width:0;"
+            f"height:{view:.0f}px;border:1px solid #e6e6e6}}",
+            f"{scope} .mg-side{{flex:0 1 {drawer.panel_w}px;max-height:{view:.0f}px;"
+            "overflow:auto}",
+            f"{scope} .mg-mover{{transition:left .3s,top .3s}}",
+            f"{scope} .mg-mover svg{{display:block}}",
+            f"@container (max-width: 620px) {{{scope} .mg-side{{max-height:180px}}}}",
+        ])
+        font = escape(FONT_FAMILY)
+        return (f"<style>{css}</style>"
+                '<div class="mg-stage"><div class="mg-view"><div class="mg-mover">'
+                f'<svg class="minigrad-graph" xmlns="http://www.w3.org/2000/svg" '
+                f'width="{width}" height="{height}" viewBox="0 0 {width} {height}" '
+                f'data-frames="{count}" font-family="{font}">{drawer.defs()}{graph}</svg>'
+                '</div></div><div class="mg-side">'
+                f'<svg class="minigrad-panel" xmlns="http://www.w3.org/2000/svg" '
+                f'width="{drawer.panel_w}" height="{drawer.panel_h:.0f}" '
+                f'font-family="{font}">{panel}</svg></div></div>')
+
+    def _view_css(self, follow):
+        """The graph's window: following the running node at full size, or the whole graph."""
+        scope, placed = self.scope, self.frames[0]._drawer.stage.placed
+        width, height = placed.width, placed.height
+        view = min(height, VIEW_HEIGHT)
+        if follow:      # the focus in the middle, but no empty space past the graph's edges
+            css = (f"{scope} .mg-mover{{position:absolute;"
+                   f"left:min(max(calc(100% - {width}px), calc(50% - var(--fx))), 0px);"
+                   f"top:min(max({view - height:.0f}px, calc({view / 2:.0f}px - var(--fy))),"
+                   " 0px)}")
+        else:
+            css = (f"{scope} .mg-mover svg{{width:100%;height:{view:.0f}px;"
+                   f"max-width:{width}px}}")
+        return f"<style>{css}</style>"
 
     def __repr__(self):
         return f"<Player: {len(self.frames)} frames, step {self.step}>"
