@@ -123,7 +123,12 @@ def test_failed_version_check_frame_is_marked_and_red():
     assert len(failed) == 1 and failed[0].failed_check == (exp, 0)
     assert failed[0].stale[(exp, 0)] == (0, 1)
     assert RED in failed[0].svg and "v0 → v1" in failed[0].svg
-    assert all(RED not in f.svg for f in story if f.phase == "forward")
+    (bump,) = [f for f in story if f.bumped]        # add_ makes the saved tensor stale
+    assert bump.bumped == [(exp, 0)] and bump.stale == {(exp, 0): (0, 1)}
+    assert bump.caption == ("AddBackward0 is created by an in-place op: the tensor "
+                            "ExpBackward0 saved goes from v0 to v1")
+    assert "v0 → v1" in bump.svg and bump.phase == "forward"
+    assert all(RED not in f.svg for f in story[:bump.step])
     zh = viz.frames(trace, lang="zh")[failed[0].step]
     assert "版本检查失败" in zh.caption and "原地操作" in zh.caption
 

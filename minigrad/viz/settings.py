@@ -32,6 +32,8 @@ TEXT = {
         "grad_many": "{n} gradients",
         "cap_created": "{name} is created",
         "cap_created_saves": "{name} is created: it saves {tensors} for backward",
+        "cap_created_bumps": "{name} is created by an in-place op: the tensor {owner} "
+                             "saved goes from v{version} to v{current}",
         "cap_backward_started": "backward starts at {name}: a node runs once its "
                                 "dependency count is 0",
         "cap_started": "{name} starts: {grads} in",
@@ -101,6 +103,8 @@ TEXT = {
         "grad_many": "{n} 个梯度",
         "cap_created": "创建节点 {name}",
         "cap_created_saves": "创建节点 {name}：为反向传播保存 {tensors}",
+        "cap_created_bumps": "原地操作创建了节点 {name}：{owner} 保存的张量版本从 v{version} "
+                             "变成 v{current}",
         "cap_backward_started": "反向传播从 {name} 开始：节点的依赖计数降到 0 才会运行",
         "cap_started": "{name} 开始运行：收到 {grads}",
         "cap_waiting": "（就绪队列中还有 {n} 个节点在等）",

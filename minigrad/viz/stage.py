@@ -108,6 +108,7 @@ class Stage:
         self.final_grads = {}           # leaf tensor id -> its last gradient text
         self.packed_bytes = {}          # (node, slot) -> bytes of what pack_hook returned
         self.made = {}                  # node -> the tensors it made (node_created outputs)
+        self.saved_of_tensor = {}       # tensor id -> the (node, slot) keys that saved it
         self._collect(trace)
         self.model = self._model()
         self.placed = layout(self.model)
@@ -132,6 +133,8 @@ class Stage:
                 self._add_node(event["node"], [])
             elif kind == "tensor_saved" and not event["wrapped_number"]:
                 self.saved[(event["node"], event["slot"])] = event
+                self.saved_of_tensor.setdefault(event["tensor"]["id"], []).append(
+                    (event["node"], event["slot"]))
             elif kind == "tensor_packed":
                 self.packed_bytes[(event["node"], event["slot"])] = event.get("packed_nbytes")
             elif kind == "grad_accumulated":

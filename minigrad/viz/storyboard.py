@@ -75,6 +75,8 @@ def frames(trace, lang=None, *, view="all", names=None):
         `memory_bytes` (held by saved tensors; a packed one counts what pack_hook
         returned: its nbytes for a tensor or an array, 0 for a path or a handle),
         `failed_check` ((node, slot) when a version check failed at this step),
+        `bumped` [(node, slot)] (saved tensors an in-place op changed at this step: they
+        turn stale, v0 → v1, before backward finds out),
         `freed_access` ((node, slot) when backward needed a saved tensor that was
         already freed: the "second time" error), `failed` (either), `stale`
         {(node, slot): (saved, now)},
@@ -112,6 +114,7 @@ class _Replay:
         self.shown = [n for n in stage.functions if n not in stage.created_at]
         self.shown += [n for n in stage.leaves if n not in introduced]
         self.states, self.stale, self.failed, self.freed_access = {}, {}, None, None
+        self.bumped = []
         self.ready, self.dependencies, self.done = [], {}, []
         self.grad_edges, self.leaf_grads = [], {}
         # NOTE: AccumulateGrad runs as soon as it is ready (PyTorch gives it the top
@@ -128,6 +131,7 @@ class _Replay:
             if role == "open":
                 self._close()
                 self.flowing, self.failed, self.freed_access = [], None, None
+                self.bumped = []
                 self._apply(event)
                 self.open = [event] + self.pending
                 self.pending = []
@@ -176,6 +180,12 @@ class _Replay:
         for node in list(event["leaves"]) + [event["node"]]:
             if node not in self.shown:
                 self.shown.append(node)
+        for made in event.get("outputs") or []:     # an in-place op: its output is its input
+            for key in self.stage.saved_of_tensor.get(made and made["id"], ()):
+                if key[0] != event["node"] and self.states.get(key) in ("saved", "packed"):
+                    saved, now = self.stale.get(key, (self.stage.saved[key]["version"],) * 2)
+                    self.stale[key] = (saved, now + 1)       # each in-place op bumps it once
+                    self.bumped.append(key)
 
     def _on_node_found(self, event):
         """A node built before recording: what it saved is held (or packed, or freed)."""
@@ -263,6 +273,7 @@ class _Replay:
             memory_bytes=sum(self.stage.held_bytes(key) for key in alive),
             failed_check=self.failed, freed_access=self.freed_access,
             failed=self.failed is not None or self.freed_access is not None,
+            bumped=list(self.bumped),
             ready=list(self.ready),
             dependencies=dict(self.dependencies), done=list(self.done),
             grad_edges=list(self.grad_edges), flowing=list(self.flowing),
@@ -285,6 +296,11 @@ def caption(frame, stage):
     name = names.get(event.get("node"), "?")
     if kind == "node_created":
         saved = sum(e.kind == "tensor_saved" and not e["wrapped_number"] for e in frame.events)
+        if frame.bumped:
+            key = frame.bumped[0]
+            version, current = frame.stale[key]
+            return text(lang, "cap_created_bumps", name=name, owner=names.get(key[0], "?"),
+                        version=version, current=current)
         if saved:
             return text(lang, "cap_created_saves", name=name,
                         tensors=_count(lang, saved, "tensor"))

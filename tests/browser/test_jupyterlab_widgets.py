@@ -6,9 +6,11 @@ and watch the highlighted node move.  Only a browser can catch what the
 browserless widget tests cannot: the JupyterLab widget manager missing, an
 SVG that does not render, buttons whose clicks never reach the kernel.
 
-The widget's DOM contract (minigrad.viz.animate): a `button[title="Next"]`,
-an ipywidgets Play, and `<svg class="minigrad-frame" data-step="k">` whose
-highlighted node is `<g class="mg-node mg-current" data-node=... data-name=...>`.
+The widget's DOM contract (minigrad.viz.animate): a visible
+`button[title="Next"]` (one per step, only the next one shown), an ipywidgets
+Play, the graph drawn once (`svg.minigrad-graph`), and the caption of the step
+shown, `<div class="minigrad-caption" data-step="k" data-node=... data-name=...>`
+(the node highlighted at that step).
 Screenshots are saved to tests/browser/artifacts/ (ignored by git).
 """
 import base64
@@ -41,8 +43,9 @@ minigrad.viz.graph(y, names={"x": x, "w": w, "y": y})"""
 
 ANIMATION = "minigrad.viz.animate(trace)"
 
-FRAME = ".jp-OutputArea-output svg.minigrad-frame"
-WIDGET = ".jp-OutputArea-output:has(svg.minigrad-frame)"
+FRAME = ".jp-OutputArea-output .minigrad-caption"
+WIDGET = ".jp-OutputArea-output:has(.minigrad-player)"
+NEXT = '.minigrad-player button[title="Next"]:visible'
 ERROR_OUTPUT = '.jp-OutputArea-output[data-mime-type="application/vnd.jupyter.stderr"]'
 
 
@@ -73,7 +76,7 @@ def open_and_run(page, lab, notebook, workspace):
     try:        # the widget, or a traceback: whichever comes first
         page.wait_for_selector(f"{FRAME}, {ERROR_OUTPUT}", timeout=RUN_TIMEOUT)
     except Exception as error:
-        pytest.fail(f"no svg.minigrad-frame appeared after running all cells: {error}\n"
+        pytest.fail(f"no player caption appeared after running all cells: {error}\n"
                     f"cell outputs:\n{output_texts(page)}\nJupyterLab log:\n{lab.log_tail()}")
     assert_no_traceback(page)
     wait_until_all_cells_ran(page, count=3)
@@ -145,10 +148,8 @@ def frame_state(page):
         """selector => {
             const frame = document.querySelector(selector);
             if (!frame) return null;
-            const current = frame.querySelector('.mg-current');
-            return [frame.getAttribute('data-step'),
-                    current && current.getAttribute('data-node'),
-                    current && current.getAttribute('data-name')];
+            return [frame.getAttribute('data-step'), frame.getAttribute('data-node'),
+                    frame.getAttribute('data-name')];
         }""", FRAME)
 
 
@@ -168,7 +169,7 @@ def wait_for_frame_change(page, before, what):
 
 def assert_numbering_and_one_caption(page, where):
     """The slider's readout is the caption's "step k" (both from 1); the caption is
-    shown once (inside the SVG), not again as an HTML line above it."""
+    shown once."""
     step = int(frame_state(page)[0])
     readout = page.locator(f"{WIDGET} .widget-readout").first.text_content().strip()
     assert readout == str(step + 1), f"slider shows {readout}, frame is step {step + 1}"
@@ -221,7 +222,7 @@ def test_widget_steps_with_next_and_play(page, jupyter_lab, artifacts):
     # Next: one click moves one step; a few clicks move the highlight to another node.
     state, clicks = first, 0
     while clicks < MAX_NEXT_CLICKS:
-        page.click('button[title="Next"]')
+        page.click(NEXT)
         clicks += 1
         new_state = wait_for_frame_change(page, state, f"Next click {clicks}")
         assert int(new_state[0]) == int(state[0]) + 1, (state, new_state)
@@ -256,8 +257,8 @@ def test_widget_speaks_chinese(page, jupyter_lab, artifacts):
     assert CJK.search(widget.text_content()), (
         "with minigrad.settings.lang = 'zh' the widget shows no Chinese text:\n"
         + widget.text_content())
-    next_button = widget.locator('button[title="Next"]')
-    assert next_button.count() == 1, "the Chinese widget has no button with tooltip 'Next'"
+    next_button = page.locator(NEXT)
+    assert next_button.count() == 1, "the Chinese widget shows no button with tooltip 'Next'"
     before = frame_state(page)
     next_button.click()
     after = wait_for_frame_change(page, before, "Next (zh)")
