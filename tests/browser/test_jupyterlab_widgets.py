@@ -60,8 +60,9 @@ def write_notebook(root, name, lang):
     return name
 
 
-def open_and_run(page, lab, notebook, workspace):
-    """Open `notebook` in its own JupyterLab workspace, run all cells, wait for the widget."""
+def open_and_run(page, lab, notebook, workspace, expect=FRAME, cells=3):
+    """Open `notebook` in its own JupyterLab workspace, run all cells, wait for the widget
+    (`expect`, a selector) and for its `cells` code cells to have run."""
     kernel = lab.start_kernel_for(notebook)
     page.goto(lab.url(f"lab/workspaces/{workspace}/tree/{notebook}"))
     try:
@@ -74,12 +75,12 @@ def open_and_run(page, lab, notebook, workspace):
     kernels = [k["id"] for k in lab.api("kernels")]
     assert kernels == [kernel], f"the page started kernels of its own: {kernels}, not {kernel}"
     try:        # the widget, or a traceback: whichever comes first
-        page.wait_for_selector(f"{FRAME}, {ERROR_OUTPUT}", timeout=RUN_TIMEOUT)
+        page.wait_for_selector(f"{expect}, {ERROR_OUTPUT}", timeout=RUN_TIMEOUT)
     except Exception as error:
         pytest.fail(f"no player caption appeared after running all cells: {error}\n"
                     f"cell outputs:\n{output_texts(page)}\nJupyterLab log:\n{lab.log_tail()}")
     assert_no_traceback(page)
-    wait_until_all_cells_ran(page, count=3)
+    wait_until_all_cells_ran(page, count=cells)
 
 
 def run_all_cells(page, attempts=3):
