@@ -154,12 +154,9 @@ class FrameDrawer:
             [f'<rect width="{self.width}" height="{self.height}" fill="white"/>',
              '<g class="mg-caption">', *caption, "</g>",
              f'<g class="mg-graph" transform="translate(0,{self.header:.1f})">', *graph, "</g>",
-             f'<g class="mg-panel" transform="translate({self.panel_x:.1f},{self.header:.1f})">',
+             f'<g class="mg-panel" transform="translate({self.width - self.panel_w:.1f},'
+             f'{self.header:.1f})">',
              *panel, "</g>"]) + "\n"
-
-    @property
-    def panel_x(self):
-        return self.width - self.panel_w
 
     @staticmethod
     def defs():
