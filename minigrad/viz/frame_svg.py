@@ -186,10 +186,9 @@ class FrameDrawer:
 
     def focus(self, frame):
         """The centre of the box this frame is about (the current node), or None."""
-        if frame.current is None or str(frame.current) not in self.stage.placed.boxes:
-            return None
-        x, y, w, h = self.stage.box(frame.current)
-        return x + w / 2, y + h / 2
+        if frame.current is not None and str(frame.current) in self.stage.placed.boxes:
+            x, y, w, h = self.stage.box(frame.current)
+            return x + w / 2, y + h / 2
 
     # --- the graph ----------------------------------------------------------------
 
