@@ -41,9 +41,9 @@ from .storyboard import frames as make_frames
 from .timeline import SpanClasses, timeline
 
 SPEEDS = (("0.5×", 0.5), ("1×", 1.0), ("2×", 2.0), ("4×", 4.0))
-VIEW_HEIGHT = 540          # px: the graph's window (and the panel's most)
+VIEW_HEIGHT = 480          # px: the graph's window (and the panel's most)
 ASSUMED_WIDTH = 520        # px left for the graph beside the panel in a laptop's notebook
-READABLE = 0.7             # a graph fitted smaller than this starts in the following view
+READABLE = 0.62            # a graph fitted smaller than this starts in the following view
 
 
 class Player(widgets.VBox):
