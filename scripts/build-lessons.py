@@ -10,6 +10,12 @@ code cells are shared.  From one source this script writes four notebooks:
     notebooks/zh/...                        the same in Chinese
 
 The wheel carries them as well (setup.py copies them into the package).
+Every notebook opens with an "Open in Colab" badge, and its first code cell
+installs minigrad-tutor where minigrad is missing (Colab, JupyterLite) before
+setting the language.  The script also writes the parts of README.md and
+docs/teaching.md marked `<!-- begin NAME -->` ... `<!-- end NAME -->`: the
+Binder links and the lesson table with its Colab links, all made from the
+repository named once, in pyproject.toml's [project.urls].
 
 Usage::
 
@@ -22,7 +28,8 @@ Usage::
 A solution notebook keeps the outputs it already has while its code and prose
 are unchanged, so a plain rebuild never throws away an execution; `--execute`
 runs only the solution notebooks that changed or have no outputs yet
-(`--force`: all of them).  `--check` compares sources, not outputs.
+(`--force`: all of them).  `--check` compares sources, not outputs, and the
+generated parts of the pages.
 """
 import argparse
 import copy
@@ -33,6 +40,11 @@ import sys
 import jupytext
 import nbformat
 
+try:
+    import tomllib
+except ModuleNotFoundError:        # Python 3.10
+    import tomli as tomllib
+
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 BUILT = ROOT / "notebooks"
 SOURCES = BUILT / "sources"
@@ -42,6 +54,8 @@ BEGIN = re.compile(r"^(\s*)### BEGIN SOLUTION\s*$")
 END = re.compile(r"^\s*### END SOLUTION\s*$")
 KERNELSPEC = {"display_name": "Python 3 (ipykernel)", "language": "python", "name": "python3"}
 EXECUTE_TIMEOUT = 300      # seconds per cell
+BRANCH = "main"            # the branch Colab opens the notebooks from
+COLAB_BADGE = "https://colab.research.google.com/assets/colab-badge.svg"
 
 
 class LessonError(ValueError):
@@ -109,15 +123,68 @@ def check_blocks(source):
         raise LessonError(f"### BEGIN SOLUTION without END in:\n{source}")
 
 
+# --- links: one repository, named in pyproject.toml ---------------------------------------
+
+def repository():
+    """"owner/name" of the GitHub repository: [project.urls] Repository in pyproject.toml."""
+    with open(ROOT / "pyproject.toml", "rb") as file:
+        url = tomllib.load(file)["project"]["urls"]["Repository"]
+    match = re.fullmatch(r"https://github\.com/([\w.-]+/[\w.-]+?)/?", url)
+    if not match:
+        raise LessonError(f"pyproject.toml: Repository must be https://github.com/OWNER/NAME, "
+                          f"not {url!r} (Binder and Colab open GitHub repositories)")
+    return match.group(1)
+
+
+def notebook_path(stem, lang, solution=False):
+    """Where a built notebook sits in the repository, as a link writes it."""
+    return f"notebooks/{lang}/{'solutions/' if solution else ''}{stem}.ipynb"
+
+
+def colab_url(path):
+    return f"https://colab.research.google.com/github/{repository()}/blob/{BRANCH}/{path}"
+
+
+def binder_url(path):
+    return f"https://mybinder.org/v2/gh/{repository()}/HEAD?urlpath=lab/tree/{path}"
+
+
+# --- what the build adds to every notebook -------------------------------------------------
+
+OPEN_IN_COLAB = {"en": "Open in Colab", "zh": "在 Colab 中打开"}
+
+INSTALL_COMMENT = {
+    "en": "# Colab and JupyterLite need minigrad installed first; elsewhere it already is.",
+    "zh": "# 在 Colab 和 JupyterLite 里要先安装 minigrad；其他环境里已经装好了。",
+}
+
+
+def colab_cell(stem, lang, solution):
+    """The notebook's first cell: a badge that opens this very notebook in Colab."""
+    url = colab_url(notebook_path(stem, lang, solution))
+    return nbformat.v4.new_markdown_cell(f"[![{OPEN_IN_COLAB[lang]}]({COLAB_BADGE})]({url})")
+
+
 def language_cell(lang):
-    """The first code cell of every notebook: the only code that differs between languages."""
-    return nbformat.v4.new_code_cell(f'import minigrad\nminigrad.settings.lang = "{lang}"',
-                                     metadata={"tags": [LANGUAGE_TAG]})
+    """The first code cell: installs minigrad where it is missing, then sets the language.
+
+    Where minigrad imports (a clone, the tutor's workspace, Binder) it installs nothing;
+    `%pip` is IPython's and JupyterLite's (piplite) own install command.  This and the
+    comment are the only code that differs between the languages.
+    """
+    source = (f"{INSTALL_COMMENT[lang]}\n"
+              f"try:\n"
+              f"    import minigrad\n"
+              f"except ImportError:\n"
+              f"    %pip install --quiet minigrad-tutor\n"
+              f"    import minigrad\n"
+              f'minigrad.settings.lang = "{lang}"')
+    return nbformat.v4.new_code_cell(source, metadata={"tags": [LANGUAGE_TAG]})
 
 
 def build_notebook(cells, lang, solution, stem):
     """One notebook (a language, student or solution) from a lesson's source cells."""
-    built = []
+    built = [colab_cell(stem, lang, solution)]
     for cell in cells:
         metadata = {key: copy.deepcopy(value) for key, value in cell.metadata.items()
                     if key != "lang"}
@@ -129,7 +196,8 @@ def build_notebook(cells, lang, solution, stem):
             built.append(language_cell(lang))
         code = solution_code(cell.source) if solution else student_code(cell.source)
         built.append(nbformat.v4.new_code_cell(code, metadata=metadata))
-    for number, cell in enumerate(built):
+    built[0].id = "open-in-colab"
+    for number, cell in enumerate(built[1:]):
         cell.id = f"cell-{number:02d}"          # stable ids: rebuilding changes nothing
     notebook = nbformat.v4.new_notebook(cells=built)
     notebook.metadata = {
@@ -157,6 +225,74 @@ def build_lesson(source_path):
     cells = read_source(source_path)
     return {path: build_notebook(cells, lang, solution, source_path.stem)
             for path, (lang, solution) in targets(source_path).items()}
+
+
+# --- the generated parts of the pages ------------------------------------------------------
+
+def all_lessons():
+    """minigrad.lessons.LESSONS of this checkout: numbers, titles, exercises."""
+    if str(ROOT) not in sys.path:
+        sys.path.insert(0, str(ROOT))
+    from minigrad.lessons import LESSONS
+    return LESSONS
+
+
+def readme_parts():
+    """README.md: the Binder badges, and the lesson table with 24 Colab links."""
+    first = all_lessons()[0].slug
+    badges = (f"[![Launch the English lessons on Binder](https://mybinder.org/badge_logo.svg)]"
+              f"({binder_url(notebook_path(first, 'en'))})\nEnglish ·\n"
+              f"[![在 Binder 上打开中文课程](https://mybinder.org/badge_logo.svg)]"
+              f"({binder_url(notebook_path(first, 'zh'))})\n中文")
+    rows = ["| # | Lesson | 课程 | Exercises · 练习 | Open in Colab · 在 Colab 中打开 |",
+            "|---|---|---|---|---|"]
+    for lesson in all_lessons():
+        en, zh = notebook_path(lesson.slug, "en"), notebook_path(lesson.slug, "zh")
+        exercises = ", ".join(f"`{name}`" for name in lesson.exercises) or "—"
+        rows.append(f"| {lesson.number:02d} | [{lesson.title_en}]({en}) | [{lesson.title_zh}]({zh}) "
+                    f"| {exercises} | [English]({colab_url(en)}) · [中文]({colab_url(zh)}) |")
+    return {"binder-badges": badges, "lesson-table": "\n".join(rows)}
+
+
+def teaching_parts():
+    """docs/teaching.md: the Binder links of lesson 01."""
+    first = all_lessons()[0].slug
+    return {"binder-links": f"- English: <{binder_url(notebook_path(first, 'en'))}>\n"
+                            f"- 中文：<{binder_url(notebook_path(first, 'zh'))}>"}
+
+
+PAGES = {"README.md": readme_parts, "docs/teaching.md": teaching_parts}
+
+
+def filled_page(name):
+    """(text on disk, text with every generated part rewritten) of one page."""
+    text = (ROOT / name).read_text(encoding="utf-8")
+    filled = text
+    for part, body in PAGES[name]().items():
+        marked = re.compile(rf"(<!-- begin {part}\b[^>]*-->\n).*?(\n<!-- end {part} -->)", re.S)
+        if not marked.search(filled):
+            raise LessonError(f"{name}: no part marked <!-- begin {part} --> ... "
+                              f"<!-- end {part} -->")
+        filled = marked.sub(lambda match: match.group(1) + body + match.group(2), filled)
+    return text, filled
+
+
+def stale_pages():
+    """Messages for every page whose generated parts differ from a fresh build."""
+    problems = []
+    for name in PAGES:
+        text, filled = filled_page(name)
+        if filled != text:
+            problems.append(f"{name}: stale (its generated parts differ from a fresh build)")
+    return problems
+
+
+def write_pages(log=print):
+    for name in PAGES:
+        text, filled = filled_page(name)
+        if filled != text:
+            (ROOT / name).write_text(filled, encoding="utf-8")
+            log(f"wrote {name}")
 
 
 # --- comparing with what is on disk ----------------------------------------------------
@@ -278,16 +414,17 @@ def main(argv=None):
     sources = lesson_sources(options.lessons)
     try:
         if options.check:
-            problems = stale_notebooks(sources)
+            problems = stale_notebooks(sources) + stale_pages()
             for problem in problems:
                 print(problem)
             if problems:
-                print(f"{len(problems)} notebook(s) out of date: run scripts/build-lessons.py "
+                print(f"{len(problems)} file(s) out of date: run scripts/build-lessons.py "
                       f"--execute", file=sys.stderr)
                 return 1
             print(f"{len(sources)} lesson(s): every notebook is up to date")
             return 0
         build(sources, run=options.execute, force=options.force)
+        write_pages()
     except LessonError as error:
         print(f"error: {error}", file=sys.stderr)
         return 2

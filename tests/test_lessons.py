@@ -81,10 +81,10 @@ def test_a_clone_reads_its_notebooks_folder_and_keeps_each_notebook_once():
     assert not list((ROOT / "minigrad").rglob("*.ipynb"))
 
 
-def test_built_notebooks_are_up_to_date():
+def test_built_notebooks_and_pages_are_up_to_date():
     sources = sorted(SOURCES.glob("[0-9][0-9]-*.py"))
     assert {path.stem for path in sources} == {lesson.slug for lesson in LESSONS}
-    problems = builder.stale_notebooks(sources)
+    problems = builder.stale_notebooks(sources) + builder.stale_pages()
     assert not problems, "run scripts/build-lessons.py --execute:\n" + "\n".join(problems)
 
 
@@ -114,6 +114,86 @@ def test_a_prose_cell_without_its_twin_is_refused(tmp_path):
     broken.write_text('# %% [markdown] lang="en"\n# Hello\n\n# %%\nx = 1\n', encoding="utf-8")
     with pytest.raises(builder.LessonError, match="Chinese twin"):
         builder.read_source(broken)
+
+
+# --- opening a lesson anywhere: Colab, JupyterLite, Binder ------------------------------
+
+COLAB = "https://colab.research.google.com/github/"
+
+
+@pytest.mark.parametrize("lesson", LESSONS, ids=lambda lesson: lesson.slug)
+def test_every_notebook_opens_with_a_colab_badge_for_itself(lesson):
+    for lang, solutions in [(lang, solutions) for lang in ("en", "zh") for solutions in (False, True)]:
+        path = lesson_path(lesson, lang, solutions)
+        first = read(path).cells[0]
+        relative = path.relative_to(ROOT).as_posix()
+        assert first.cell_type == "markdown"
+        assert first.source == (f"[![{builder.OPEN_IN_COLAB[lang]}]({builder.COLAB_BADGE})]"
+                                f"({COLAB}{builder.repository()}/blob/main/{relative})")
+
+
+def test_readme_opens_every_lesson_in_colab_in_both_languages():
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    links = re.findall(re.escape(COLAB) + r"([\w.-]+/[\w.-]+)/blob/main/([^)\s]+)", readme)
+    assert len(links) == len(set(links)) == 2 * len(LESSONS) == 24
+    assert {path for _, path in links} == {lesson_path(lesson, lang).relative_to(ROOT).as_posix()
+                                           for lesson in LESSONS for lang in ("en", "zh")}
+    assert {repository for repository, _ in links} == {builder.repository()}
+
+
+def run_first_code_cell(notebook, missing):
+    """Run a notebook's first code cell as IPython would, with minigrad importable or `missing`.
+
+    %pip is recorded, and "installs" minigrad by making it importable again.
+    Returns (the %pip calls, the language the cell set).
+    """
+    from IPython.core.inputtransformer2 import TransformerManager
+    import minigrad
+    calls = []
+
+    class FakeShell:
+        def run_line_magic(self, name, line):
+            calls.append((name, line))
+            sys.modules["minigrad"] = minigrad             # the install worked
+
+    code = TransformerManager().transform_cell(code_cells(notebook)[0].source)
+    before = minigrad.settings.lang
+    if missing:
+        sys.modules["minigrad"] = None                     # import minigrad raises ImportError
+    try:
+        exec(code, {"get_ipython": FakeShell})
+        return calls, minigrad.settings.lang
+    finally:
+        sys.modules["minigrad"] = minigrad
+        minigrad.settings.lang = before
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_first_code_cell_installs_minigrad_tutor_only_where_minigrad_is_missing(lang):
+    notebook = read(lesson_path(LESSONS[0], lang))
+    assert run_first_code_cell(notebook, missing=False) == ([], lang)     # a clone, Binder
+    assert run_first_code_cell(notebook, missing=True) == (               # Colab, JupyterLite
+        [("pip", "install --quiet minigrad-tutor")], lang)
+
+
+def test_the_repository_of_the_links_is_named_once_in_pyproject(tmp_path, monkeypatch):
+    """A fork changes [project.urls] Repository and rebuilds: every link follows."""
+    (tmp_path / "docs").mkdir()
+    for name in builder.PAGES:
+        (tmp_path / name).write_text((ROOT / name).read_text(encoding="utf-8"), encoding="utf-8")
+    pyproject = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
+    assert pyproject.count(f"https://github.com/{builder.repository()}") == 1
+    (tmp_path / "pyproject.toml").write_text(pyproject.replace(
+        f"https://github.com/{builder.repository()}", "https://github.com/a-teacher/course"))
+    monkeypatch.setattr(builder, "ROOT", tmp_path)
+    assert builder.stale_pages() == [f"{name}: stale (its generated parts differ from a fresh "
+                                     f"build)" for name in builder.PAGES]
+    builder.write_pages(log=lambda message: None)
+    readme = (tmp_path / "README.md").read_text(encoding="utf-8")
+    assert "minigrad/minigrad" not in readme and readme.count("/a-teacher/course/") == 26
+    badge = builder.colab_cell(LESSONS[0].slug, "zh", False).source
+    assert badge.endswith("/github/a-teacher/course/blob/main/notebooks/zh/"
+                          f"{LESSONS[0].slug}.ipynb)") and "在 Colab 中打开" in badge
 
 
 # --- the two languages ----------------------------------------------------------------

@@ -252,15 +252,6 @@ def test_launches_jupyterlab_on_the_first_lesson_and_stops_cleanly(tmp_path):
 README = pathlib.Path(__file__).resolve().parents[1] / "README.md"
 
 
-def test_readme_lesson_table_matches_the_lessons():
-    section = README.read_text(encoding="utf-8").split("## The lessons", 1)[1].split("\n## ")[0]
-    rows = [line for line in section.splitlines()
-            if line.startswith("| ") and line[2:4].isdigit()]
-    expected = [f"| {lesson.number:02d} | {lesson.title_en} | {lesson.title_zh} | "
-                + (", ".join(f"`{e}`" for e in lesson.exercises) or "—") + " |" for lesson in LESSONS]
-    assert rows == expected
-
-
 def test_readme_first_commands_are_the_two_scripts():
     text = README.read_text(encoding="utf-8")
     block = text[text.index("```bash\n") + 8:]
