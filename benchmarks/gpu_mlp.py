@@ -116,7 +116,7 @@ def main(argv=None):
         args.widths, args.steps = [16, 32], 2
     if not minigrad.cuda.is_available():
         print("No GPU: minigrad.cuda.is_available() is False (CuPy with a CUDA GPU is needed: "
-              'pip install "minigrad[cuda]" on a GPU machine). Nothing to compare; exiting.')
+              'pip install "minigrad-tutor[cuda]" on a GPU machine). Nothing to compare; exiting.')
         return 0
     torch = None if args.smoke else torch_cuda()
     print(f"MLP {INPUTS} -> width -> width -> {CLASSES}, batch {BATCH}, float32, "

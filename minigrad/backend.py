@@ -14,7 +14,7 @@ import re
 import numpy as np
 
 INSTALL_HINT = ('minigrad hint: device="cuda" runs on CuPy, which is not installed. On a '
-                'machine with an NVIDIA GPU: pip install "minigrad[cuda]"')
+                'machine with an NVIDIA GPU: pip install "minigrad-tutor[cuda]"')
 _DEVICE_TYPES = ("cpu, cuda, ipu, xpu, mkldnn, opengl, opencl, ideep, hip, ve, fpga, maia, "
                  "xla, lazy, vulkan, mps, meta, hpu, mtia, privateuseone")
 

@@ -30,7 +30,7 @@ if [ ! -x .venv/bin/python ]; then
   echo "Creating .venv with $($PYTHON --version)..."
   "$PYTHON" -m venv .venv
 fi
-echo "Installing minigrad[test] into .venv (the first time this downloads PyTorch's CPU build)..."
+echo "Installing minigrad-tutor[test] into .venv (the first time this downloads PyTorch's CPU build)..."
 .venv/bin/python -m pip install --quiet --upgrade pip
 .venv/bin/python -m pip install --quiet -e ".[test]"
 exec .venv/bin/python -m pytest "$@"

@@ -13,6 +13,6 @@ if [ ! -x "$ROOT/.venv/bin/python" ]; then
   echo "Creating .venv with $($PYTHON --version)..."
   "$PYTHON" -m venv "$ROOT/.venv"
 fi
-echo "Installing minigrad[tutor] (JupyterLab, ipywidgets) into .venv..."
+echo "Installing minigrad-tutor[tutor] (JupyterLab, ipywidgets) into .venv..."
 "$ROOT/.venv/bin/python" -m pip install --quiet -e "$ROOT[tutor]"
 exec "$ROOT/.venv/bin/minigrad-tutor" "$@"

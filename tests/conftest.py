@@ -9,7 +9,7 @@ import pytest
 
 from minigrad import backend
 
-NO_REAL_CUDA = ('CuPy with a CUDA GPU is not available (pip install "minigrad[cuda]" on a '
+NO_REAL_CUDA = ('CuPy with a CUDA GPU is not available (pip install "minigrad-tutor[cuda]" on a '
                 'GPU machine)')
 
 

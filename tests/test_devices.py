@@ -67,7 +67,7 @@ def test_without_cupy_cuda_is_unavailable_and_asking_for_it_says_how_to_install(
     x = torch.ones(2)
     for ask in (lambda: torch.ones(2, device="cuda"), x.cuda, lambda: x.to("cuda"),
                 torch.cuda.synchronize):
-        with pytest.raises(AssertionError, match=r'pip install "minigrad\[cuda\]"'):
+        with pytest.raises(AssertionError, match=r'pip install "minigrad-tutor\[cuda\]"'):
             ask()
     assert x.cpu() is x and x.to("cpu") is x                 # the CPU never needs CuPy
 

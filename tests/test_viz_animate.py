@@ -372,7 +372,7 @@ def test_missing_ipywidgets_names_the_extra(monkeypatch):
     trace, _ = lesson_network()
     monkeypatch.setitem(sys.modules, "ipywidgets", None)
     monkeypatch.delitem(sys.modules, "minigrad.viz.player", raising=False)
-    with pytest.raises(ImportError, match=r'pip install "minigrad\[widgets\]"'):
+    with pytest.raises(ImportError, match=r'pip install "minigrad-tutor\[widgets\]"'):
         viz.animate(trace)
 
 

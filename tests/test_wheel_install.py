@@ -1,7 +1,7 @@
 """As a student gets it: build the wheel, install it with its `tutor` extra into a fresh
 virtual environment, and start `minigrad-tutor` until JupyterLab answers.
 
-This is the one test that sees what `pip install "minigrad[tutor]"` really
+This is the one test that sees what `pip install "minigrad-tutor[tutor]"` really
 delivers: the lessons inside the package, the console script, and the extra's
 dependencies being enough to run JupyterLab.  It takes about a minute with
 pip's cache warm (it installs JupyterLab), and runs by default
@@ -36,7 +36,7 @@ def wheel(tmp_path_factory):
     source = copy_project(folder / "source")
     subprocess.run([sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps",
                     "--wheel-dir", str(folder / "dist"), str(source)], check=True)
-    [built] = (folder / "dist").glob("minigrad-*.whl")
+    [built] = (folder / "dist").glob("minigrad_tutor-*.whl")
     return built
 
 
@@ -47,6 +47,8 @@ def missing_lessons(wheel):
 
 def test_the_wheel_holds_the_lessons_and_the_console_script(wheel):
     names = zipfile.ZipFile(wheel).namelist()
+    [metadata] = [name for name in names if name.endswith(".dist-info/METADATA")]
+    assert "\nName: minigrad-tutor\n" in zipfile.ZipFile(wheel).read(metadata).decode()
     assert len(SHIPPED) == 48, "the lessons are not built (scripts/build-lessons.py)"
     assert not missing_lessons(wheel), f"lessons left out of the wheel: {missing_lessons(wheel)}"
     assert "minigrad/tutor/cli.py" in names
@@ -64,6 +66,9 @@ def test_installed_wheel_starts_jupyterlab_on_the_first_lesson(wheel, tmp_path):
         " for p in sorted(l.LESSONS_DIR.rglob('*.ipynb'))]]))"), cwd=tmp_path))
     assert pathlib.Path(installed[0]).is_relative_to(tmp_path / "venv")     # not the source tree
     assert installed[1] == SHIPPED
+    listed = subprocess.run([python.parent / "minigrad-tutor", "--list", "--lang", "zh"],
+                            capture_output=True, text=True, check=True, cwd=tmp_path).stdout
+    assert listed.splitlines()[0] == "01  张量与计算图" and len(listed.splitlines()) == len(SHIPPED) // 4
 
     port = free_port()
     process = start_tutor([python.parent / "minigrad-tutor", "--lang", "zh"], tmp_path, port)

@@ -3,8 +3,8 @@
 The notebooks sit in the repository's `notebooks/{en,zh}/`, built from one
 bilingual source per lesson (`notebooks/sources/NN-slug.py`) by
 `scripts/build-lessons.py`.  Building the wheel copies them into this package
-(setup.py), so a student who has only `pip install minigrad[tutor]` still has
-them; in a clone, or an editable install of one, they are read from
+(setup.py), so a student who has only `pip install "minigrad-tutor[tutor]"`
+still has them; in a clone, or an editable install of one, they are read from
 `notebooks/` itself (`LESSONS_DIR` is whichever holds them)::
 
     >>> from minigrad.lessons import LESSONS, list_lessons

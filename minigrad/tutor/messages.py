@@ -1,7 +1,7 @@
 """What the launcher says, in English and Simplified Chinese.
 
 >>> say("zh", "no_jupyterlab")
-'没有安装 JupyterLab。请安装：pip install "minigrad[tutor]"'
+'没有安装 JupyterLab。请安装：pip install "minigrad-tutor[tutor]"'
 """
 MESSAGES = {
     "en": {
@@ -16,7 +16,7 @@ MESSAGES = {
         "starting": "Starting JupyterLab on {lesson} (stop it with Ctrl+C)...",
         "restored": "Restored {path} from the lesson as shipped.",
         "backed_up": "Your previous copy is saved in {backup}",
-        "no_jupyterlab": 'JupyterLab is not installed. Install it with: pip install "minigrad[tutor]"',
+        "no_jupyterlab": 'JupyterLab is not installed. Install it with: pip install "minigrad-tutor[tutor]"',
         "no_workspace": "{folder} is not a lesson workspace yet: run minigrad-tutor first.",
         "no_progress": "No exercise checked yet in {folder}.",
         "progress_header": "Exercises passed: {passed} of {total}  ({folder})",
@@ -35,7 +35,7 @@ MESSAGES = {
         "starting": "正在启动 JupyterLab，打开 {lesson}（按 Ctrl+C 停止）……",
         "restored": "已把 {path} 恢复成课程原版。",
         "backed_up": "你原来的副本保存在 {backup}",
-        "no_jupyterlab": '没有安装 JupyterLab。请安装：pip install "minigrad[tutor]"',
+        "no_jupyterlab": '没有安装 JupyterLab。请安装：pip install "minigrad-tutor[tutor]"',
         "no_workspace": "{folder} 还不是课程工作区：请先运行 minigrad-tutor。",
         "no_progress": "{folder} 里还没有检查过任何练习。",
         "progress_header": "已通过的练习：{passed} / {total}（{folder}）",

@@ -27,7 +27,7 @@ import secrets
 try:
     import ipywidgets as widgets
 except ImportError as error:       # the widgets are an optional extra
-    raise ImportError('minigrad.viz.animate needs ipywidgets: pip install "minigrad[widgets]"'
+    raise ImportError('minigrad.viz.animate needs ipywidgets: pip install "minigrad-tutor[widgets]"'
                       ) from error
 
 from xml.sax.saxutils import escape

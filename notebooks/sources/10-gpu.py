@@ -18,7 +18,7 @@
 # runs on both; autograd does not care where the numbers are.
 #
 # This lesson runs everywhere. On a machine with an NVIDIA GPU and CuPy
-# (`pip install "minigrad[cuda]"`), it uses the GPU; otherwise every cell runs on the CPU and
+# (`pip install "minigrad-tutor[cuda]"`), it uses the GPU; otherwise every cell runs on the CPU and
 # tells you what would differ.
 
 # %% [markdown] lang="zh"
@@ -28,7 +28,7 @@
 # minigrad 的算子会问数组用的是哪个模块——numpy 还是 CuPy——所以同一份算子代码在两种设备上都能运行；
 # 自动求导也不关心这些数存放在哪里。
 #
-# 这一讲在任何机器上都能运行。如果机器有 NVIDIA GPU 并安装了 CuPy（`pip install "minigrad[cuda]"`），
+# 这一讲在任何机器上都能运行。如果机器有 NVIDIA GPU 并安装了 CuPy（`pip install "minigrad-tutor[cuda]"`），
 # 就会使用 GPU；否则每个单元格都在 CPU 上运行，并说明有 GPU 时会有什么不同。
 
 # %% tags=["nbval-ignore-output"]
