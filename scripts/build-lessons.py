@@ -173,11 +173,11 @@ def language_cell(lang):
     comment are the only code that differs between the languages.
     """
     source = (f"{INSTALL_COMMENT[lang]}\n"
-              f"try:\n"
-              f"    import minigrad\n"
-              f"except ImportError:\n"
-              f"    %pip install --quiet minigrad-tutor\n"
-              f"    import minigrad\n"
+              "try:\n"
+              "    import minigrad\n"
+              "except ImportError:\n"
+              "    %pip install --quiet minigrad-tutor\n"
+              "    import minigrad\n"
               f'minigrad.settings.lang = "{lang}"')
     return nbformat.v4.new_code_cell(source, metadata={"tags": [LANGUAGE_TAG]})
 
@@ -421,7 +421,7 @@ def main(argv=None):
                 print(f"{len(problems)} file(s) out of date: run scripts/build-lessons.py "
                       f"--execute", file=sys.stderr)
                 return 1
-            print(f"{len(sources)} lesson(s): every notebook is up to date")
+            print(f"{len(sources)} lesson(s): every notebook and page is up to date")
             return 0
         build(sources, run=options.execute, force=options.force)
         write_pages()
