@@ -9,6 +9,7 @@ itself: tests/browser/test_lite.py does that where a local copy is given.
 The build needs pip's index (the wheel's build requirements, ipywidgets).
 """
 import asyncio
+import concurrent.futures
 import importlib.util
 import json
 import os
@@ -93,13 +94,20 @@ def load_piplite_cli(site):
     return module
 
 
+def run_coroutine(coroutine):
+    """Its result, from a thread of its own: the browser tests' Playwright, when it ran
+    first in this process, keeps an event loop running in the main thread."""
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, coroutine).result()
+
+
 def test_piplite_installs_minigrad_tutor_from_the_first_cells_pip_line(site):
     cli = load_piplite_cli(site)
     for lang in ("en", "zh"):
         notebook = nbformat.read(site / "files" / lang / f"{LESSONS[0].slug}.ipynb", as_version=4)
         first = next(cell for cell in notebook.cells if cell.cell_type == "code")
         [line] = [line.strip() for line in first.source.splitlines() if line.strip().startswith("%pip")]
-        code = asyncio.run(cli.get_transformed_code(line.removeprefix("%pip").split()))
+        code = run_coroutine(cli.get_transformed_code(line.removeprefix("%pip").split()))
         assert code.strip() == """await __import__("piplite").install(**{'requirements': ['minigrad-tutor']})"""
 
 

@@ -8,19 +8,23 @@ pip's cache warm (it installs JupyterLab), and runs by default
 (`-m "not venv"` skips it).
 """
 import json
+import os
 import pathlib
+import shutil
 import signal
 import subprocess
 import sys
 import tarfile
 import zipfile
 
+import nbformat
 import pytest
 
 from minigrad.lessons import LESSONS_DIR, list_lessons
 
-from jupyter_helpers import (copy_project, free_port, get, make_venv, pip_install, run_python,
-                             start_tutor, stop, wait_for_jupyterlab)
+from jupyter_helpers import (copy_project, free_port, get, make_venv, pip_install,
+                             private_jupyter_environment, run_python, start_tutor, stop,
+                             wait_for_jupyterlab)
 
 pytestmark = [pytest.mark.venv,
               pytest.mark.skipif(sys.platform == "win32", reason="the launcher test is POSIX-only")]
@@ -101,3 +105,32 @@ def test_a_wheel_built_from_the_sdist_holds_the_lessons(tmp_path):
                    check=True)
     [built] = (tmp_path / "dist").glob("*.whl")
     assert not missing_lessons(built), f"lessons left out of the wheel: {missing_lessons(built)}"
+
+
+def test_a_lesson_opened_outside_a_clone_installs_minigrad_in_its_first_cell(wheel, tmp_path):
+    """As in Colab: a kernel with numpy and ipywidgets but no minigrad runs lesson 01 as
+    downloaded.  Its first cell's %pip finds minigrad-tutor (here the wheel, through
+    PIP_FIND_LINKS, where Colab would find it on PyPI) and every cell runs."""
+    python = make_venv(tmp_path / "venv")
+    pip_install(python, "ipykernel", "nbclient", "numpy", "ipywidgets", cwd=tmp_path)
+    assert subprocess.run([str(python), "-c", "import minigrad"], cwd=tmp_path,
+                          capture_output=True).returncode, "minigrad is there before the lesson runs"
+    lesson = tmp_path / "lesson.ipynb"
+    shutil.copyfile(list_lessons("zh")[0], lesson)
+    notebook = nbformat.read(lesson, as_version=4)
+    notebook.cells.append(nbformat.v4.new_code_cell(
+        "import minigrad, sys; print(minigrad.__file__, minigrad.settings.lang)"))
+    nbformat.write(notebook, lesson)
+    environment = private_jupyter_environment(
+        tmp_path, PIP_FIND_LINKS=str(wheel.parent), PIP_NO_INDEX="1",
+        PATH=f"{python.parent}{os.pathsep}{os.environ['PATH']}")
+    result = subprocess.run([str(python), "-m", "jupyter", "execute", "--inplace", str(lesson)],
+                            env=environment, cwd=tmp_path, capture_output=True, text=True,
+                            timeout=600)
+    assert result.returncode == 0, result.stderr[-4000:]
+    cells = nbformat.read(lesson, as_version=4).cells
+    assert not [o for c in cells if c.cell_type == "code" for o in c.outputs
+                if o.output_type == "error"]
+    installed, lang = cells[-1].outputs[0]["text"].split()
+    assert pathlib.Path(installed).resolve().is_relative_to((tmp_path / "venv").resolve())
+    assert lang == "zh"
