@@ -435,3 +435,35 @@ def test_memory_chart_uses_no_colour_of_the_gradients():
         assert FLOW_ORANGE not in colours and GRAD_BLUE not in colours, colours
         (now,) = [e for e in chart if e.get("class") == "mg-memory-now"]
         assert now.get("fill") == CURRENT[1]
+
+
+def test_the_player_steps_with_ipywidgets_7(monkeypatch):
+    """Colab ships ipywidgets 7: no Stack, no HTMLStyle.  The player still builds, and
+    the step the browser's links set shows that frame's caption (from the kernel)."""
+    import importlib
+
+    import ipywidgets
+
+    from ipywidgets.widgets import widget_string
+
+    import minigrad.viz.player as player_module
+    import minigrad.viz.ipywidgets7 as stack_module
+    monkeypatch.delattr(ipywidgets, "Stack")
+    monkeypatch.delattr(widget_string, "HTMLStyle")
+    try:
+        importlib.reload(stack_module)
+        importlib.reload(player_module)
+        assert not stack_module.NATIVE
+        player = player_module.Player(lesson_network()[0])
+        assert isinstance(player.captions, stack_module.KernelStack)
+        for k in (3, len(player.frames) - 1, 0):
+            player.captions.selected_index = k + 1       # what jsdlink(slider, ...) sets
+            (shown,) = player.captions.children
+            assert f'data-step="{k}"' in shown.value
+            assert player.frames[k].caption.split(":")[0] in shown.value
+        player.next()
+        assert f'data-step="{1}"' in player.captions.children[0].value
+    finally:
+        monkeypatch.undo()
+        importlib.reload(stack_module)
+        importlib.reload(player_module)

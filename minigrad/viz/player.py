@@ -32,11 +32,10 @@ except ImportError as error:       # the widgets are an optional extra
 
 from xml.sax.saxutils import escape
 
-from ipywidgets.widgets.widget_string import HTMLStyle
-
 from .draw import FONT_FAMILY, RED
 from .frame_svg import CURRENT, FLOW_ORANGE, GRAD_BLUE
 from .settings import resolve_lang, text
+from .ipywidgets7 import Stack, html_style, tooltip
 from .storyboard import frames as make_frames
 from .timeline import SpanClasses, timeline
 
@@ -76,7 +75,8 @@ class Player(widgets.VBox):
                            VIEW_HEIGHT / drawer.stage.placed.height) < READABLE
         # ipywidgets 8 draws no description next to Play: its tooltip names it instead
         self.play = widgets.Play(value=1, min=1, max=count, step=1, interval=interval_ms,
-                                 tooltip=text(self.lang, "play"), show_repeat=False)
+                                 show_repeat=False,
+                                 **tooltip(widgets.Play, text(self.lang, "play")))
         self.slider = widgets.IntSlider(value=1, min=1, max=count, step=1, readout=True,
                                         continuous_update=True,
                                         layout=widgets.Layout(width="260px"))
@@ -88,16 +88,18 @@ class Player(widgets.VBox):
                                       description=text(self.lang, "speed"),
                                       layout=widgets.Layout(width="140px"))
         self.speed.observe(self._on_speed, names="value")
-        shared_layout, shared_style = widgets.Layout(width="100%"), HTMLStyle()
-        self.captions = widgets.Stack(
-            [widgets.HTML(layout=shared_layout, style=shared_style)]       # (steps count from 1)
-            + [widgets.HTML(self._caption(frame), layout=shared_layout, style=shared_style)
-               for frame in self.frames], selected_index=1)
+        shared = {"layout": widgets.Layout(width="100%")}
+        if (style := html_style()) is not None:
+            shared["style"] = style
+        self.captions = Stack(
+            [widgets.HTML(**shared)]                                    # (steps count from 1)
+            + [widgets.HTML(self._caption(frame), **shared) for frame in self.frames],
+            selected_index=1)
         self.picture = widgets.HTML(self._picture())
         self.zoom = widgets.ToggleButtons(
             options=[text(self.lang, "view_follow"), text(self.lang, "view_whole")],
             index=0 if self.follows else 1, style={"button_width": "auto"})
-        zoom_styles = widgets.Stack([widgets.HTML(self._view_css(follow)) for follow in
+        zoom_styles = Stack([widgets.HTML(self._view_css(follow)) for follow in
                                      (True, False)], selected_index=self.zoom.index)
         # In the browser one value moves them all, kernel or no kernel.
         self.links = [widgets.jslink((self.play, "value"), (self.slider, "value")),
