@@ -255,7 +255,20 @@ def cube_backward_numpy(ctx, g):
     return g * torch.tensor(3 * x.detach().numpy() ** 2)
 
 
+def detached_apply(forward, backward):
+    """A Function whose apply override detaches the output: backward is never reached."""
+    cls = fn(forward, backward)
+
+    def apply(*args):
+        return Function.apply.__func__(cls, *args).detach()
+    cls.apply = staticmethod(apply)
+    return cls
+
+
 WRONG = [
+    ("exp", detached_apply(exp_forward, lambda ctx, g: g * saved(ctx)[0]), "no_grad_fn"),
+    ("tanh_saves_output", detached_apply(tanh_forward, lambda ctx, g: g * (1 - saved(ctx)[0] ** 2)),
+     "no_grad_fn"),
     ("exp", fn(exp_forward, lambda ctx, g: saved(ctx)[0]), "forgot_grad_output"),
     ("exp", fn(exp_forward, lambda ctx, g: -g * saved(ctx)[0]), "wrong_sign"),
     ("exp", fn(exp_forward, lambda ctx, g: (g * saved(ctx)[0]).numpy()), "returned_numpy"),
@@ -337,6 +350,7 @@ WRONG = [
     ("pack_float16", (lambda t: t.half(), lambda p: p.float() * 2), "unpack_values"),
     ("pack_float16", (lambda t: (t, t.half()), lambda p: p[1].float()), "pack_not_half"),
     ("pack_float16", lambda t: t.half(), "not_hook_pair"),
+    ("pack_float16", (lambda t: t.half(), lambda p: p.float()), "pack_other_dtypes"),
     ("topo_order", dfs_order, "not_engine_order"),
     ("topo_order", lambda output: dfs_order(output)[::-1], "reversed_order"),
     ("topo_order", lambda output: [n for n in dfs_order(output)
@@ -397,3 +411,62 @@ def test_a_wrong_answer_gets_the_matching_hint(exercise_id, answer, key, lang):
     other = "zh" if lang == "en" else "en"
     assert result.message != _messages.text(key, other, **result.params)
     assert repr(result).startswith(f"✗ {exercise_id}: ")
+
+
+# ---------------------------------------------------------------- what the hints say
+
+def test_inputs_are_numbered_from_zero_as_pytorch_numbers_them():
+    reduces_only_a = fn(lambda ctx, a, b: a + b,
+                        lambda ctx, g: (g.sum_to_size(2, 3), g))     # b: (3,), not reduced
+    result = check("add_broadcast", reduces_only_a, lang="en")
+    assert (result.hint, result.params["input"]) == ("not_reduced_broadcast", 1)
+    assert "input 1 has the broadcast shape" in result.message
+    assert "输入 1 的梯度" in check("add_broadcast", reduces_only_a, lang="zh").message
+
+    def flags_off_by_one(ctx, g):          # needs_input_grad[i + 1] guards gradient i
+        x, w = saved(ctx)
+        flags = ctx.needs_input_grad
+        return (g @ w if flags[1] else None, g.T @ x if flags[2] else None,
+                g.sum(0) if flags[0] else None)
+    result = check("linear", fn(linear_forward, flags_off_by_one), lang="en")
+    assert result.hint == "needs_input_grad_mixed_up"
+    flag = result.params["input"]
+    assert f"ctx.needs_input_grad[{flag}] is input {flag}'s flag" in result.message
+
+
+def test_an_exception_shows_the_students_own_line():
+    def backward(ctx, grad_output):
+        (y,) = saved(ctx)
+        return grad_output * y.exponential_of_it()
+    for lang in ("en", "zh"):
+        result = check("exp", fn(exp_forward, backward), lang=lang)
+        assert result.hint == "raised"
+        assert result.params["line"] == "return grad_output * y.exponential_of_it()"
+        assert result.params["function"] == "backward"
+        assert "`return grad_output * y.exponential_of_it()`" in result.message
+        assert result.message == _messages.text("raised", lang, **result.params)
+
+
+def test_a_wrong_derivative_shows_one_input_with_the_expected_and_received_gradient():
+    wrong = fn(sigmoid_forward, lambda ctx, g: g * saved(ctx)[0])          # σ, not σ(1 − σ)
+    result = check("sigmoid", wrong, lang="en")
+    assert result.hint == "wrong_grad" and result.params["input"] == 0
+    value, got, expected = (float(result.params[name]) for name in ("value", "got", "expected"))
+    sigmoid = 1 / (1 + np.exp(-value))
+    assert got / expected == pytest.approx(1 / (1 - sigmoid), rel=1e-3)  # the same grad_output
+    for name in ("value", "got", "expected"):
+        assert result.params[name] in result.message
+    assert f"{result.params['index']}" in check("sigmoid", wrong, lang="zh").message
+
+
+def test_an_exp_that_saves_its_input_passes_with_a_note():
+    def forward(ctx, x):
+        ctx.save_for_backward(x)
+        return x.exp()
+    answer = fn(forward, lambda ctx, g: g * saved(ctx)[0].exp())
+    for lang in ("en", "zh"):
+        result = check("exp", answer, lang=lang)
+        assert result.passed and result.notes == ("exp_saved_input",)
+        assert result.message == _messages.text("passed", lang) + "\n\n" + \
+            _messages.text("exp_saved_input", lang)
+    assert check("exp", fn(exp_forward, lambda ctx, g: g * saved(ctx)[0])).notes == ()

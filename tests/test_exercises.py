@@ -3,6 +3,7 @@
 The diagnoses of wrong answers (at least three per exercise) are in
 test_exercise_hints.py.
 """
+import contextlib
 import importlib
 import inspect
 import re
@@ -210,16 +211,18 @@ def test_the_language_comes_from_settings_and_a_bad_one_falls_back(monkeypatch):
     assert result.passed and result.lang == "en"
 
 
-def test_each_check_records_progress(tmp_path):
+def test_each_check_records_progress_but_an_untouched_stub_is_no_attempt(tmp_path):
     from minigrad import progress
     check("exp", reference("exp"))
     check("relu", stub_for("relu"))
     check("relu", function_class(lambda ctx, x: x * 0))
     check("unknown-id", None)
+    for exercise_id in EXERCISES:                    # "Run all cells" of untouched lessons
+        check(exercise_id, stub_for(exercise_id))
     entries = progress.load(tmp_path)
     assert entries["exp"]["passed"] is True and entries["exp"]["attempts"] == 1
-    assert entries["relu"]["passed"] is False and entries["relu"]["attempts"] == 2
-    assert "unknown-id" not in entries
+    assert entries["relu"]["passed"] is False and entries["relu"]["attempts"] == 1
+    assert set(entries) == {"exp", "relu"}
 
 
 def test_results_show_as_text_and_as_html():
@@ -296,7 +299,7 @@ def test_minigrad_errors_are_recognised():
         wrong_count.apply(x, 2.0).sum().backward()
     hint = _tools.hint_for_exception(error.value)
     assert (hint.key, hint.params) == ("wrong_num_grads", {"expected": 2, "got": 3})
-    assert _tools.hint_for_exception(KeyError("k")).key == "raised"
+    assert _tools.hint_for_exception(KeyError("k")).key == "raised_no_line"   # no traceback
 
 
 def test_the_graph_order_reference_is_what_the_engine_does():
@@ -315,3 +318,200 @@ def test_the_graph_order_reference_is_what_the_engine_does():
         assert started["dependencies"] == {trace.ident(n): c for n, c in counts.items()
                                            if n is not root}
         assert counts[root] == 0 and any(isinstance(n, AccumulateGrad) for n in order)
+
+
+# ---------------------------------------------------------------- the state answers run in
+
+def _off_in_another_thread():
+    """Grad mode is one switch for the process: a thread may leave it off for everyone."""
+    worker = threading.Thread(target=lambda: torch.set_grad_enabled(False))
+    worker.start()
+    worker.join()
+    return contextlib.nullcontext()
+
+
+@contextlib.contextmanager
+def _float64_by_default():
+    torch.set_default_dtype(torch.float64)
+    try:
+        yield
+    finally:
+        torch.set_default_dtype(torch.float32)
+
+
+CALLER_STATES = {
+    "no_grad": torch.no_grad,
+    "inference_mode": torch.inference_mode,
+    "set_grad_enabled(False)": lambda: torch.set_grad_enabled(False),
+    "off in another thread": _off_in_another_thread,
+    "detect_anomaly": lambda: torch.autograd.set_detect_anomaly(True),
+    "saved_tensors_hooks": lambda: torch.autograd.graph.saved_tensors_hooks(
+        lambda t: t * 0, lambda t: t),
+    "dual_level": lambda: torch.autograd.forward_ad.dual_level(),
+    "float64 by default": _float64_by_default,
+}
+
+
+def _caller_state():
+    from minigrad.autograd import anomaly, forward_ad, grad_mode, saved_tensor
+    return (dict(grad_mode._state), dict(anomaly._state), dict(forward_ad._state),
+            len(saved_tensor._saved_tensors_hooks_stack), torch.get_default_dtype())
+
+
+@pytest.mark.parametrize("state", list(CALLER_STATES))
+def test_answers_are_judged_in_pytorchs_default_state_whatever_the_callers(state):
+    """Inside no_grad or inference_mode, after set_grad_enabled(False), with hooks or a
+    dual level open, every reference passes and every wrong answer gets its hint; the
+    caller's state is the same after each check."""
+    import test_exercise_hints
+    torch.set_grad_enabled(True)
+    try:
+        with CALLER_STATES[state]():
+            before = _caller_state()
+            for exercise_id in EXERCISES:
+                result = check(exercise_id, reference(exercise_id))
+                assert result.passed, (exercise_id, result)
+            for exercise_id, answer, key in test_exercise_hints.WRONG:
+                assert check(exercise_id, answer).hint == key, (exercise_id, key)
+            assert _caller_state() == before
+    finally:
+        torch.set_grad_enabled(True)
+
+
+def _answer_that_changes(change):
+    """A wrong Exp (no grad_output) whose forward first makes `change`."""
+    def forward(ctx, x):
+        change()
+        y = x.exp()
+        ctx.save_for_backward(y)
+        return y
+    return function_class(forward, lambda ctx, g: ctx.saved_tensors[0])
+
+
+def _patch_tensor_exp():
+    torch.Tensor.exp = lambda self: self * 0 + 1
+
+
+def _patch_the_checker():
+    _tools.close = lambda *args: True
+
+
+def _patch_numpy():
+    np.allclose = lambda *args, **kwargs: True
+
+
+CHANGES = {
+    "default dtype": (lambda: torch.set_default_dtype(torch.float64), "torch.set_default_dtype"),
+    "language": (lambda: setattr(settings, "lang", "zh"), "minigrad.settings.lang"),
+    "Tensor method": (_patch_tensor_exp, "Tensor.exp"),
+    "checker function": (_patch_the_checker, "minigrad.exercises._tools.close"),
+    "numpy function": (_patch_numpy, "numpy.allclose"),
+}
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize("change", list(CHANGES))
+def test_what_an_answer_changes_is_put_back_and_its_verdict_refused(change, lang):
+    make_change, name = CHANGES[change]
+    routines = (torch.Tensor.exp, _tools.close, np.allclose)
+    result = check("exp", _answer_that_changes(make_change), lang=lang)
+    assert result.status == "failed" and result.hint == "changed_state", result
+    assert f"`{name}" in result.message
+    assert result.message == _messages.text("changed_state", lang, **result.params)
+    assert (torch.Tensor.exp, _tools.close, np.allclose) == routines
+    assert torch.get_default_dtype() is torch.float32 and settings.lang is None
+    later = check("exp", function_class(exp_forward, lambda ctx, g: ctx.saved_tensors[0]))
+    assert later.hint == "forgot_grad_output"          # no lasting ✓ for wrong answers
+
+
+def exp_forward(ctx, x):
+    y = x.exp()
+    ctx.save_for_backward(y)
+    return y
+
+
+# ---------------------------------------------------------------- check never hangs or raises
+
+class LoopingText(Exception):
+    def __str__(self):
+        while True:
+            pass
+
+
+class RaisingText(Exception):
+    def __str__(self):
+        raise RuntimeError("cannot print me")
+
+
+class LoopingRepr:
+    def __repr__(self):
+        while True:
+            pass
+
+
+class FakeTensor:
+    """Looks like a tensor to the checks; its shape prints forever."""
+    _is_minigrad_tensor = True
+    shape = (LoopingRepr(),)
+
+
+def raising(error):
+    def forward(ctx, x):
+        raise error
+    return forward
+
+
+@pytest.mark.parametrize("answer, key", [
+    (function_class(raising(LoopingText())), "timeout"),
+    (function_class(raising(RaisingText())), "raised"),
+    (function_class(lambda ctx, x: FakeTensor()), "timeout"),
+], ids=["looping __str__", "raising __str__", "looping __repr__ of a returned value"])
+def test_what_an_answer_raised_or_returned_is_printed_within_the_time_limit(answer, key):
+    start = time.perf_counter()
+    result = check("exp", answer, time_limit=1)
+    assert time.perf_counter() - start < 3
+    assert result.status == "failed" and result.hint == key, result
+    if key == "raised":
+        assert result.params["error"] == "RaisingText"
+
+
+def test_a_check_inside_an_answer_does_not_freeze_the_outer_time_limit():
+    started = time.perf_counter()
+
+    def slow_exp(ctx, x):
+        time.sleep(0.2)
+        return exp_forward(ctx, x)
+
+    def forward(ctx, x):
+        while time.perf_counter() - started < 8:      # (ends by itself, should all else fail)
+            check("exp", function_class(slow_exp, lambda ctx, g: g * ctx.saved_tensors[0]))
+        return x.exp()
+    result = check("exp", function_class(forward), time_limit=1)
+    assert time.perf_counter() - started < 3
+    assert result.hint == "timeout"
+    assert check("exp", reference("exp")).passed
+
+
+def test_in_the_browser_without_threads_or_timer_the_verdict_is_right(monkeypatch):
+    """Pyodide (JupyterLite) starts no thread and has no setitimer: the answer runs
+    without a time limit, the verdicts are right, and the student is told so once."""
+    import signal
+    import sys
+
+    import minigrad.exercises as exercises
+
+    def no_thread(self):
+        raise RuntimeError("can't start new thread")
+    monkeypatch.setattr(sys, "platform", "emscripten")
+    monkeypatch.delattr(signal, "setitimer")
+    monkeypatch.setattr(threading.Thread, "start", no_thread)
+    monkeypatch.setitem(exercises._said, "no_time_limit", False)
+    first = check("sigmoid", reference("sigmoid"), lang="zh")
+    assert first.passed and first.notes == ("no_time_limit",)
+    assert first.message == "\n\n".join(_messages.text(key, "zh")
+                                         for key in ("passed", "no_time_limit"))
+    again = check("sigmoid", reference("sigmoid"), lang="en")     # said once is enough
+    assert again.passed and again.message == _messages.text("passed", "en")
+    wrong = function_class(exp_forward, lambda ctx, g: ctx.saved_tensors[0])
+    assert check("exp", wrong).hint == "forgot_grad_output"
+    assert check("exp", stub_for("exp")).status == "not_solved"

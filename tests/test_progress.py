@@ -2,6 +2,8 @@
 import datetime
 import json
 
+import pytest
+
 from minigrad import progress
 
 
@@ -37,5 +39,79 @@ def test_env_workspace_and_unwritable_folder_never_raise(tmp_path, monkeypatch):
     monkeypatch.setenv("MINIGRAD_WORKSPACE", str(tmp_path / "missing" / "folder"))
     assert progress.record("relu", True) is None     # cannot write: ignored, not raised
     monkeypatch.setenv("MINIGRAD_WORKSPACE", str(tmp_path))
-    assert progress.record("relu", True) == tmp_path / progress.FILENAME
+    assert progress.record("relu", True) is None      # written; no damaged file set aside
     assert progress.load(tmp_path)["relu"]["passed"] is True
+
+
+DAMAGED = {      # what the file holds -> the entries still readable from it
+    "truncated": (b'{"exercises": {"exp": {"passed": tr', {}),
+    "invalid": (b"{'exercises': {}}", {}),
+    "empty": (b"", {}),
+    "latin-1": ('{"exercises": {"exp": {"passed": true, "attempts": 1, "last_attempt": "é"}}}'
+                .encode("latin-1"), {}),
+    "a list": (b"[]", {}),
+    "exercises a list": (b'{"exercises": []}', {}),
+    "one entry wrong": (b'{"exercises": {"exp": {"passed": true, "attempts": 2}, "relu": 5}}',
+                        {"exp": {"passed": True, "attempts": 2}}),
+    "attempts a string": (b'{"exercises": {"exp": {"passed": false, "attempts": "2"}}}', {}),
+}
+
+
+@pytest.mark.parametrize("name", list(DAMAGED))
+def test_a_damaged_progress_file_is_kept_as_a_backup_said_once_and_progress_goes_on(
+        tmp_path, name):
+    content, readable = DAMAGED[name]
+    (tmp_path / progress.FILENAME).write_bytes(content)
+    assert progress.read(tmp_path) == (readable, True)
+    when = datetime.datetime(2026, 1, 2, 3, 4, 5)
+    backup = progress.record("sigmoid", True, workspace=tmp_path, now=when)
+    assert backup == tmp_path / "minigrad-progress.damaged.20260102-030405.json"
+    assert backup.read_bytes() == content                    # nothing lost
+    entries, damaged = progress.read(tmp_path)
+    assert not damaged and entries["sigmoid"]["passed"] and set(entries) == {"sigmoid", *readable}
+    assert progress.record("relu", False, workspace=tmp_path, now=when) is None   # said once
+    assert progress.load(tmp_path)["relu"]["attempts"] == 1
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_check_says_once_that_the_progress_file_was_damaged(tmp_path, monkeypatch, lang):
+    from minigrad.exercises import _messages, check
+    from minigrad.exercises.functions import _REFERENCES
+    monkeypatch.setenv("MINIGRAD_WORKSPACE", str(tmp_path))
+    (tmp_path / progress.FILENAME).write_bytes(b'{"exercises": {"exp": {"passed": tr')
+    first = check("exp", _REFERENCES["exp"], lang=lang)
+    [backup] = tmp_path.glob("minigrad-progress.damaged.*.json")
+    assert first.passed and first.notes == ("progress_damaged",)
+    assert first.message == _messages.text("passed", lang) + "\n\n" + _messages.text(
+        "progress_damaged", lang, file=progress.FILENAME, backup=backup.name)
+    second = check("exp", _REFERENCES["exp"], lang=lang)
+    assert second.passed and second.notes == ()
+    assert progress.load(tmp_path)["exp"]["attempts"] == 2
+
+
+@pytest.mark.parametrize("lang, words", [
+    ("en", ("Your progress: 1 of", "Lesson 3: Custom Functions", "✓  exp", "passed 2026-01-02 03:04",
+            "✗  relu", "2 attempt(s), not passed yet", "·  sigmoid", "not tried yet",
+            "Next: topo_order, in lesson 2.")),
+    ("zh", ("你的进度：", "已通过 1 道", "第 3 课：自定义函数", "✓  exp", "2026-01-02 03:04 通过",
+            "尝试了 2 次，还没有通过", "还没有尝试", "下一道：第 2 课的 topo_order。")),
+])
+def test_the_notebook_overview_shows_where_the_student_stands(tmp_path, monkeypatch, lang, words):
+    from minigrad.exercises import progress as overview
+    monkeypatch.setenv("MINIGRAD_WORKSPACE", str(tmp_path))
+    when = datetime.datetime(2026, 1, 2, 3, 4, 5)
+    progress.record("exp", True, now=when)
+    progress.record("relu", False, now=when)
+    progress.record("relu", False, now=when)
+    shown = overview(lang=lang)
+    text, page = repr(shown), shown._repr_html_()
+    for word in words:
+        assert word in text, (word, text)
+    assert "<table" in page and "<code>relu</code>" in page and words[-1] in page
+    (tmp_path / progress.FILENAME).write_text("[]")
+    damaged = repr(overview(lang=lang))
+    assert ("damaged" if lang == "en" else "已损坏") in damaged
+    monkeypatch.delenv("MINIGRAD_WORKSPACE")
+    monkeypatch.chdir(tmp_path.parent)
+    assert ("not in a lesson workspace" if lang == "en" else "不在课程工作区里") in \
+        repr(overview(lang=lang))

@@ -5,13 +5,15 @@ table for the hints only it gives; `text()` looks a key up in this table
 first, then in theirs.  Every entry has both languages with the same
 `{placeholders}` (tests/test_exercises.py walks all the tables).
 A hint guides: it names the mistake and where to look, never the solution.
+Inputs are numbered from 0, as PyTorch numbers them (`ctx.needs_input_grad[0]`
+is input 0's flag).
 """
 import importlib
 
 from .. import settings
 
 TOPICS = ("functions", "saving", "ctx_flags", "hooks", "graph_order", "higher_order",
-          "linear")
+          "linear", "overview")
 
 COMMON = {
     # outcomes
@@ -33,9 +35,38 @@ COMMON = {
         "zh": "你的代码运行超过了 {seconds} 秒，已被中止。检查有没有永远不会结束的循环，"
               "比如条件永远不变的 `while`，或者在计算图上一遍遍重复访问同一个节点。"},
     "raised": {
-        "en": "Your code raised {error}. Read the message, fix the line it points to, and run "
-              "the check again.",
-        "zh": "你的代码抛出了异常 {error}。读一读这条信息，修改它指向的那一行，然后再运行检查。"},
+        "en": "Your code raised {error}, in {function}, at this line:\n`{line}`\nRead the "
+              "message, fix that line, and run the check again.",
+        "zh": "你的代码在 {function} 中抛出了异常 {error}，出错的是这一行：\n`{line}`\n"
+              "读一读这条信息，改好这一行，然后再运行检查。"},
+    "raised_no_line": {
+        "en": "Your code raised {error}. Read the message, fix what it names, and run the "
+              "check again.",
+        "zh": "你的代码抛出了异常 {error}。读一读这条信息，改好它指出的问题，然后再运行检查。"},
+    "changed_state": {
+        "en": "Your code changed {changed}, which minigrad and this check rely on. The check "
+              "put it back, but cannot trust what it saw: remove that change from your answer "
+              "and run the check again.",
+        "zh": "你的代码改动了 {changed}，而 minigrad 和这个检查都依赖它。检查程序已经把它恢复原样，"
+              "但这次看到的结果已经不可信：请从答案中去掉这处改动，然后再运行检查。"},
+    "check_failed": {
+        "en": "The check itself failed: this is a bug in minigrad's checker, not a verdict on "
+              "your answer. Run the check again; if it fails again, please report it.",
+        "zh": "检查程序本身出错了：这是 minigrad 检查程序的缺陷，并不是对你答案的评判。"
+              "请再运行一次检查；如果还是出错，请报告这个问题。"},
+    # notes, added after the verdict
+    "no_time_limit": {
+        "en": "Note: Python in the browser (JupyterLite, Pyodide) cannot stop code that never "
+              "ends, so here the check has no time limit. If a check keeps running, restart "
+              "the kernel and look for a loop that never ends.",
+        "zh": "提示：在浏览器里运行的 Python（JupyterLite、Pyodide）无法中止永远不会结束的代码，"
+              "所以这里的检查没有时间限制。如果某次检查一直运行不停，请重启内核，"
+              "再找找有没有永远不会结束的循环。"},
+    "progress_damaged": {
+        "en": "Note: your progress file {file} was damaged and could not be read. It is kept "
+              "as {backup}, and a new one was started with this check.",
+        "zh": "提示：你的进度文件 {file} 已损坏，无法读取。它已另存为 {backup}，"
+              "并从这次检查开始记录新的进度。"},
     # what was passed to check
     "not_function_class": {
         "en": "Expected your Function class (a subclass of minigrad.autograd.Function), "
@@ -93,6 +124,12 @@ COMMON = {
         "en": "{where} computes wrong values: at index {index} it gives {got}, the right value "
               "is {expected}. Check the formula.",
         "zh": "{where} 算出的数值不对：在下标 {index} 处得到 {got}，正确值是 {expected}。请检查公式。"},
+    "no_grad_fn": {
+        "en": "The output of apply has no grad_fn, although an input requires grad: backward "
+              "can never reach your Function. Let apply record the node: do not override "
+              "apply, and do not detach the output or mark it non-differentiable.",
+        "zh": "有输入需要梯度，apply 的输出却没有 grad_fn：反向传播永远到不了你的 Function。"
+              "请让 apply 记录下节点：不要重写 apply，也不要对输出调用 detach 或把它标记为不可导。"},
     "input_modified": {
         "en": "forward changed its input in place. Compute a new tensor instead, so that the "
               "caller's tensor keeps its values.",
@@ -106,52 +143,55 @@ COMMON = {
     "grad_for_non_tensor": {
         "en": "backward returned a gradient for input {input}, which is not a tensor (a plain "
               "Python value). Return None in that position.",
-        "zh": "backward 为第 {input} 个输入返回了梯度，但这个输入不是张量（只是普通的 Python 值）。"
+        "zh": "backward 为输入 {input} 返回了梯度，但这个输入不是张量（只是普通的 Python 值）。"
               "这个位置应该返回 None。"},
     "missing_grad": {
         "en": "backward returned None for input {input}, which needs a gradient.",
-        "zh": "backward 为第 {input} 个输入返回了 None，但它需要梯度。"},
+        "zh": "backward 为输入 {input} 返回了 None，但它需要梯度。"},
     "forgot_grad_output": {
         "en": "The gradient for input {input} ignores the incoming gradient. By the chain rule, "
               "multiply your local derivative by grad_output.",
-        "zh": "第 {input} 个输入的梯度没有用到传进来的梯度。根据链式法则，"
+        "zh": "输入 {input} 的梯度没有用到传进来的梯度。根据链式法则，"
               "要把局部导数乘以 grad_output。"},
     "wrong_sign": {
         "en": "The gradient for input {input} has the wrong sign. Re-derive it and watch the "
               "minus signs.",
-        "zh": "第 {input} 个输入的梯度符号反了。重新推导一遍，注意负号。"},
+        "zh": "输入 {input} 的梯度符号反了。重新推导一遍，注意负号。"},
     "wrong_factor": {
         "en": "The gradient for input {input} is {factor} times the right one. Check the "
               "constant factors in your derivative.",
-        "zh": "第 {input} 个输入的梯度是正确值的 {factor} 倍。检查导数里的常数因子。"},
+        "zh": "输入 {input} 的梯度是正确值的 {factor} 倍。检查导数里的常数因子。"},
     "wrong_grad": {
-        "en": "The gradient for input {input} is wrong (it disagrees with finite differences). "
-              "Derive it on paper, then compare with your backward.",
-        "zh": "第 {input} 个输入的梯度不对（与有限差分的结果不一致）。先在纸上推导一遍，"
+        "en": "The gradient for input {input} is wrong. At index {index}, where the input is "
+              "{value}, your backward gives {got}; for the same grad_output the right gradient "
+              "is {expected}. Derive the derivative on paper, then compare with your backward.",
+        "zh": "输入 {input} 的梯度不对。在下标 {index} 处，输入的值是 {value}，你的 backward 给出 "
+              "{got}；在同样的 grad_output 下，正确的梯度是 {expected}。先在纸上推导出导数，"
               "再和你的 backward 对照。"},
     "not_reduced_broadcast": {
         "en": "The gradient for input {input} has the broadcast shape {got}, not the input's "
               "shape {expected}. Sum it over the dimensions that broadcasting expanded.",
-        "zh": "第 {input} 个输入的梯度是广播后的形状 {got}，而不是输入本身的形状 {expected}。"
+        "zh": "输入 {input} 的梯度是广播后的形状 {got}，而不是输入本身的形状 {expected}。"
               "要在被广播扩展的维度上求和。"},
     "size_one_dims": {
         "en": "The gradient for input {input} has the right number of elements but the shape "
               "{got}, not the input's shape {expected}: a dimension of size 1 was dropped or "
               "added. Keep a summed dimension (keepdim=True) only where the input has size 1.",
-        "zh": "第 {input} 个输入的梯度元素个数对了，但形状是 {got}，而不是输入的形状 {expected}："
+        "zh": "输入 {input} 的梯度元素个数对了，但形状是 {got}，而不是输入的形状 {expected}："
               "多了或少了一个大小为 1 的维度。只有在输入那一维大小为 1 时，求和才要保留这一维"
               "（keepdim=True）。"},
     "grads_swapped": {
         "en": "The gradients for inputs {first} and {second} are swapped: each has the other "
               "input's shape. backward returns the gradients in the order of forward's inputs.",
-        "zh": "第 {first} 个和第 {second} 个输入的梯度顺序颠倒了：它们的形状各自对应的是另一个输入。"
+        "zh": "输入 {first} 和输入 {second} 的梯度顺序颠倒了：它们的形状各自对应的是另一个输入。"
               "backward 返回梯度的顺序必须和 forward 的输入顺序一致。"},
     "needs_input_grad_mixed_up": {
         "en": "backward returned None for input {input}, which needs a gradient, and a gradient "
-              "for input {other}, which needs none. ctx.needs_input_grad[0] is the first input's "
-              "flag, [1] the second's...: check which flag guards which gradient.",
-        "zh": "backward 为需要梯度的第 {input} 个输入返回了 None，却为不需要梯度的第 {other} 个输入"
-              "返回了梯度。ctx.needs_input_grad[0] 是第 1 个输入的标志，[1] 是第 2 个输入的，以此类推："
+              "for input {other}, which needs none. Inputs are counted from 0: "
+              "ctx.needs_input_grad[{input}] is input {input}'s flag. Check which flag guards "
+              "which gradient.",
+        "zh": "backward 为需要梯度的输入 {input} 返回了 None，却为不需要梯度的输入 {other} "
+              "返回了梯度。输入从 0 开始编号：ctx.needs_input_grad[{input}] 就是输入 {input} 的标志。"
               "检查每个标志管的是哪一个梯度。"},
     "modified_grad_output": {
         "en": "backward changed the incoming gradient (grad_output) in place. The engine may "
@@ -167,12 +207,12 @@ COMMON = {
     "wrong_grad_shape": {
         "en": "The gradient for input {input} has shape {got}; it must have the input's shape "
               "{expected}.",
-        "zh": "第 {input} 个输入的梯度形状是 {got}，它必须和输入的形状 {expected} 一致。"},
+        "zh": "输入 {input} 的梯度形状是 {got}，它必须和输入的形状 {expected} 一致。"},
     "ignored_needs_input_grad": {
         "en": "backward computed a gradient for input {input} although "
-              "ctx.needs_input_grad[{index}] is False. Check the flag first and return None "
+              "ctx.needs_input_grad[{input}] is False. Check the flag first and return None "
               "there: that work is wasted.",
-        "zh": "ctx.needs_input_grad[{index}] 是 False，backward 却仍然为第 {input} 个输入计算了梯度。"
+        "zh": "ctx.needs_input_grad[{input}] 是 False，backward 却仍然为输入 {input} 计算了梯度。"
               "先检查这个标志，在那个位置返回 None：这部分计算是白费的。"},
     "saved_then_modified": {
         "en": "A tensor saved for backward was modified in place afterwards (its version "

@@ -19,11 +19,15 @@ class Result:
         hint: the key of the diagnosed mistake (e.g. "forgot_grad_output"), else None.
         params: the values the hint's text names.
         lang: "en" or "zh".
+        notes: the keys of what the message adds after the verdict (e.g. "exp_saved_input":
+            right, but not what the lesson asks for), in order.
     """
 
-    def __init__(self, exercise_id, status, message, hint=None, params=None, lang="en"):
+    def __init__(self, exercise_id, status, message, hint=None, params=None, lang="en",
+                 notes=()):
         self.exercise_id, self.status, self.message = exercise_id, status, message
         self.hint, self.params, self.lang = hint, dict(params or {}), lang
+        self.notes = tuple(notes)
 
     @property
     def passed(self):
@@ -39,7 +43,8 @@ class Result:
         border, background = _COLOURS[self.status]
         return (
             f'<div style="border-left: 6px solid {border}; background: {background}; '
-            f'padding: 0.5em 0.8em; margin: 0.3em 0; border-radius: 4px; color: #212121;">'
+            f'padding: 0.5em 0.8em; margin: 0.3em 0; border-radius: 4px; color: #212121; '
+            f'white-space: pre-line;">'
             f'<span style="color: {border}; font-weight: bold; font-size: 1.2em;">'
             f'{_MARKS[self.status]}</span> <code>{html.escape(str(self.exercise_id))}</code> '
             f'{_code_spans(html.escape(self.message))}</div>')

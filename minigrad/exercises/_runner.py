@@ -7,15 +7,22 @@ in the answer cannot swallow it; the alarm repeats every 0.25 s, which gives
 a loop around a bare `except:` more chances to be stopped, though no
 guarantee).  Elsewhere (Windows, a worker thread) the answer runs in a daemon
 thread; after the limit we ask CPython to raise `TimeLimitExceeded` in that
-thread and stop waiting for it either way.
+thread and stop waiting for it either way.  Where Python can start no thread
+and has no timer (Pyodide in JupyterLite: the browser's Python), the answer
+runs as it is, with no limit: `Outcome.unlimited` says so.
+
+A check may run inside another one (an answer that calls `check`): the inner
+one ends no later than the outer one, and when the outer one's time is up it
+stops the outer answer too, instead of catching the alarm meant for it.
 """
-import contextlib
-import ctypes
 import signal
 import threading
+import time
 
 TIME_LIMIT = 5.0          # seconds for one check, the student's code included
 _REPEAT = 0.25            # the alarm fires again every 0.25 s until the answer stops
+
+_running = threading.local()    # .deadline: when the check running in this thread must end
 
 
 class TimeLimitExceeded(BaseException):
@@ -23,56 +30,51 @@ class TimeLimitExceeded(BaseException):
 
 
 class Outcome:
-    """How a run ended: `value` (finished), `error` (raised), or `timed_out`."""
+    """How a run ended: `value` (finished), `error` (raised), or `timed_out`;
+    `unlimited` when nothing could have stopped it."""
 
-    __slots__ = ("value", "error", "timed_out")
+    __slots__ = ("value", "error", "timed_out", "unlimited")
 
-    def __init__(self, value=None, error=None, timed_out=False):
+    def __init__(self, value=None, error=None, timed_out=False, unlimited=False):
         self.value, self.error, self.timed_out = value, error, timed_out
+        self.unlimited = unlimited
 
 
 def run_limited(func, seconds=TIME_LIMIT):
     """Call `func()`; return an Outcome instead of raising or running forever."""
-    with _autograd_state_kept():
-        if hasattr(signal, "setitimer") and threading.current_thread() is threading.main_thread():
-            return _run_with_alarm(func, seconds)
-        return _run_in_thread(func, seconds)
+    enclosing = getattr(_running, "deadline", None)
+    deadline = time.monotonic() + seconds
+    if enclosing is not None:
+        deadline = min(deadline, enclosing)
+    func = _with_deadline(func, deadline)
+    if hasattr(signal, "setitimer") and threading.current_thread() is threading.main_thread():
+        outcome = _run_with_alarm(func, deadline)
+    else:
+        outcome = _run_in_thread(func, deadline)
+    if outcome.timed_out and deadline == enclosing:
+        raise TimeLimitExceeded()     # the enclosing check's time is up: stop its answer
+    return outcome
 
 
-@contextlib.contextmanager
-def _autograd_state_kept():
-    """minigrad's switches as they were before the answer ran: grad mode, anomaly mode,
-    forward AD's level, the saved-tensor hooks, the recorder and numpy's error state.
-    An answer may leave one switched (set_grad_enabled(False) and no way back), and the
-    time limit's alarm may land anywhere, even between a `with` block's setting of a
-    switch and its undoing; the student's kernel must not inherit either."""
-    from .. import trace
-    from ..autograd import anomaly, engine, forward_ad, forward_mode, grad_mode, saved_tensor
-    switches = (grad_mode._state, anomaly._state, forward_ad._state)
-    stacks = (engine._running_tasks, saved_tensor._saved_tensors_hooks_stack,
-              saved_tensor._hooks_disabled, forward_ad._dual_tensors)
-    kept = ([dict(d) for d in switches], [list(s) for s in stacks], trace.active)
-    numpy_errors = forward_mode._numpy_errors
-    numpy_state = numpy_errors.get() if numpy_errors is not None else None
-    try:
-        yield
-    finally:
-        for switch, values in zip(switches, kept[0]):
-            switch.clear()
-            switch.update(values)
-        for stack, values in zip(stacks, kept[1]):
-            stack[:] = values
-        trace.active = kept[2]
-        if numpy_errors is not None:
-            numpy_errors.set(numpy_state)
+def _with_deadline(func, deadline):
+    """`func`, run knowing its deadline (in whichever thread runs it), for checks inside it."""
+    def run():
+        enclosing = getattr(_running, "deadline", None)
+        _running.deadline = deadline
+        try:
+            return func()
+        finally:
+            _running.deadline = enclosing
+    return run
 
 
-def _run_with_alarm(func, seconds):
+def _run_with_alarm(func, deadline):
     def on_alarm(signum, frame):
         raise TimeLimitExceeded()
 
+    started = time.monotonic()
     previous_handler = signal.signal(signal.SIGALRM, on_alarm)
-    previous_timer = signal.setitimer(signal.ITIMER_REAL, seconds, _REPEAT)
+    previous_timer = signal.setitimer(signal.ITIMER_REAL, max(deadline - started, 1e-6), _REPEAT)
     try:
         try:
             return Outcome(value=func())
@@ -86,11 +88,12 @@ def _run_with_alarm(func, seconds):
         return Outcome(timed_out=True)
     finally:
         signal.signal(signal.SIGALRM, previous_handler)
-        if previous_timer[0] > 0:             # someone else's alarm: give it back
-            signal.setitimer(signal.ITIMER_REAL, *previous_timer)
+        if previous_timer[0] > 0:             # someone else's alarm: give back what is left
+            left = previous_timer[0] - (time.monotonic() - started)
+            signal.setitimer(signal.ITIMER_REAL, max(left, 1e-6), previous_timer[1])
 
 
-def _run_in_thread(func, seconds):
+def _run_in_thread(func, deadline):
     box = {}
 
     def target():
@@ -102,8 +105,13 @@ def _run_in_thread(func, seconds):
             box["outcome"] = Outcome(error=error)
 
     worker = threading.Thread(target=target, name="minigrad-check", daemon=True)
-    worker.start()
-    worker.join(seconds)
+    try:
+        worker.start()
+    except RuntimeError:                      # no threads here (Pyodide): no time limit either
+        target()
+        box["outcome"].unlimited = True
+        return box["outcome"]
+    worker.join(max(deadline - time.monotonic(), 0))
     if worker.is_alive():
         _interrupt(worker)
         worker.join(0.5)
@@ -114,6 +122,7 @@ def _run_in_thread(func, seconds):
 def _interrupt(worker):
     """Ask CPython to raise TimeLimitExceeded in `worker` (best effort: pure-Python loops)."""
     try:
+        import ctypes
         ctypes.pythonapi.PyThreadState_SetAsyncExc(
             ctypes.c_ulong(worker.ident), ctypes.py_object(TimeLimitExceeded))
     except Exception:      # noqa: BLE001 — not CPython: the daemon thread is abandoned

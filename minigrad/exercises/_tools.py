@@ -3,17 +3,28 @@
 A check is a function `check(answer)` that returns when the answer is right
 and raises `Hint(key, **params)` naming the mistake it diagnosed.  Anything
 else the answer raises is translated by `hint_for_exception` (minigrad's own
-errors are recognised: wrong number of gradients, a numpy gradient...).
+errors are recognised: wrong number of gradients, a numpy gradient...).  A
+right answer that does not do what the lesson asks may get notes: the check
+returns their keys (see `check_exp`).
+
+Inputs are numbered from 0, as PyTorch numbers them (`ctx.needs_input_grad[0]`,
+gradcheck's "with respect to input 0"): input 0 is forward's first argument
+after ctx.
 """
 import inspect
 import itertools
+import linecache
+import os
+import pathlib
 import re
+import sysconfig
 
 import numpy as np
 
 from .. import autograd, creation
 from ..autograd.function import Function
 from ..autograd.grad_mode import no_grad
+from ..autograd.graph import saved_tensors_hooks
 
 
 class Hint(Exception):
@@ -92,9 +103,29 @@ def check_output(output, expected, where="forward"):
         raise Hint("wrong_dtype", where=where, got=str(output.dtype), expected=str(expected.dtype))
     got, want = as_array(output), as_array(expected)
     if not close(got, want, expected.dtype):
-        bad = tuple(int(i) for i in np.argwhere(~np.isclose(got, want, *tolerances(expected.dtype)))[0])
+        bad = first_mismatch(got, want, expected.dtype)
         raise Hint("wrong_forward", where=where, index=list(bad),
                    expected=f"{want[bad]:.4g}", got=f"{got[bad]:.4g}")
+
+
+def same_values(tensor, like):
+    """Whether `tensor` is a tensor of `like`'s shape and values (y.detach() is y's)."""
+    return (is_tensor(tensor) and tuple(tensor.shape) == tuple(like.shape)
+            and close(as_array(tensor), as_array(like), like.dtype))
+
+
+def first_mismatch(got, want, dtype):
+    """The index of the first element of `got` that differs from `want` (same shapes)."""
+    return tuple(int(i) for i in np.argwhere(~np.isclose(got, want, *tolerances(dtype),
+                                                         equal_nan=True))[0])
+
+
+def require_grad_fn(output, inputs):
+    """An output of an input that requires grad has a grad_fn: else backward never reaches it."""
+    if (is_tensor(output) and output.grad_fn is None
+            and any(is_tensor(t) and t.requires_grad for t in inputs)):
+        raise Hint("no_grad_fn")
+    return output
 
 
 def require_parameters(method, args, key):
@@ -114,6 +145,19 @@ def apply(cls, *args):
     new_style = cls.setup_context is not Function.setup_context    # forward without ctx
     require_parameters(cls.forward, args if new_style else (None, *args), "forward_args")
     return cls.apply(*args)
+
+
+def apply_observing_saves(cls, *args):
+    """Run cls.apply(*args) and return (output, the tensors forward saved)."""
+    saved = []
+
+    def pack(tensor):
+        saved.append(tensor)
+        return tensor
+
+    with saved_tensors_hooks(pack, lambda tensor: tensor):
+        output = apply(cls, *args)
+    return output, saved
 
 
 def raw_backward(cls, node, grads):
@@ -148,28 +192,27 @@ def check_gradients(raw, inputs, expected, local, output_shape, needs_input_grad
     if needs_input_grad:
         _diagnose_flags_mixed_up(raw, inputs)
     for position, (grad, tensor) in enumerate(zip(raw, inputs)):
-        number = position + 1
         if not is_tensor(tensor):
             if grad is not None:
-                raise Hint("grad_for_non_tensor", input=number)
+                raise Hint("grad_for_non_tensor", input=position)
             continue
         if needs_input_grad and not tensor.requires_grad:
             if grad is not None:
-                raise Hint("ignored_needs_input_grad", input=number, index=position)
+                raise Hint("ignored_needs_input_grad", input=position)
             continue
         if expected[position] is None:
             continue
         if grad is None:
-            raise Hint("missing_grad", input=number)
+            raise Hint("missing_grad", input=position)
         require_tensor(grad, "backward")
         shape, want = tuple(grad.shape), tuple(tensor.shape)
         if shape != want:
             key = "not_reduced_broadcast" if shape == tuple(output_shape) else "wrong_grad_shape"
             if key == "wrong_grad_shape" and np.prod(shape) == np.prod(want):
                 key = "size_one_dims"       # (4,) for (4, 1), (1, 2) for (2,): keepdim
-            raise Hint(key, input=number, got=list(shape), expected=list(want))
-        diagnose_values(as_array(grad), expected[position], local[position], number,
-                        tensor.dtype)
+            raise Hint(key, input=position, got=list(shape), expected=list(want))
+        diagnose_values(as_array(grad), expected[position], local[position], position,
+                        as_array(tensor), tensor.dtype)
 
 
 def _diagnose_swapped(raw, inputs):
@@ -179,7 +222,7 @@ def _diagnose_swapped(raw, inputs):
     for i, j in itertools.combinations(range(len(inputs)), 2):
         if (None not in (shapes[i], shapes[j]) and wanted[i] != wanted[j]
                 and shapes[i] == wanted[j] and shapes[j] == wanted[i]):
-            raise Hint("grads_swapped", first=i + 1, second=j + 1)
+            raise Hint("grads_swapped", first=i, second=j)
 
 
 def _diagnose_flags_mixed_up(raw, inputs):
@@ -189,24 +232,27 @@ def _diagnose_flags_mixed_up(raw, inputs):
     extra = [i for i, g in enumerate(raw[:len(inputs)])
              if is_tensor(inputs[i]) and not wanted[i] and g is not None]
     if missing and extra:
-        raise Hint("needs_input_grad_mixed_up", input=missing[0] + 1, other=extra[0] + 1)
+        raise Hint("needs_input_grad_mixed_up", input=missing[0], other=extra[0])
 
 
-def diagnose_values(got, expected, local, number, dtype):
-    """Right values, or which typical mistake: no grad_output, sign, factor."""
+def diagnose_values(got, expected, local, position, values, dtype):
+    """Right values, or which typical mistake: no grad_output, sign, factor; else one
+    element where it goes wrong.  `values` and `dtype` are input `position`'s."""
     if close(got, expected, dtype):
         return
     if local is not None and close(got, local, dtype):
-        raise Hint("forgot_grad_output", input=number)
+        raise Hint("forgot_grad_output", input=position)
     if close(got, -expected, dtype):
-        raise Hint("wrong_sign", input=number)
+        raise Hint("wrong_sign", input=position)
     big = np.abs(expected) > 1e-3
     if big.any():
         ratios = got[big] / expected[big]
         factor = float(np.median(ratios))
         if factor != 0 and close(got, factor * expected, dtype):
-            raise Hint("wrong_factor", input=number, factor=f"{factor:.3g}")
-    raise Hint("wrong_grad", input=number)
+            raise Hint("wrong_factor", input=position, factor=f"{factor:.3g}")
+    index = first_mismatch(got, expected, dtype)
+    raise Hint("wrong_grad", input=position, index=list(index), value=f"{values[index]:.4g}",
+               got=f"{got[index]:.4g}", expected=f"{expected[index]:.4g}")
 
 
 def reference_grads(reference, inputs, grad_output):
@@ -246,8 +292,7 @@ def check_function(answer, reference, cases, needs_input_grad=False, seed=0):
         with no_grad():
             expected_output = reference.apply(*make_inputs())
         check_output(output, expected_output)
-        if output.grad_fn is None:
-            continue
+        require_grad_fn(output, inputs)
         grad_output = creation.tensor(generator.uniform(-2, 2, size=output.shape),
                                       dtype=output.dtype)
         expected, local = reference_grads(reference, inputs, grad_output)
@@ -266,9 +311,9 @@ def check_through_engine(output, inputs, grad_output, expected):
     for position, tensor in enumerate(inputs):
         if is_tensor(tensor) and tensor.requires_grad and expected[position] is not None:
             if tensor.grad is None:
-                raise Hint("missing_grad", input=position + 1)
-            diagnose_values(as_array(tensor.grad), expected[position], None, position + 1,
-                            tensor.dtype)
+                raise Hint("missing_grad", input=position)
+            diagnose_values(as_array(tensor.grad), expected[position], None, position,
+                            as_array(tensor), tensor.dtype)
 
 
 _EXCEPTION_HINTS = (      # (exception type, text in its message, hint key, fixed params)
@@ -291,8 +336,9 @@ _NUMBERS = {      # what minigrad's message says, for the keys whose text names 
 
 
 def hint_for_exception(error):
-    """The Hint for an exception raised by the answer: a known mistake, or 'raised'."""
-    text = str(error)
+    """The Hint for an exception raised by the answer: a known mistake, or 'raised' with
+    the line of the student's code it came from ('raised_no_line' when none is found)."""
+    text = _safe_text(error)
     for kind, fragment, key, params in _EXCEPTION_HINTS:
         if isinstance(error, kind) and fragment in text:
             if key in _NUMBERS:
@@ -300,11 +346,60 @@ def hint_for_exception(error):
                 if found is None:
                     break
                 params = {name: int(value) for name, value in found.groupdict().items()}
+                if key == "grad_for_non_tensor":     # PyTorch's message counts from 1
+                    params["input"] -= 1
             return Hint(key, **params)
     text = text.rstrip(". ")      # the hint's own sentence ends it: no ".." twice
     if len(text) > 300:
         text = text[:300] + "..."
-    return Hint("raised", error=f"{type(error).__name__}: {text}" if text else type(error).__name__)
+    name = type.__getattribute__(type(error), "__name__")
+    error_text = f"{name}: {text}" if text else name
+    line = students_line(error.__traceback__)
+    if line is None:
+        return Hint("raised_no_line", error=error_text)
+    return Hint("raised", error=error_text, function=line[0], line=line[1])
+
+
+def _safe_text(error):
+    """str(error), or '' when printing it fails (an exception's __str__ is the answer's code)."""
+    try:
+        return str.__str__(str(error))
+    except Exception:       # noqa: BLE001 — a looping __str__ is stopped by the time limit
+        return ""
+
+
+def _library_folders():
+    paths = sysconfig.get_paths()
+    folders = {paths[name] for name in ("stdlib", "platstdlib", "purelib", "platlib") if name in paths}
+    folders.add(pathlib.Path(__file__).resolve().parents[1])      # minigrad itself
+    return tuple(os.path.join(pathlib.Path(folder).resolve(), "") for folder in folders)
+
+
+_LIBRARIES = _library_folders()
+
+
+def students_line(traceback):
+    """(function, source line) of the innermost frame of `traceback` in the student's code
+    (not in minigrad, numpy or Python's own library), or None."""
+    found = None
+    while traceback is not None:
+        code = traceback.tb_frame.f_code
+        filename = code.co_filename
+        if not filename.startswith("<frozen") and not _in_library(filename):
+            text = linecache.getline(filename, traceback.tb_lineno,
+                                     traceback.tb_frame.f_globals).strip()
+            if text:
+                found = (code.co_name, text[:120])
+        traceback = traceback.tb_next
+    return found
+
+
+def _in_library(filename):
+    try:
+        path = str(pathlib.Path(filename).resolve())
+    except (OSError, ValueError):
+        return False
+    return path.startswith(_LIBRARIES)
 
 
 def case(*shapes, dtype="float64", seed=0, requires_grad=True, extra=(), low=-2.0, high=2.0):

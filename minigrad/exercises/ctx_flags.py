@@ -16,7 +16,7 @@ MESSAGES = {
         "en": "The gradient for input {input} has the right shape but its factors are "
               "transposed or in the wrong order. Check which matrix is transposed, and on "
               "which side of grad_output it goes (the shapes must line up).",
-        "zh": "第 {input} 个输入的梯度形状对了，但因子被转置了或者顺序不对。检查哪个矩阵需要转置，"
+        "zh": "输入 {input} 的梯度形状对了，但因子被转置了或者顺序不对。检查哪个矩阵需要转置，"
               "以及它应该放在 grad_output 的哪一边（形状必须对得上）。"},
     "return_values_and_indices": {
         "en": "forward must return a tuple of two tensors: (values, indices).",
@@ -89,14 +89,14 @@ def _diagnose_transposes(cls):
     """On square matrices a misplaced transpose still runs: compare with those mistakes."""
     a, b = case((3, 3), (3, 3), seed=35)()
     output = _tools.apply(cls, a, b)
-    _tools.require_tensor(output, "forward")
+    _tools.require_grad_fn(_tools.require_tensor(output, "forward"), (a, b))
     g = np.random.default_rng(36).uniform(-2, 2, size=(3, 3))
     raw = _tools.raw_backward(cls, output.grad_fn, (creation.tensor(g),))
     a, b = as_array(a), as_array(b)
     right = (g @ b.T, a.T @ g)
     if len(raw) >= 2 and all(_tools.is_tensor(r) and tuple(r.shape) == (3, 3) for r in raw[:2]):
         if np.allclose(as_array(raw[0]), right[1]) and np.allclose(as_array(raw[1]), right[0]):
-            raise Hint("grads_swapped", first=1, second=2)
+            raise Hint("grads_swapped", first=0, second=1)
     for position, grad in enumerate(raw[:2]):
         if not _tools.is_tensor(grad) or tuple(grad.shape) != (3, 3):
             continue
@@ -104,7 +104,7 @@ def _diagnose_transposes(cls):
         products = [*_products(g, a), *_products(g, b)]
         wrong = [p for p in products if not np.allclose(p, right[position])]
         if not np.allclose(got, right[position]) and any(np.allclose(got, p) for p in wrong):
-            raise Hint("matmul_transpose", input=position + 1)
+            raise Hint("matmul_transpose", input=position)
 
 
 def _products(g, other):
@@ -149,14 +149,14 @@ def _check_max_case(cls, values, generator):
         raise Hint("wrong_num_grads", got=len(raw), expected=1)
     grad = _tools.require_tensor(raw[0], "backward")
     if tuple(grad.shape) != values.shape:
-        raise Hint("wrong_grad_shape", input=1, got=list(grad.shape), expected=list(values.shape))
+        raise Hint("wrong_grad_shape", input=0, got=list(grad.shape), expected=list(values.shape))
     one_hot = np.eye(columns)[values.argmax(axis=1)]
     got = as_array(grad)
     if columns > 1 and _tools.close(got, np.repeat(g[:, None], columns, axis=1), x.dtype):
         raise Hint("grad_not_to_argmax")
-    _tools.diagnose_values(got, one_hot * g[:, None], one_hot, 1, x.dtype)
+    _tools.diagnose_values(got, one_hot * g[:, None], one_hot, 0, values, x.dtype)
     _tools.apply(cls, x)[0].backward(grad_values)
-    _tools.diagnose_values(as_array(x.grad), one_hot * g[:, None], None, 1, x.dtype)
+    _tools.diagnose_values(as_array(x.grad), one_hot * g[:, None], None, 0, values, x.dtype)
 
 
 CHECKS = {"matmul": check_matmul, "max_with_index": check_max_with_index}

@@ -13,6 +13,12 @@ from . import _tools
 from ._tools import Hint, case, values_case
 
 MESSAGES = {
+    "exp_saved_input": {
+        "en": "Note: your Exp saves its input x, so backward computes eˣ a second time. The "
+              "lesson asks you to save the output instead: the derivative of eˣ is eˣ "
+              "itself, so backward needs no second exp.",
+        "zh": "提示：你的 Exp 保存的是输入 x，所以 backward 又把 eˣ 算了一遍。这节课要求保存输出："
+              "eˣ 的导数就是 eˣ 本身，这样 backward 就不必再算一次 exp。"},
     "relu_grad_where_negative": {
         "en": "Where x is negative your ReLU still sends a gradient back. There the output is "
               "the constant 0, whatever x is, so the gradient must be 0.",
@@ -97,6 +103,10 @@ _UNARY_CASES = (case((2, 3), seed=1), case((4,), seed=2, dtype="float32"),
 
 def check_exp(answer):
     _tools.check_function(answer, _Exp, _UNARY_CASES)
+    x = creation.tensor([0.5, -1.0, 2.0], requires_grad=True)
+    _, saved = _tools.apply_observing_saves(answer, x)
+    if any(t is x or _tools.same_values(t, x) for t in saved):
+        return ("exp_saved_input",)     # right, but not what the lesson asks: a note
 
 
 def check_sigmoid(answer):

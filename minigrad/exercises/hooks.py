@@ -49,6 +49,14 @@ MESSAGES = {
               "saved, float32. Convert back when unpacking.",
         "zh": "unpack_hook 返回的张量数据类型是 {got}，而反向传播需要保存时的数据类型 float32。"
               "解包时要转换回来。"},
+    "pack_other_dtypes": {
+        "en": "Your hooks change a {dtype} tensor too: it comes back as {got}, or with other "
+              "values. Only float32 tensors are to be stored as float16; leave tensors of "
+              "other dtypes (float64, or the int64 indices that some operations save) as "
+              "they are, in pack_hook and in unpack_hook.",
+        "zh": "你的钩子把 {dtype} 张量也改了：解包后得到的是 {got}，或者数值变了。只有 float32 "
+              "张量才要存成 float16；其他 dtype 的张量（float64，或者某些运算保存的 int64 索引）"
+              "在 pack_hook 和 unpack_hook 里都要保持原样。"},
     "unpack_values": {
         "en": "unpack_hook does not give back the saved values (up to float16 rounding), or "
               "the shape changed. pack then unpack must restore the tensor.",
@@ -62,11 +70,11 @@ def _clip_hook(grad):
 
 
 def _pack(tensor):
-    return tensor.to(dtypes.float16)
+    return tensor.to(dtypes.float16) if tensor.dtype is dtypes.float32 else tensor
 
 
 def _unpack(packed):
-    return packed.to(dtypes.float32)
+    return packed.to(dtypes.float32) if packed.dtype is dtypes.float16 else packed
 
 
 _REFERENCES = {"clip_grad_hook": _clip_hook, "pack_float16": (_pack, _unpack)}
@@ -149,7 +157,21 @@ def check_pack_float16(answer):
     if (tuple(restored.shape) != original.shape
             or not np.allclose(as_array(restored), original, rtol=1e-3, atol=1e-3)):
         raise Hint("unpack_values")
+    _check_other_dtypes(pack, unpack, generator)
     _check_in_backward(pack, unpack, generator)
+
+
+def _check_other_dtypes(pack, unpack, generator):
+    """The exercise converts float32 only: float64 values, and the int64 indices that ops
+    like max save, must come back exactly as they were."""
+    for values in (generator.uniform(-3, 3, size=(4, 3)), np.arange(-3, 9).reshape(4, 3)):
+        tensor = creation.tensor(values)
+        restored = unpack(pack(tensor))
+        if not (_tools.is_tensor(restored) and restored.dtype is tensor.dtype
+                and tuple(restored.shape) == values.shape
+                and np.array_equal(as_array(restored), values)):
+            got = str(restored.dtype) if _tools.is_tensor(restored) else _tools.describe(restored)
+            raise Hint("pack_other_dtypes", dtype=str(tensor.dtype), got=got)
 
 
 def _makes_float16(hook, tensor):

@@ -10,7 +10,6 @@ import numpy as np
 from .. import creation
 from ..autograd.function import Function
 from ..autograd.grad_mode import no_grad
-from ..autograd.graph import saved_tensors_hooks
 from . import _tools
 from ._tools import Hint, as_array, case, values_case
 
@@ -129,19 +128,6 @@ class _InplaceReLU(Function):
 _REFERENCES = {"seed_func": _Func, "tanh_saves_output": _Tanh, "inplace_relu": _InplaceReLU}
 
 
-def _apply_observing_saves(cls, *args):
-    """Run cls.apply(*args) and return (output, the tensors forward saved)."""
-    saved = []
-
-    def pack(tensor):
-        saved.append(tensor)
-        return tensor
-
-    with saved_tensors_hooks(pack, lambda tensor: tensor):
-        output = _tools.apply(cls, *args)
-    return output, saved
-
-
 def _marked_dirty(cls, x):
     """What forward passes to ctx.mark_dirty, found by running it once more on a node of
     its own (apply's error, as PyTorch's, does not say which tensor it was)."""
@@ -159,11 +145,6 @@ def _contains(tensors, wanted):
     return any(t is wanted for t in tensors)
 
 
-def _same_values(tensor, like):
-    return (_tools.is_tensor(tensor) and tuple(tensor.shape) == tuple(like.shape)
-            and _tools.close(as_array(tensor), as_array(like), like.dtype))
-
-
 def _kept_on_ctx(node, *tensors):
     """Whether forward kept one of `tensors` as a ctx attribute (also inside a tuple, list
     or dict: ctx.inputs = (x, y))."""
@@ -178,8 +159,8 @@ def _kept_on_ctx(node, *tensors):
 def check_seed_func(answer):
     cls = _tools.require_function_class(answer)
     x, y = case((3,), (3,), seed=20)()
-    output, saved = _apply_observing_saves(cls, x, y, 2)
-    _tools.require_tensor(output, "forward")
+    output, saved = _tools.apply_observing_saves(cls, x, y, 2)
+    _tools.require_grad_fn(_tools.require_tensor(output, "forward"), (x, y))
     node = output.grad_fn
     if _kept_on_ctx(node, x, y):
         raise Hint("inputs_on_ctx")
@@ -213,8 +194,8 @@ def _diagnose_missing_w(cls, x, y, z):
 def check_tanh_saves_output(answer):
     cls = _tools.require_function_class(answer)
     x = creation.tensor([0.3, -1.2, 2.0], requires_grad=True)
-    output, saved = _apply_observing_saves(cls, x)
-    _tools.require_tensor(output, "forward")
+    output, saved = _tools.apply_observing_saves(cls, x)
+    _tools.require_grad_fn(_tools.require_tensor(output, "forward"), (x,))
     if _kept_on_ctx(output.grad_fn, x):
         raise Hint("saved_input_not_output")
     if _kept_on_ctx(output.grad_fn, output):
@@ -222,9 +203,9 @@ def check_tanh_saves_output(answer):
     if not saved:
         raise Hint("nothing_saved")
     # by value: y.detach() (PyTorch's habit) saves the output too
-    if any(_same_values(t, x) for t in saved):
+    if any(_tools.same_values(t, x) for t in saved):
         raise Hint("saved_input_not_output")
-    if not any(_same_values(t, output) for t in saved):
+    if not any(_tools.same_values(t, output) for t in saved):
         raise Hint("save_the_output")
     cases = (case((2, 3), seed=24), case((4,), seed=25, dtype="float32"),
              values_case([[0.0, -3.0, 5.0]]))
@@ -250,7 +231,7 @@ def _check_inplace_case(cls, values):
                    "mark_dirty_wrong_tensor") from None
     if np.array_equal(as_array(x), values.astype(np.float64)):
         raise Hint("not_in_place")
-    _tools.require_tensor(output, "forward")
+    _tools.require_grad_fn(_tools.require_tensor(output, "forward"), (leaf,))
     node = output.grad_fn
     if x.grad_fn is not node:
         dirty = getattr(node, "_dirty", ())
@@ -268,9 +249,10 @@ def _check_inplace_case(cls, values):
     grad = _tools.require_tensor(raw[0], "backward")
     if _tools.close(as_array(grad), as_array(grad_output), x.dtype):
         raise Hint("mask_after_clamp")
-    _tools.diagnose_values(as_array(grad), expected, (values > 0).astype(float), 1, x.dtype)
+    _tools.diagnose_values(as_array(grad), expected, (values > 0).astype(float), 0, values,
+                           x.dtype)
     output.backward(grad_output)
-    _tools.diagnose_values(as_array(leaf.grad), expected, None, 1, x.dtype)
+    _tools.diagnose_values(as_array(leaf.grad), expected, None, 0, values, x.dtype)
 
 
 CHECKS = {"seed_func": check_seed_func, "tanh_saves_output": check_tanh_saves_output,

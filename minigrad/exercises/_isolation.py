@@ -1,0 +1,153 @@
+"""The state an answer runs in, and what it may not leave behind.
+
+A student calls `check` from wherever they are: inside `with torch.no_grad():`,
+after `torch.set_default_dtype(torch.float64)`, with saved-tensor hooks open.
+An answer must get the same verdict everywhere, so it runs in PyTorch's
+default state: grad mode on, no inference mode, anomaly detection off, no
+saved-tensor hooks, no forward-AD level, no backward running, float32 as the
+default dtype, numpy's default error handling, no trace being recorded.  The
+caller's state comes back afterwards, whatever the answer did and wherever
+the time limit stopped it (the alarm may land inside a `with` block's exit).
+
+An answer may also change what outlives it: the default dtype, the
+language, a method of Tensor, a function of minigrad, of the checker
+itself or of numpy (`_tools.close = lambda *args: True`).  Such a change is
+put back, and the verdict refused: the checks ran against a changed minigrad
+and cannot vouch for what they saw.  The autograd switches above are put
+back without a word (the lessons' own `with` blocks set and reset them).
+"""
+import contextlib
+import sys
+import types
+from typing import NamedTuple
+
+import numpy as np
+
+from .. import dtypes, settings, trace
+from ..autograd import anomaly, engine, forward_ad, forward_mode, grad_mode, saved_tensor
+
+# (the switch, its default): dicts updated in place, lists emptied in place
+_SWITCHES = ((grad_mode._state, {"enabled": True, "inference": False, "quiet": False}),
+             (anomaly._state, {"enabled": False, "check_nan": True}),
+             (forward_ad._state, {"level": None}))
+_STACKS = (engine._running_tasks, saved_tensor._saved_tensors_hooks_stack,
+           saved_tensor._hooks_disabled, forward_ad._dual_tensors)
+_NUMPY_DEFAULTS = {"divide": "warn", "over": "warn", "under": "ignore", "invalid": "warn"}
+
+
+@contextlib.contextmanager
+def default_state():
+    """Run the block in PyTorch's default state; afterwards, the caller's again.
+
+    Yields a list that, once the block is over, names what the block changed
+    that outlives it (empty: nothing), each as code: `Tensor.exp`,
+    `torch.set_default_dtype(torch.float64)`.
+    """
+    caller, lang = _Switches.now(), settings.lang
+    _DEFAULT.restore()
+    before = _patchable()
+    changed = []
+    try:
+        yield changed
+    finally:
+        changed.extend(_put_back(before))
+        if dtypes.get_default_dtype() is not dtypes.float32:
+            changed.append(f"torch.set_default_dtype(torch.{dtypes.get_default_dtype()})")
+        if settings.lang != lang:
+            changed.append(f"minigrad.settings.lang = {settings.lang!r}"[:80])
+            settings.lang = lang
+        caller.restore()
+
+
+class _Switches(NamedTuple):
+    """The autograd switches, the default dtype, numpy's error handling and the recorder."""
+
+    switches: list
+    stacks: list
+    dtype: object
+    numpy_errors: object
+    recorder: object
+
+    @classmethod
+    def now(cls):
+        return cls([dict(switch) for switch, _ in _SWITCHES], [list(s) for s in _STACKS],
+                   dtypes.get_default_dtype(), _numpy_errors(), trace.active)
+
+    def restore(self):
+        for (switch, _), values in zip(_SWITCHES, self.switches):
+            switch.clear()
+            switch.update(values)
+        for stack, values in zip(_STACKS, self.stacks):
+            stack[:] = values
+        dtypes.set_default_dtype(self.dtype)
+        _set_numpy_errors(self.numpy_errors)
+        trace.active = self.recorder
+
+
+def _numpy_errors():
+    """numpy's error handling as it stands: its context variable's value where numpy has
+    one (numpy 2: restored exactly, forward_mode compares it by identity), else geterr()."""
+    if forward_mode._numpy_errors is not None:
+        return forward_mode._numpy_errors.get()
+    return np.geterr()
+
+
+def _set_numpy_errors(state):
+    if isinstance(state, dict):
+        np.seterr(**state)
+    else:
+        forward_mode._numpy_errors.set(state)
+
+
+with np.errstate(**_NUMPY_DEFAULTS):
+    _DEFAULT = _Switches([dict(default) for _, default in _SWITCHES], [[] for _ in _STACKS],
+                         dtypes.float32, _numpy_errors(), None)
+
+
+def _namespaces():
+    """Every minigrad module, every class they define, and numpy."""
+    modules = [module for name, module in list(sys.modules.items())
+               if (name == "minigrad" or name.startswith("minigrad.")) and module is not None]
+    classes = {id(value): value for module in modules for value in list(vars(module).values())
+               if isinstance(value, type) and value.__module__.startswith("minigrad")}
+    return modules + [np] + list(classes.values())
+
+
+def _patchable():
+    """{namespace: {name: value}}: what an answer could patch.  Of a class, every
+    attribute; of a module, its functions, classes and modules (its other globals may
+    change as minigrad runs: counters, caches)."""
+    return {namespace: {name: value for name, value in vars(namespace).items()
+                        if isinstance(namespace, type) or callable(value)
+                        or isinstance(value, types.ModuleType)}
+            for namespace in _namespaces()}
+
+
+def _put_back(before):
+    """Undo every change to what `before` holds; return the names changed.  A class also
+    counts a new attribute that hides an inherited one (`Tensor.exp = ...` over a mixin's
+    method).  Written straight into the namespaces: no code of the answer runs here."""
+    changed = []
+    for namespace, values in before.items():
+        label = namespace.__qualname__ if isinstance(namespace, type) else namespace.__name__
+        now = vars(namespace)
+        for name, value in values.items():
+            if now.get(name, _MISSING) is not value:
+                changed.append(f"{label}.{name}")
+                _set(namespace, name, value)
+        if isinstance(namespace, type):
+            inherited = {name for base in namespace.__mro__[1:] for name in vars(base)}
+            for name in [name for name in now if name not in values and name in inherited]:
+                changed.append(f"{label}.{name}")
+                type.__delattr__(namespace, name)
+    return changed
+
+
+_MISSING = object()
+
+
+def _set(namespace, name, value):
+    if isinstance(namespace, type):
+        type.__setattr__(namespace, name, value)
+    else:
+        vars(namespace)[name] = value
