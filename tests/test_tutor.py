@@ -6,9 +6,12 @@ JupyterLab for real on the shipped lessons and stops it.
 """
 import datetime
 import json
+import os
 import pathlib
 import signal
+import subprocess
 import sys
+import urllib.request
 
 import nbformat
 import pytest
@@ -148,7 +151,7 @@ def test_reset_backs_up_the_students_copy_then_restores_the_lesson(tmp_path, sou
     # Reset by slug, of an unedited copy: nothing to back up.
     restored, saved = workspace.reset(source, work, "en", "backward-order",
                                       now=datetime.datetime(2026, 1, 1))
-    assert restored == lesson and saved is None
+    assert restored == lesson and saved == []
     assert len(list((work / "en" / "backups").iterdir())) == 1
     code, out = run_cli(capsys, source, "--dir", str(work), "--lang", "en", "--reset", "99")
     assert code == 2 and "01-tensors-and-the-graph" in out
@@ -242,6 +245,17 @@ def test_launches_jupyterlab_on_the_first_lesson_and_stops_cleanly(tmp_path):
             environ = pathlib.Path(f"/proc/{process.pid}/environ").read_bytes().split(b"\0")
             assert b"MINIGRAD_LANG=en" in environ
             assert f"MINIGRAD_WORKSPACE={(tmp_path / 'lessons').resolve()}".encode() in environ
+        second = start_tutor([sys.executable, "-m", "minigrad", "--lang", "en"], tmp_path,
+                             free_port())              # one JupyterLab per workspace
+        try:
+            said, _ = second.communicate(timeout=60)
+        except subprocess.TimeoutExpired:
+            raise AssertionError(f"a second JupyterLab started:\n{stop(second)}") from None
+        assert second.returncode == 1, said
+        url = f"http://localhost:{port}/lab?token=minigrad-test-token"
+        assert url in said
+        with urllib.request.urlopen(url, timeout=10) as page:     # it opens as it is: no 403
+            assert b"JupyterLab" in page.read()
     finally:
         output = stop(process, signal.SIGTERM)
     assert process.returncode in (0, -signal.SIGTERM), output
@@ -314,3 +328,199 @@ def test_jupyterlab_opens_without_the_news_pop_up_unless_the_student_chose_setti
     assert json.loads(setting.read_text())["fetchNews"] == "true"
     chosen = cli.jupyter_environment(tmp_path, "en", environ={"JUPYTERLAB_SETTINGS_DIR": "/mine"})
     assert chosen["JUPYTERLAB_SETTINGS_DIR"] == "/mine"
+
+
+# ---------------------------------------------------------------- nothing a student wrote lost
+
+def edit(path, text):
+    notebook = nbformat.read(path, as_version=4)
+    notebook.cells[1].source = text
+    nbformat.write(notebook, path)
+
+
+def backed_up_texts(work):
+    return sorted(cell_text(path) for path in (work / "en" / "backups").glob("*.ipynb"))
+
+
+def test_work_in_the_new_notebook_survives_reruns_upgrades_and_reset(tmp_path, source, launch, capsys):
+    work = tmp_path / "work"
+    run_cli(capsys, source, "--dir", str(work), "--lang", "en")
+    lesson = work / "en" / "01-tensors-and-the-graph.ipynb"
+    new_version = work / "en" / "01-tensors-and-the-graph.new.ipynb"
+    edit(lesson, "my notes")
+    write_lesson(source, "en", SLUGS[0], "en lesson one v2")
+    run_cli(capsys, source, "--dir", str(work), "--lang", "en")
+    assert cell_text(new_version) == "en lesson one v2"
+
+    edit(new_version, "I work in the new one")           # the student switches to it
+    code, out = run_cli(capsys, source, "--dir", str(work), "--lang", "en")
+    assert code == 0 and cell_text(new_version) == "I work in the new one"
+    assert cell_text(lesson) == "my notes"
+
+    write_lesson(source, "en", SLUGS[0], "en lesson one v3")   # an upgrade: .new is backed up
+    code, out = run_cli(capsys, source, "--dir", str(work), "--lang", "en")
+    assert cell_text(new_version) == "en lesson one v3"
+    assert backed_up_texts(work) == ["I work in the new one"]
+    [backup] = (work / "en" / "backups").glob("*.ipynb")
+    assert backup.name in out and "moved to" in out
+
+    edit(new_version, "more work in the new one")
+    code, out = run_cli(capsys, source, "--dir", str(work), "--lang", "en", "--reset", "1")
+    assert code == 0 and cell_text(lesson) == "en lesson one v3" and not new_version.exists()
+    assert backed_up_texts(work) == ["I work in the new one", "more work in the new one", "my notes"]
+
+
+def test_two_resets_in_the_same_second_keep_two_backups(tmp_path, source):
+    work = tmp_path / "work"
+    workspace.sync(source, work, "en")
+    lesson = work / "en" / "02-backward-order.ipynb"
+    when = datetime.datetime(2026, 5, 6, 7, 8, 9)
+    for text in ("first try", "second try"):
+        edit(lesson, text)
+        workspace.reset(source, work, "en", "2", now=when)
+    assert backed_up_texts(work) == ["first try", "second try"]
+    names = sorted(path.name for path in (work / "en" / "backups").iterdir())
+    assert names == ["02-backward-order.20260506-070809-2.ipynb",
+                     "02-backward-order.20260506-070809.ipynb"]
+
+
+WRONG_SHAPES = ["[]", '"text"', "null", "42", '{"lang": 5}', '{"lang": ["en"]}', "{",
+                "\xff\xfe not utf-8"]
+
+
+@pytest.mark.parametrize("name", [progress.MARKER, workspace.MANIFEST])
+@pytest.mark.parametrize("content", WRONG_SHAPES)
+def test_a_damaged_marker_or_manifest_is_kept_aside_and_the_launch_carries_on(
+        tmp_path, source, launch, capsys, name, content):
+    work = tmp_path / "work"
+    run_cli(capsys, source, "--dir", str(work), "--lang", "zh")
+    edit(work / "zh" / "01-tensors-and-the-graph.ipynb", "我的笔记")
+    damaged = content.encode("latin-1")
+    (work / name).write_bytes(damaged)
+    said = ""
+    for argv in (["--progress"], ["--reset", "2"], [], []):
+        code, out = run_cli(capsys, source, "--dir", str(work), "--lang", "zh", *argv)
+        assert code == 0, out
+        said += out
+    [backup] = work.glob(f"{pathlib.Path(name).stem}.damaged.*")
+    assert backup.read_bytes() == damaged
+    assert said.count("无法读取工作区文件") == 1 and said.count(backup.name) == 1    # said once
+    assert workspace.read_marker(work) == {"lang": "zh"}
+    assert cell_text(work / "zh" / "01-tensors-and-the-graph.ipynb") == "我的笔记"
+
+
+@pytest.mark.parametrize("lang, said", [("en", "Cannot write in"), ("zh", "无法写入")])
+def test_a_read_only_workspace_is_said_in_the_students_language(
+        tmp_path, source, launch, capsys, monkeypatch, lang, said):
+    work = tmp_path / "work"
+    run_cli(capsys, source, "--dir", str(work), "--lang", lang)
+    write_lesson(source, lang, SLUGS[1], "a newer lesson two")
+
+    def read_only(*args, dir=None, **kwargs):   # root ignores chmod: the error a student gets
+        raise PermissionError(13, "Permission denied", str(dir))
+    monkeypatch.setattr(workspace.progress.tempfile, "mkstemp", read_only)
+    for argv in ([], ["--reset", "2"]):
+        code, out = run_cli(capsys, source, "--dir", str(work), "--lang", lang, *argv)
+        assert code == 1 and said in out and "Traceback" not in out
+    assert len(launch) == 1
+
+
+def test_one_jupyterlab_per_workspace_the_second_launch_says_where(
+        tmp_path, source, launch, capsys, monkeypatch):
+    work = tmp_path / "work"
+    work.mkdir()
+    runtime = tmp_path / "runtime"
+    runtime.mkdir()
+    monkeypatch.setenv("JUPYTER_RUNTIME_DIR", str(runtime))
+    holder = workspace.lock(work)                  # a launch that became JupyterLab
+    try:
+        code, out = run_cli(capsys, source, "--dir", str(work), "--lang", "en")
+        assert code == 1 and not launch and "already running" in out and str(os.getpid()) in out
+        (runtime / f"jpserver-{os.getpid()}.json").write_text(json.dumps({
+            "pid": os.getpid(), "url": "http://localhost:8890/", "token": "abc",
+            "root_dir": str(work.resolve())}))
+        code, out = run_cli(capsys, source, "--dir", str(work), "--lang", "zh")
+        assert code == 1 and not launch
+        assert "已经在 JupyterLab 中打开：http://localhost:8890/lab?token=abc" in out
+    finally:
+        os.close(holder)
+    code, out = run_cli(capsys, source, "--dir", str(work), "--lang", "en")
+    assert code == 0 and len(launch) == 1
+
+
+@pytest.mark.parametrize("link", ["en", ".jupyterlab-settings", "en/backups"])
+def test_a_link_leading_out_of_the_workspace_is_refused(tmp_path, source, launch, capsys, link):
+    work, elsewhere = tmp_path / "work", tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    if link == "en/backups":                         # a reset would move a copy out
+        run_cli(capsys, source, "--dir", str(work), "--lang", "en")
+        edit(work / "en" / "02-backward-order.ipynb", "mine")
+        launch.clear()
+    work.mkdir(exist_ok=True)
+    (work / link).symlink_to(elsewhere, target_is_directory=True)
+    argv = ["--reset", "2"] if link == "en/backups" else []
+    code, out = run_cli(capsys, source, "--dir", str(work), "--lang", "en", *argv)
+    assert code == 1 and not launch and "outside the workspace" in out
+    assert list(elsewhere.iterdir()) == []
+
+
+DAMAGED_PROGRESS = [b"", b"{", b'{"exercises": {"exp": {"passed": tr', b"not json",
+                    '{"exercises": {"exp": {"passed": true, "attempts": 1, "last_attempt": "é"}}}'
+                    .encode("latin-1"),
+                    b"[]", b'"text"', b"null", b'{"exercises": []}', b'{"exercises": {"exp": 5}}',
+                    b'{"exercises": {"exp": {"passed": "yes", "attempts": 2}}}',
+                    b'{"exercises": {"exp": {"passed": true, "attempts": "3"}}}']
+
+
+@pytest.mark.parametrize("content", DAMAGED_PROGRESS)
+def test_progress_never_crashes_on_a_damaged_progress_file(tmp_path, source, launch, capsys, content):
+    work = tmp_path / "work"
+    run_cli(capsys, source, "--dir", str(work), "--lang", "en")
+    (work / progress.FILENAME).write_bytes(content)
+    code, out = run_cli(capsys, source, "--dir", str(work), "--progress")
+    assert code == 0 and "is damaged" in out
+    assert (work / progress.FILENAME).read_bytes() == content        # --progress only reads
+    code, out = run_cli(capsys, source, "--dir", str(work), "--lang", "en")
+    [backup] = work.glob("minigrad-progress.damaged.*.json")
+    assert backup.read_bytes() == content and backup.name in out
+
+
+FAKE_PYTHON = """#!/usr/bin/env bash
+# A stand-in for .venv/bin/python: logs pip's calls; FAKE_OFFLINE=1 makes pip fail.
+echo "$@" >> "$(dirname "$0")/../pip.log"
+[ -n "${FAKE_OFFLINE:-}" ] && exit 1
+printf '#!/usr/bin/env bash\\necho "tutor started $*"\\n' > "$(dirname "$0")/minigrad-tutor"
+chmod +x "$(dirname "$0")/minigrad-tutor"
+"""
+
+
+def test_start_tutor_installs_once_then_starts_at_once_and_offline(tmp_path):
+    root = tmp_path / "checkout"
+    (root / "scripts").mkdir(parents=True)
+    script = root / "scripts" / "start-tutor.sh"
+    script.write_bytes((README.parent / "scripts" / "start-tutor.sh").read_bytes())
+    (root / "pyproject.toml").write_text("[project]\nname = 'minigrad'\n")
+    python = root / ".venv" / "bin" / "python"
+    python.parent.mkdir(parents=True)
+    python.write_text(FAKE_PYTHON)
+    python.chmod(0o755)
+
+    def start(*argv, offline=False):
+        environment = {**os.environ, "FAKE_OFFLINE": "1" if offline else ""}
+        return subprocess.run(["bash", str(script), *argv], env=environment,
+                              capture_output=True, text=True, timeout=60)
+
+    def pip_calls():
+        log = root / ".venv" / "pip.log"
+        return log.read_text().count("pip install") if log.exists() else 0
+
+    first = start("--lang", "zh")
+    assert first.returncode == 0 and "tutor started --lang zh" in first.stdout
+    assert pip_calls() == 1
+    again = start("--progress", offline=True)          # installed: no pip, no network
+    assert again.returncode == 0 and "tutor started --progress" in again.stdout
+    assert pip_calls() == 1
+    (root / "pyproject.toml").write_text("[project]\nname = 'minigrad'\nversion = '2'\n")
+    offline = start(offline=True)                      # wants an update, has no network
+    assert offline.returncode == 0 and "tutor started" in offline.stdout
+    assert pip_calls() == 2 and "installed before" in offline.stdout

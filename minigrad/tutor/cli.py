@@ -11,7 +11,10 @@
 Re-running is always safe: new lessons are added, notebooks you edited are kept
 (see minigrad/tutor/workspace.py).  JupyterLab is started with MINIGRAD_LANG
 and MINIGRAD_WORKSPACE set, so the exercise checks answer in your language and
-record your progress in the workspace.
+record your progress in the workspace.  One JupyterLab per workspace: a second
+launch says where the running one is.  A problem with the workspace (a folder
+that cannot be written, a link that leads out of it) is said in the student's
+language, with what to do, never as a Python traceback.
 """
 import argparse
 import importlib.util
@@ -111,6 +114,9 @@ def report_sync(changes, lang, folder, solutions=False):
         if change.status == workspace.KEPT_NEW_SAVED:
             number = f"{workspace.lesson_number(change.path):02d}" + (" --solutions" if solutions else "")
             lines.append(say(lang, "kept", path=path, new=_relative(change.new_version), number=number))
+            if change.backup:
+                lines.append(say(lang, "new_backed_up", path=_relative(change.new_version),
+                                 backup=_relative(change.backup)))
         elif change.status in (workspace.ADDED, workspace.UPDATED):
             lines.append(say(lang, change.status, path=path))
     edited = sum(change.status == workspace.EDITED for change in changes)
@@ -156,8 +162,8 @@ def lab_settings_dir(folder):
 def seed_lab_settings(folder):
     """Turn off the news question ("Would you like to get notified about official Jupyter
     news?"), which would cover a lesson's widget; other settings are the student's to change."""
-    path = (lab_settings_dir(folder) / "@jupyterlab" / "apputils-extension"
-            / "notification.jupyterlab-settings")
+    path = workspace.inside(folder, lab_settings_dir(folder) / "@jupyterlab" / "apputils-extension"
+                            / "notification.jupyterlab-settings")
     if not path.exists():
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text('{"fetchNews": "false", "checkForUpdates": false}\n', encoding="utf-8")
@@ -177,25 +183,74 @@ def main(argv=None, source=None):
         return 0
     if args.progress:
         return _print_progress(args.dir, lang)
-    if args.reset:
-        try:
-            restored, backup = workspace.reset(source, args.dir, lang, args.reset, args.solutions)
-        except LookupError as error:
-            print(error.args[0], file=sys.stderr)
-            return 2
-        print(say(lang, "restored", path=_relative(restored)))
-        if backup:
-            print(say(lang, "backed_up", backup=_relative(backup)))
-        return 0
-    changes = workspace.sync(source, args.dir, lang, args.solutions)
-    print(report_sync(changes, lang, _relative(args.dir), args.solutions))
-    if importlib.util.find_spec("jupyterlab") is None:
-        print(say(lang, "no_jupyterlab"), file=sys.stderr)
+    try:
+        return _reset(source, args, lang) if args.reset else _launch(source, args, lang)
+    except workspace.WorkspaceError as error:
+        print(say(lang, error.key, **error.values), file=sys.stderr)
         return 1
-    print(say(lang, "starting", lesson=_relative(changes[0].path)), flush=True)
-    command = jupyter_command(args.dir, changes[0].path, args.port, not args.no_browser)
-    seed_lab_settings(args.dir)
-    return _run(command, jupyter_environment(args.dir, lang))
+    except OSError as error:          # a read-only folder, a full disk: said, not a traceback
+        if error.errno is None:       # not the system's answer: minigrad's own error
+            raise
+        print(say(lang, "cannot_write", folder=_relative(args.dir), error=error.strerror),
+              file=sys.stderr)
+        return 1
+
+
+def _reset(source, args, lang):
+    _set_aside_damaged(args.dir, lang)
+    try:
+        restored, backups = workspace.reset(source, args.dir, lang, args.reset, args.solutions)
+    except LookupError as error:
+        print(error.args[0], file=sys.stderr)
+        return 2
+    print(say(lang, "restored", path=_relative(restored)))
+    for backup in backups:
+        print(say(lang, "backed_up", backup=_relative(backup)))
+    return 0
+
+
+def _launch(source, args, lang):
+    args.dir.mkdir(parents=True, exist_ok=True)
+    try:
+        lock = workspace.lock(args.dir)   # JupyterLab holds it once this process becomes it
+    except workspace.WorkspaceError as error:
+        print(_already_running(args.dir, error.values["pid"], lang), file=sys.stderr)
+        return 1
+    try:
+        _set_aside_damaged(args.dir, lang)
+        changes = workspace.sync(source, args.dir, lang, args.solutions)
+        print(report_sync(changes, lang, _relative(args.dir), args.solutions))
+        if importlib.util.find_spec("jupyterlab") is None:
+            print(say(lang, "no_jupyterlab"), file=sys.stderr)
+            return 1
+        print(say(lang, "starting", lesson=_relative(changes[0].path)), flush=True)
+        command = jupyter_command(args.dir, changes[0].path, args.port, not args.no_browser)
+        seed_lab_settings(args.dir)
+        return _run(command, jupyter_environment(args.dir, lang))
+    finally:                              # reached when JupyterLab ran as a child, or not at all
+        os.close(lock)
+
+
+def _set_aside_damaged(folder, lang):
+    for name, backup in workspace.set_aside_damaged(folder):
+        print(say(lang, "damaged", file=name, backup=_relative(backup)))
+
+
+def _already_running(folder, pid, lang):
+    """Where the JupyterLab already running on `folder` is: its address with its token,
+    from Jupyter's own list of running servers, else the process that holds the lock."""
+    try:
+        from jupyter_server.serverapp import list_running_servers
+        servers = list(list_running_servers())
+    except Exception:       # noqa: BLE001 — no list: the process id still tells where to look
+        servers = []
+    root = pathlib.Path(folder).resolve()
+    for server in servers:
+        if str(server.get("pid")) == pid or pathlib.Path(server.get("root_dir", "")) == root:
+            token = server.get("token")
+            url = f"{server['url']}lab" + (f"?token={token}" if token else "")
+            return say(lang, "already_running", folder=_relative(folder), url=url)
+    return say(lang, "already_starting", folder=_relative(folder), pid=pid or "?")
 
 
 def _print_progress(folder, lang):
@@ -205,7 +260,9 @@ def _print_progress(folder, lang):
     if not _is_workspace(folder):
         print(say(lang, "no_workspace", folder=_relative(folder)))
         return 1
-    entries = progress.load(folder)
+    entries, damaged = progress.read(folder)
+    if damaged:
+        print(say(lang, "progress_damaged", file=progress.FILENAME))
     if not entries:
         print(say(lang, "no_progress", folder=_relative(folder)))
         return 0

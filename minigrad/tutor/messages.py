@@ -22,6 +22,22 @@ MESSAGES = {
         "progress_header": "Exercises passed: {passed} of {total}  ({folder})",
         "attempts": "{count} attempt(s)",
         "other_ids": "Other exercises",
+        "new_backed_up": "           Your edits in it were moved to {backup} first.",
+        "damaged": ("The workspace file {file} could not be read (damaged, or changed by hand).\n"
+                    "  It is kept as {backup}, and a new one is written."),
+        "progress_damaged": ("Your progress file {file} is damaged: what could be read is shown.\n"
+                             "  The next check keeps it as a backup and starts a new one."),
+        "cannot_write": ("Cannot write in {folder} ({error}).\n"
+                         "  Make the folder writable (chmod -R u+w), or choose another one with --dir."),
+        "link_outside": ("{path} is a link to {target}, outside the workspace: minigrad-tutor\n"
+                         "  does not write through it. Replace the link by a real folder, or choose\n"
+                         "  another workspace with --dir."),
+        "already_running": ("The lessons in {folder} are already open in JupyterLab: {url}\n"
+                            "  Open that address in your browser, or stop that JupyterLab\n"
+                            "  (Ctrl+C in its terminal) before starting a new one."),
+        "already_starting": ("minigrad-tutor is already running on {folder} (process {pid}); its\n"
+                             "  terminal shows the address to open. Stop it (Ctrl+C in its terminal)\n"
+                             "  before starting a new one."),
         "lang_name": "English",
     },
     "zh": {
@@ -41,6 +57,20 @@ MESSAGES = {
         "progress_header": "已通过的练习：{passed} / {total}（{folder}）",
         "attempts": "尝试 {count} 次",
         "other_ids": "其他练习",
+        "new_backed_up": "          你在其中的修改已先移到 {backup}。",
+        "damaged": ("无法读取工作区文件 {file}（已损坏，或者被手动改过）。\n"
+                    "  它已另存为 {backup}，并重新写入一个新文件。"),
+        "progress_damaged": ("你的进度文件 {file} 已损坏，下面只列出能读出的部分。\n"
+                             "  下一次检查时会把它另存为备份，并开始记录新的进度。"),
+        "cannot_write": ("无法写入 {folder}（{error}）。\n"
+                         "  请让这个文件夹可写（chmod -R u+w），或者用 --dir 换一个文件夹。"),
+        "link_outside": ("{path} 是指向工作区之外 {target} 的链接：minigrad-tutor 不会通过它写入文件。\n"
+                         "  请把这个链接换成真正的文件夹，或者用 --dir 换一个工作区。"),
+        "already_running": ("{folder} 里的课程已经在 JupyterLab 中打开：{url}\n"
+                            "  请在浏览器中打开这个地址；如果要重新启动，请先停止那个 JupyterLab"
+                            "（在它的终端里按 Ctrl+C）。"),
+        "already_starting": ("minigrad-tutor 已经在 {folder} 上运行（进程 {pid}），它的终端里显示了要打开的地址。\n"
+                             "  如果要重新启动，请先停止它（在它的终端里按 Ctrl+C）。"),
         "lang_name": "中文",
     },
 }

@@ -8,6 +8,7 @@ A workspace is a folder (default ``./minigrad-lessons``) laid out as::
     en/01-tensors-and-the-graph.ipynb ...       the student's copies
     en/solutions/01-tensors-and-the-graph.ipynb ...
     en/backups/03-custom-functions.20261121-100211.ipynb   (made by --reset)
+    .minigrad-lock             held by the running launcher (one per workspace)
 
 One folder per language, so switching language never touches the other
 language's notebooks, while the progress file is shared (exercise ids are the
@@ -20,7 +21,16 @@ same in both languages).
 # by a newer lesson; an edited one is kept, and the new version is written
 # next to it as NN-slug.new.ipynb.  Running a cell changes the outputs, so a
 # notebook that was run and saved counts as edited: that is the student's
-# work as well.
+# work as well.  The .new notebook follows the same rule: a student may well
+# work in it, so once edited it is never rewritten, and a still newer lesson
+# (or --reset) first moves it into backups/.  Nothing the student may have
+# edited is overwritten or deleted without a backup.
+#
+# NOTE [the workspace's own files]
+# The launcher writes only inside the workspace: a folder in it that is a
+# link to somewhere else (en/, backups/, .jupyterlab-settings) is refused,
+# not followed.  A marker, manifest or progress file it cannot read is moved
+# aside as a backup (said once), and the launch carries on.
 
 Example::
 
@@ -35,17 +45,17 @@ Example::
     [('01-intro.ipynb', 'edited')]
 """
 import dataclasses
-import datetime
 import hashlib
 import json
 import os
 import pathlib
 import re
-import tempfile
 
 from minigrad import progress
+from minigrad.settings import LANGUAGES
 
 MANIFEST = ".minigrad-manifest.json"
+LOCK = ".minigrad-lock"
 
 # What sync() did to one lesson (Change.status):
 ADDED = "added"            # not in the workspace yet: copied
@@ -55,6 +65,15 @@ EDITED = "edited"          # the student's copy, kept (the lesson did not change
 KEPT_NEW_SAVED = "kept"    # the student's copy, kept; the newer lesson saved as .new.ipynb
 
 
+class WorkspaceError(Exception):
+    """A workspace the launcher cannot use as it is: `key` names what the launcher says
+    (minigrad/tutor/messages.py), `values` fill it in."""
+
+    def __init__(self, key, **values):
+        super().__init__(key, values)
+        self.key, self.values = key, values
+
+
 @dataclasses.dataclass(frozen=True)
 class Change:
     """One notebook's fate in sync(): its workspace path and what happened to it."""
@@ -62,6 +81,7 @@ class Change:
     path: pathlib.Path
     status: str
     new_version: pathlib.Path | None = None    # where the newer lesson went, for KEPT_NEW_SAVED
+    backup: pathlib.Path | None = None         # where an edited .new notebook went before that
 
     @property
     def name(self):
@@ -90,12 +110,12 @@ def sync(source, workspace, lang, solutions=False):
     lessons = source_notebooks(source, lang, solutions)
     if not lessons:
         raise FileNotFoundError(f"no {lang} lessons in {lesson_folder(source, lang, solutions)}")
-    target = lesson_folder(workspace, lang, solutions)
+    target = inside(workspace, lesson_folder(workspace, lang, solutions))
     target.mkdir(parents=True, exist_ok=True)
     write_marker(workspace, lang)
     manifest = read_manifest(workspace)
     changes = [_sync_one(lesson, target / lesson.name, workspace, manifest) for lesson in lessons]
-    _write_json(workspace / MANIFEST, manifest)
+    progress.write_json(workspace / MANIFEST, manifest)
     return changes
 
 
@@ -115,8 +135,37 @@ def _sync_one(lesson, copy, workspace, manifest):
     new_copy = copy.with_suffix(".new.ipynb")
     if manifest.get(key) == shipped:               # the student's edit of the current lesson
         return Change(copy, EDITED)
-    _copy(lesson, new_copy, manifest, new_copy.relative_to(workspace).as_posix())
-    return Change(copy, KEPT_NEW_SAVED, new_copy)
+    new_key = new_copy.relative_to(workspace).as_posix()
+    if new_copy.exists() and digest(new_copy) == shipped:
+        manifest[new_key] = shipped
+        return Change(copy, KEPT_NEW_SAVED, new_copy)
+    if new_copy.exists() and manifest.get(new_key) == shipped:
+        return Change(copy, EDITED)                # the student works in the .new notebook
+    backup = _back_up_if_edited(new_copy, manifest, new_key)    # the lesson moved on again
+    _copy(lesson, new_copy, manifest, new_key)
+    return Change(copy, KEPT_NEW_SAVED, new_copy, backup)
+
+
+def _back_up_if_edited(path, manifest, key, now=None):
+    """Move `path` into backups/ unless it is missing or what the launcher wrote there;
+    returns the backup, or None."""
+    if not path.exists() or manifest.get(key) == digest(path):
+        return None
+    backups = inside(path.parent, path.parent / "backups")
+    return progress.move_to_backup(path, backups, now)
+
+
+def inside(workspace, path):
+    """`path`, when it lies inside `workspace` once links are followed; else WorkspaceError.
+
+    A link inside the workspace (en/ -> /elsewhere) would let the launcher write
+    where the student never asked it to: refused, not followed.
+    """
+    workspace, path = pathlib.Path(workspace), pathlib.Path(path)
+    target = path.resolve()
+    if not target.is_relative_to(workspace.resolve()):
+        raise WorkspaceError("link_outside", path=str(path), target=str(target))
+    return path
 
 
 def find_lesson(source, lang, wanted, solutions=False):
@@ -139,52 +188,118 @@ def find_lesson(source, lang, wanted, solutions=False):
 
 
 def reset(source, workspace, lang, wanted, solutions=False, now=None):
-    """Put the shipped version of one lesson back; returns (restored path, backup path or None).
+    """Put the shipped version of one lesson back; returns (restored path, [backups made]).
 
     The student's copy, when it differs from the shipped lesson, is first
-    moved to <lang>/backups/NN-slug.<time>.ipynb; nothing is ever deleted.
+    moved to <lang>/backups/NN-slug.<time>.ipynb, and so is an edited
+    NN-slug.new.ipynb; nothing the student edited is ever deleted.
     """
     workspace = pathlib.Path(workspace)
     lesson = find_lesson(source, lang, wanted, solutions)
-    copy = lesson_folder(workspace, lang, solutions) / lesson.name
+    copy = inside(workspace, lesson_folder(workspace, lang, solutions)) / lesson.name
     copy.parent.mkdir(parents=True, exist_ok=True)
     write_marker(workspace, lang)
     manifest = read_manifest(workspace)
-    backup = None
+    backups = []
     if copy.exists() and digest(copy) != digest(lesson):
-        stamp = (now or datetime.datetime.now()).strftime("%Y%m%d-%H%M%S")
-        backup = copy.parent / "backups" / f"{lesson.stem}.{stamp}.ipynb"
-        backup.parent.mkdir(exist_ok=True)
-        os.replace(copy, backup)
+        backups.append(progress.move_to_backup(copy, inside(workspace, copy.parent / "backups"),
+                                               now))
     _copy(lesson, copy, manifest, copy.relative_to(workspace).as_posix())
     new_copy = copy.with_suffix(".new.ipynb")
-    if new_copy.exists():                          # the .new file was ours; it is now redundant
+    new_key = new_copy.relative_to(workspace).as_posix()
+    backups.append(_back_up_if_edited(new_copy, manifest, new_key, now))
+    if new_copy.exists():                          # ours, unedited: now redundant
         new_copy.unlink()
-        manifest.pop(new_copy.relative_to(workspace).as_posix(), None)
-    _write_json(workspace / MANIFEST, manifest)
-    return copy, backup
+    manifest.pop(new_key, None)
+    progress.write_json(workspace / MANIFEST, manifest)
+    return copy, [backup for backup in backups if backup]
 
 
 def read_marker(workspace):
-    """The marker's content ({"lang": ...}), or {} when the folder is not a workspace."""
-    try:
-        return json.loads((pathlib.Path(workspace) / progress.MARKER).read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return {}
+    """The marker's content ({"lang": ...}), or {} when the folder is not a workspace
+    (or the marker cannot be read)."""
+    marker = _read_json(pathlib.Path(workspace) / progress.MARKER)
+    return marker if _is_marker(marker) else {}
 
 
 def write_marker(workspace, lang):
     """Mark `workspace` (progress.find_workspace looks for this file) and remember the language."""
     pathlib.Path(workspace).mkdir(parents=True, exist_ok=True)
-    _write_json(pathlib.Path(workspace) / progress.MARKER, {**read_marker(workspace), "lang": lang})
+    progress.write_json(pathlib.Path(workspace) / progress.MARKER,
+                        {**read_marker(workspace), "lang": lang})
 
 
 def read_manifest(workspace):
-    """{workspace-relative path: sha256 of what the launcher last wrote there}."""
+    """{workspace-relative path: sha256 of what the launcher last wrote there}; {} when the
+    file is missing or cannot be read (every notebook that differs then counts as edited)."""
+    manifest = _read_json(pathlib.Path(workspace) / MANIFEST)
+    return manifest if _is_manifest(manifest) else {}
+
+
+def _read_json(path):
+    """The JSON in `path`; _MISSING when there is no such file, _DAMAGED when it is no JSON."""
     try:
-        return json.loads((pathlib.Path(workspace) / MANIFEST).read_text(encoding="utf-8"))
+        return json.loads(path.read_bytes().decode("utf-8"))
+    except FileNotFoundError:
+        return _MISSING
     except (OSError, ValueError):
-        return {}
+        return _DAMAGED
+
+
+_MISSING, _DAMAGED = object(), object()
+
+
+def _is_marker(content):
+    return isinstance(content, dict) and content.get("lang", "en") in LANGUAGES
+
+
+def _is_manifest(content):
+    return isinstance(content, dict) and all(isinstance(value, str) for value in content.values())
+
+
+def set_aside_damaged(workspace, now=None):
+    """Move the workspace's files that cannot be read (marker, manifest, progress) aside
+    as backups, so the launcher can write new ones; returns [(file name, backup)]."""
+    workspace = pathlib.Path(workspace)
+    moved = []
+    for name, valid in ((progress.MARKER, _is_marker), (MANIFEST, _is_manifest)):
+        content = _read_json(workspace / name)
+        if content is not _MISSING and not valid(content):
+            moved.append((name, progress.move_to_backup(workspace / name, workspace, now,
+                                                        ".damaged")))
+    if progress.read(workspace)[1]:
+        moved.append((progress.FILENAME, progress.move_to_backup(
+            workspace / progress.FILENAME, workspace, now, ".damaged")))
+    return moved
+
+
+def lock(workspace):
+    """Hold the workspace's lock until this process ends (JupyterLab, once the launcher
+    becomes it: the lock's file stays open across exec); returns its file descriptor.
+
+    Raises WorkspaceError("already_running", pid=...) when another launch holds it.
+    """
+    path = inside(workspace, pathlib.Path(workspace) / LOCK)
+    handle = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+    try:
+        _lock_file(handle)
+    except OSError:
+        holder = os.read(handle, 100).decode("ascii", "replace").strip()
+        os.close(handle)
+        raise WorkspaceError("already_running", pid=holder) from None
+    os.ftruncate(handle, 0)
+    os.write(handle, f"{os.getpid()}\n".encode("ascii"))
+    os.set_inheritable(handle, True)
+    return handle
+
+
+def _lock_file(handle):
+    if os.name == "nt":
+        import msvcrt
+        msvcrt.locking(handle, msvcrt.LK_NBLCK, 1)
+    else:
+        import fcntl
+        fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
 
 
 def digest(path):
@@ -200,23 +315,5 @@ def lesson_number(path):
 
 def _copy(lesson, destination, manifest, key):
     data = lesson.read_bytes()
-    _write_atomically(destination, data)
+    progress.write_atomically(destination, data)
     manifest[key] = hashlib.sha256(data).hexdigest()
-
-
-def _write_json(path, content):
-    text = json.dumps(content, indent=1, sort_keys=True, ensure_ascii=False) + "\n"
-    _write_atomically(path, text.encode("utf-8"))
-
-
-def _write_atomically(path, data):
-    """Write through a temporary file and os.replace: an interrupted run leaves no half file."""
-    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=".tmp-", suffix=path.suffix)
-    try:
-        with os.fdopen(handle, "wb") as stream:
-            stream.write(data)
-        os.chmod(temporary, 0o644)                 # mkstemp makes 0600; a copied lesson is a plain file
-        os.replace(temporary, path)
-    except BaseException:
-        pathlib.Path(temporary).unlink(missing_ok=True)
-        raise
