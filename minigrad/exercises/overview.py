@@ -58,7 +58,8 @@ MESSAGES = {
 }
 
 _MARKS = {"passed": "✓", "tried": "✗", "untried": "·"}
-_COLOURS = {"passed": "#2e7d32", "tried": "#c62828", "untried": "#9e9e9e"}
+_COLOURS = {"passed": "#2e7d32", "tried": "#c62828", "untried": "#757575"}
+_LEFT = "text-align: left;"          # JupyterLab right-aligns table cells
 
 
 def progress(lang=None, workspace=None):
@@ -150,10 +151,11 @@ class Overview:
                 parts.append(f'<tr><th colspan="4" style="text-align: left; padding-top: 0.6em;">'
                              f'{html.escape(heading)}</th></tr>')
                 parts.extend(
-                    f'<tr><td style="color: {_COLOURS[state]}; font-weight: bold;">'
-                    f'{_MARKS[state]}</td><td><code>{html.escape(exercise)}</code></td>'
-                    f'<td>{html.escape(description)}</td>'
-                    f'<td style="color: {_COLOURS[state]};">{html.escape(detail)}</td></tr>'
+                    f'<tr><td style="{_LEFT} color: {_COLOURS[state]}; font-weight: bold;">'
+                    f'{_MARKS[state]}</td><td style="{_LEFT}"><code>{html.escape(exercise)}</code>'
+                    f'</td><td style="{_LEFT}">{html.escape(description)}</td>'
+                    f'<td style="{_LEFT} white-space: nowrap; color: {_COLOURS[state]};">'
+                    f'{html.escape(detail)}</td></tr>'
                     for exercise, description, state, detail in rows)
             parts.append("</table>")
         if closing:
