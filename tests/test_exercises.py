@@ -400,12 +400,18 @@ def _patch_numpy():
     np.allclose = lambda *args, **kwargs: True
 
 
+def _replace_a_check():
+    from minigrad.exercises import functions
+    functions.CHECKS["exp"] = lambda answer: None
+
+
 CHANGES = {
     "default dtype": (lambda: torch.set_default_dtype(torch.float64), "torch.set_default_dtype"),
     "language": (lambda: setattr(settings, "lang", "zh"), "minigrad.settings.lang"),
     "Tensor method": (_patch_tensor_exp, "Tensor.exp"),
     "checker function": (_patch_the_checker, "minigrad.exercises._tools.close"),
     "numpy function": (_patch_numpy, "numpy.allclose"),
+    "checker table": (_replace_a_check, "minigrad.exercises.functions.CHECKS"),
 }
 
 

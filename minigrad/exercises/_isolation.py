@@ -11,7 +11,8 @@ the time limit stopped it (the alarm may land inside a `with` block's exit).
 
 An answer may also change what outlives it: the default dtype, the
 language, a method of Tensor, a function of minigrad, of the checker
-itself or of numpy (`_tools.close = lambda *args: True`).  Such a change is
+itself or of numpy (`_tools.close = lambda *args: True`), an entry of the
+checker's tables (`functions.CHECKS["exp"] = ...`).  Such a change is
 put back, and the verdict refused: the checks ran against a changed minigrad
 and cannot vouch for what they saw.  The autograd switches above are put
 back without a word (the lessons' own `with` blocks set and reset them).
@@ -45,12 +46,12 @@ def default_state():
     """
     caller, lang = _Switches.now(), settings.lang
     _DEFAULT.restore()
-    before = _patchable()
+    before, tables = _patchable(), _tables()
     changed = []
     try:
         yield changed
     finally:
-        changed.extend(_put_back(before))
+        changed.extend(_put_back(before) + _put_back_tables(tables))
         if dtypes.get_default_dtype() is not dtypes.float32:
             changed.append(f"torch.set_default_dtype(torch.{dtypes.get_default_dtype()})")
         if settings.lang != lang:
@@ -135,15 +136,44 @@ def _put_back(before):
             if now.get(name, _MISSING) is not value:
                 changed.append(f"{label}.{name}")
                 _set(namespace, name, value)
-        if isinstance(namespace, type):
-            inherited = {name for base in namespace.__mro__[1:] for name in vars(base)}
-            for name in [name for name in now if name not in values and name in inherited]:
+        added = now.keys() - values.keys() if isinstance(namespace, type) else ()
+        for name in added:
+            if any(name in vars(base) for base in namespace.__mro__[1:]):
                 changed.append(f"{label}.{name}")
                 type.__delattr__(namespace, name)
     return changed
 
 
 _MISSING = object()
+
+
+def _tables():
+    """[(name, table, its items)]: the checker's dicts (CHECKS, EXERCISES, MESSAGES...)
+    and the dicts they hold, each with a copy of its items."""
+    found = []
+    for module_name, module in list(sys.modules.items()):
+        if module is None or not module_name.startswith(__package__):
+            continue
+        for name, value in vars(module).items():
+            if type(value) is dict:
+                label = f"{module_name}.{name}"
+                found.append((label, value, dict(value)))
+                found.extend((label, item, dict(item)) for item in value.values()
+                             if type(item) is dict)
+    return found
+
+
+def _put_back_tables(tables):
+    """Undo every change to the tables; return their names.  Keys are compared by type
+    first and values by identity, so no code of the answer runs here either."""
+    changed = []
+    for label, table, items in tables:
+        if len(table) != len(items) or any(type(key) is not str or key not in items
+                                           or table[key] is not items[key] for key in list(table)):
+            changed.append(label)
+            table.clear()
+            table.update(items)
+    return changed
 
 
 def _set(namespace, name, value):
