@@ -18,7 +18,7 @@ import minigrad as torch
 from minigrad import settings
 from minigrad.autograd import Function
 from minigrad.autograd.graph import AccumulateGrad
-from minigrad.exercises import EXERCISES, Result, _messages, _tools, check
+from minigrad.exercises import EXERCISES, Result, _exceptions, _messages, _tools, check
 
 CONTRACT = {      # the ids of the lesson/exercise contract, by lesson
     "02-backward-order": ("topo_order", "count_dependencies"),
@@ -293,13 +293,13 @@ def test_minigrad_errors_are_recognised():
     y.add_(1)
     with pytest.raises(RuntimeError) as error:
         y.sum().backward()
-    assert _tools.hint_for_exception(error.value).key == "saved_then_modified"
+    assert _exceptions.hint_for_exception(error.value).key == "saved_then_modified"
     wrong_count = function_class(lambda ctx, x, c: x * c, lambda ctx, g: (g, g, g))
     with pytest.raises(RuntimeError) as error:
         wrong_count.apply(x, 2.0).sum().backward()
-    hint = _tools.hint_for_exception(error.value)
+    hint = _exceptions.hint_for_exception(error.value)
     assert (hint.key, hint.params) == ("wrong_num_grads", {"expected": 2, "got": 3})
-    assert _tools.hint_for_exception(KeyError("k")).key == "raised_no_line"   # no traceback
+    assert _exceptions.hint_for_exception(KeyError("k")).key == "raised_no_line"   # no traceback
 
 
 def test_the_graph_order_reference_is_what_the_engine_does():

@@ -40,7 +40,8 @@ from .. import settings
 from . import _isolation, _messages
 from ._result import Result
 from ._runner import TIME_LIMIT, TimeLimitExceeded, run_limited
-from ._tools import Hint, hint_for_exception
+from ._exceptions import hint_for_exception
+from ._tools import Hint
 from .overview import progress
 
 __all__ = ["check", "progress", "Result", "EXERCISES"]

@@ -2,8 +2,9 @@
 
 A check is a function `check(answer)` that returns when the answer is right
 and raises `Hint(key, **params)` naming the mistake it diagnosed.  Anything
-else the answer raises is translated by `hint_for_exception` (minigrad's own
-errors are recognised: wrong number of gradients, a numpy gradient...).  A
+else the answer raises is translated by `_exceptions.hint_for_exception`
+(minigrad's own errors are recognised: wrong number of gradients, a numpy
+gradient...).  A
 right answer that does not do what the lesson asks may get notes: the check
 returns their keys (see `check_exp`).
 
@@ -13,11 +14,6 @@ after ctx.
 """
 import inspect
 import itertools
-import linecache
-import os
-import pathlib
-import re
-import sysconfig
 
 import numpy as np
 
@@ -314,92 +310,6 @@ def check_through_engine(output, inputs, grad_output, expected):
                 raise Hint("missing_grad", input=position)
             diagnose_values(as_array(tensor.grad), expected[position], None, position,
                             as_array(tensor), tensor.dtype)
-
-
-_EXCEPTION_HINTS = (      # (exception type, text in its message, hint key, fixed params)
-    (RuntimeError, "incorrect number of gradients", "wrong_num_grads", {}),
-    (RuntimeError, "corresponding forward input was not", "grad_for_non_tensor", {}),
-    (RuntimeError, "expected Variable or None (got numpy", "returned_numpy", {"where": "backward"}),
-    (TypeError, "hook returned 'ndarray'", "returned_numpy", {"where": "hook"}),
-    (RuntimeError, "modified by an inplace operation", "saved_then_modified", {}),
-    (TypeError, "does not support ufuncs", "numpy_function_on_tensor", {}),
-    (TypeError, "save_for_backward can only save", "saved_non_tensor", {}),
-    (TypeError, "backward() takes", "backward_args", {}),
-    (TypeError, "backward() missing", "backward_args", {}),
-    (TypeError, "forward() takes", "forward_args", {}),
-    (TypeError, "forward() missing", "forward_args", {}),
-)
-_NUMBERS = {      # what minigrad's message says, for the keys whose text names numbers
-    "wrong_num_grads": r"expected (?P<expected>\d+), got (?P<got>\d+)",
-    "grad_for_non_tensor": r"at position (?P<input>\d+)",
-}
-
-
-def hint_for_exception(error):
-    """The Hint for an exception raised by the answer: a known mistake, or 'raised' with
-    the line of the student's code it came from ('raised_no_line' when none is found)."""
-    text = _safe_text(error)
-    for kind, fragment, key, params in _EXCEPTION_HINTS:
-        if isinstance(error, kind) and fragment in text:
-            if key in _NUMBERS:
-                found = re.search(_NUMBERS[key], text)
-                if found is None:
-                    break
-                params = {name: int(value) for name, value in found.groupdict().items()}
-                if key == "grad_for_non_tensor":     # PyTorch's message counts from 1
-                    params["input"] -= 1
-            return Hint(key, **params)
-    text = text.rstrip(". ")      # the hint's own sentence ends it: no ".." twice
-    if len(text) > 300:
-        text = text[:300] + "..."
-    name = type.__getattribute__(type(error), "__name__")
-    error_text = f"{name}: {text}" if text else name
-    line = students_line(error.__traceback__)
-    if line is None:
-        return Hint("raised_no_line", error=error_text)
-    return Hint("raised", error=error_text, function=line[0], line=line[1])
-
-
-def _safe_text(error):
-    """str(error), or '' when printing it fails (an exception's __str__ is the answer's code)."""
-    try:
-        return str.__str__(str(error))
-    except Exception:       # noqa: BLE001 — a looping __str__ is stopped by the time limit
-        return ""
-
-
-def _library_folders():
-    paths = sysconfig.get_paths()
-    folders = {paths[name] for name in ("stdlib", "platstdlib", "purelib", "platlib") if name in paths}
-    folders.add(pathlib.Path(__file__).resolve().parents[1])      # minigrad itself
-    return tuple(os.path.join(pathlib.Path(folder).resolve(), "") for folder in folders)
-
-
-_LIBRARIES = _library_folders()
-
-
-def students_line(traceback):
-    """(function, source line) of the innermost frame of `traceback` in the student's code
-    (not in minigrad, numpy or Python's own library), or None."""
-    found = None
-    while traceback is not None:
-        code = traceback.tb_frame.f_code
-        filename = code.co_filename
-        if not filename.startswith("<frozen") and not _in_library(filename):
-            text = linecache.getline(filename, traceback.tb_lineno,
-                                     traceback.tb_frame.f_globals).strip()
-            if text:
-                found = (code.co_name, text[:120])
-        traceback = traceback.tb_next
-    return found
-
-
-def _in_library(filename):
-    try:
-        path = str(pathlib.Path(filename).resolve())
-    except (OSError, ValueError):
-        return False
-    return path.startswith(_LIBRARIES)
 
 
 def case(*shapes, dtype="float64", seed=0, requires_grad=True, extra=(), low=-2.0, high=2.0):
