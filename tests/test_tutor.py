@@ -448,7 +448,7 @@ def test_one_jupyterlab_per_workspace_the_second_launch_says_where(
     assert code == 0 and len(launch) == 1
 
 
-@pytest.mark.parametrize("link", ["en", ".jupyterlab-settings", "en/backups"])
+@pytest.mark.parametrize("link", ["en", ".jupyterlab-settings", "en/backups", ".minigrad-lock"])
 def test_a_link_leading_out_of_the_workspace_is_refused(tmp_path, source, launch, capsys, link):
     work, elsewhere = tmp_path / "work", tmp_path / "elsewhere"
     elsewhere.mkdir()
@@ -457,7 +457,10 @@ def test_a_link_leading_out_of_the_workspace_is_refused(tmp_path, source, launch
         edit(work / "en" / "02-backward-order.ipynb", "mine")
         launch.clear()
     work.mkdir(exist_ok=True)
-    (work / link).symlink_to(elsewhere, target_is_directory=True)
+    if link == ".minigrad-lock":                     # a file link: the lock would be made there
+        (work / link).symlink_to(elsewhere / "lock")
+    else:
+        (work / link).symlink_to(elsewhere, target_is_directory=True)
     argv = ["--reset", "2"] if link == "en/backups" else []
     code, out = run_cli(capsys, source, "--dir", str(work), "--lang", "en", *argv)
     assert code == 1 and not launch and "outside the workspace" in out

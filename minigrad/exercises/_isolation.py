@@ -53,11 +53,18 @@ def default_state():
     finally:
         changed.extend(_put_back(before) + _put_back_tables(tables))
         if dtypes.get_default_dtype() is not dtypes.float32:
-            changed.append(f"torch.set_default_dtype(torch.{dtypes.get_default_dtype()})")
-        if settings.lang != lang:
-            changed.append(f"minigrad.settings.lang = {settings.lang!r}"[:80])
+            changed.append(f"torch.set_default_dtype({_shown(dtypes.get_default_dtype())})")
+        if settings.lang is not lang:
+            changed.append(f"minigrad.settings.lang = {_shown(settings.lang)}")
             settings.lang = lang
         caller.restore()
+
+
+def _shown(value):
+    """`value` as code, without running any code of the answer (no __repr__ of its own)."""
+    if type(value) is dtypes.dtype:
+        return f"torch.{value.name}"
+    return repr(value)[:40] if type(value) in (str, type(None)) else object.__repr__(value)
 
 
 class _Switches(NamedTuple):

@@ -43,13 +43,13 @@ class Result:
         border, background = _COLOURS[self.status]
         return (
             f'<div style="border-left: 6px solid {border}; background: {background}; '
-            f'padding: 0.5em 0.8em; margin: 0.3em 0; border-radius: 4px; color: #212121; '
-            f'white-space: pre-line;">'
+            f'padding: 0.5em 0.8em; margin: 0.3em 0; border-radius: 4px; color: #212121;">'
             f'<span style="color: {border}; font-weight: bold; font-size: 1.2em;">'
             f'{_MARKS[self.status]}</span> <code>{html.escape(str(self.exercise_id))}</code> '
-            f'{_code_spans(html.escape(self.message))}</div>')
+            f'{_as_html(self.message)}</div>')
 
 
-def _code_spans(text):
-    """`code` in a message (already escaped) shown as <code>, as Markdown would."""
-    return re.sub(r"`([^`]+)`", r"<code>\1</code>", text)
+def _as_html(message):
+    """The message escaped, its `code` shown as <code> (as Markdown shows it), its line
+    breaks kept."""
+    return re.sub(r"`([^`]+)`", r"<code>\1</code>", html.escape(message)).replace("\n", "<br>")

@@ -115,8 +115,7 @@ def report_sync(changes, lang, folder, solutions=False):
             number = f"{workspace.lesson_number(change.path):02d}" + (" --solutions" if solutions else "")
             lines.append(say(lang, "kept", path=path, new=_relative(change.new_version), number=number))
             if change.backup:
-                lines.append(say(lang, "new_backed_up", path=_relative(change.new_version),
-                                 backup=_relative(change.backup)))
+                lines.append(say(lang, "new_backed_up", backup=_relative(change.backup)))
         elif change.status in (workspace.ADDED, workspace.UPDATED):
             lines.append(say(lang, change.status, path=path))
     edited = sum(change.status == workspace.EDITED for change in changes)
@@ -214,6 +213,8 @@ def _launch(source, args, lang):
     try:
         lock = workspace.lock(args.dir)   # JupyterLab holds it once this process becomes it
     except workspace.WorkspaceError as error:
+        if error.key != "already_running":
+            raise
         print(_already_running(args.dir, error.values["pid"], lang), file=sys.stderr)
         return 1
     try:
