@@ -65,7 +65,10 @@ def _safe_text(error):
 
 
 def _library_folders():
-    paths = sysconfig.get_paths()
+    try:
+        paths = sysconfig.get_paths()
+    except Exception:       # noqa: BLE001 — an unusual Python: minigrad's own folder still counts
+        paths = {}
     folders = {paths[name] for name in ("stdlib", "platstdlib", "purelib", "platlib") if name in paths}
     folders.add(pathlib.Path(__file__).resolve().parents[1])      # minigrad itself
     return tuple(os.path.join(pathlib.Path(folder).resolve(), "") for folder in folders)
