@@ -184,7 +184,7 @@ def test_backward_a_second_time_gets_a_red_frame():
     assert RED in last.svg and 'data-state="freed_access"' in last.svg
     assert all(not f.failed for f in story[:-1])
     zh = viz.frames(trace, "zh")[-1]
-    assert "已经被释放" in zh.caption and "retain_graph=True" in zh.caption
+    assert "已经释放" in zh.caption and "retain_graph=True" in zh.caption
     assert "已释放，却还要用" in zh.svg
 
 

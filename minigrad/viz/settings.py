@@ -118,11 +118,11 @@ TEXT = {
         "cap_hook": "{name} 上的钩子运行：{hook}",
         "cap_finished_all": "反向传播结束：保存的张量还占用 {memory}",
         "cap_freed_only": "{name} 释放它保存的张量",
-        "cap_freed_access": "{name}：反向传播要用的保存的张量已经被释放了；要第二次反向传播，"
-                            "请在第一次调用时传入 retain_graph=True",
+        "cap_freed_access": "{name}：它保存的张量已经释放，反向传播却还要用；要再做一次反向传播，"
+                            "请在第一次调用 backward 时传入 retain_graph=True",
         "state_freed_access": "已释放，却还要用",
         "legend_current_forward": "刚刚创建",
-        "memory_packed": "打包的张量按 pack_hook 的返回值计（返回路径等则计 0 B）",
+        "memory_packed": "打包的张量按 pack_hook 的返回值计算；若返回文件路径等非张量对象，则计为 0 B",
         "leaf_numbered": "叶子张量 {n}",
         "hook_tensor": "张量钩子（register_hook）",
         "hook_retain_grad": "retain_grad() 保留中间梯度",
