@@ -265,6 +265,45 @@ def detached_apply(forward, backward):
     return cls
 
 
+# lesson 01: predicted edges
+EDGES = {("AddBackward0", "ExpBackward0"), ("AddBackward0", "DivBackward0"),
+         ("ExpBackward0", "MulBackward0"), ("MulBackward0", "a"), ("MulBackward0", "b"),
+         ("DivBackward0", "SinBackward0"), ("SinBackward0", "a")}
+
+
+def predicted(edges):
+    return lambda: edges
+
+
+# lesson 08: two losses on one graph
+def separate(retain_first=True, retain_last=False, clone=True, reset=True, summed=False):
+    def separate_gradients(loss_a, loss_b, w):
+        if summed:
+            (loss_a + loss_b).backward()
+            return w.grad, w.grad
+        loss_a.backward(retain_graph=retain_first)
+        grad_a = w.grad.clone() if clone else w.grad
+        if reset:
+            w.grad = None
+        loss_b.backward(retain_graph=retain_last)
+        return grad_a, w.grad
+    return separate_gradients
+
+
+# lesson 12: Mul with a jvp
+def mul_with_jvp(jvp, save="forward"):
+    def forward(ctx, a, b):
+        if save == "forward":
+            ctx.save_for_forward(a, b)
+        else:
+            ctx.save_for_backward(a, b)
+        return a * b
+    members = {"forward": staticmethod(forward)}
+    if jvp is not None:
+        members["jvp"] = staticmethod(jvp)
+    return type("Mul", (Function,), members)
+
+
 WRONG = [
     ("exp", detached_apply(exp_forward, lambda ctx, g: g * saved(ctx)[0]), "no_grad_fn"),
     ("tanh_saves_output", detached_apply(tanh_forward, lambda ctx, g: g * (1 - saved(ctx)[0] ** 2)),
@@ -383,6 +422,37 @@ WRONG = [
     ("linear", fn(linear_forward, linear_backward(transpose_weight=True)),
      "weight_grad_transposed"),
     ("linear", fn(linear_forward, linear_backward(count=2)), "wrong_num_grads"),
+    ("graph_edges", predicted({(b, a) for a, b in EDGES}), "edges_reversed"),
+    ("graph_edges", predicted(EDGES | {("DivBackward0", "k")}), "constant_has_no_node"),
+    ("graph_edges", predicted(EDGES - {("SinBackward0", "a")}), "shared_leaf_two_edges"),
+    ("graph_edges", predicted({(a, "AccumulateGrad" if b in "ab" else b) for a, b in EDGES}),
+     "leaf_names"),
+    ("graph_edges", predicted({(a.replace("Backward0", ""), b) for a, b in EDGES}), "node_names"),
+    ("graph_edges", predicted(["AddBackward0", "ExpBackward0"]), "edges_format"),
+    ("separate_gradients", separate(retain_first=False), "retain_the_first"),
+    ("separate_gradients", separate(summed=True), "summed_losses"),
+    ("separate_gradients", separate(clone=False, reset=False), "first_gradient_overwritten"),
+    ("separate_gradients", separate(reset=False), "gradients_accumulated"),
+    ("separate_gradients", separate(retain_last=True), "kept_the_graph"),
+    ("offload_to_cpu", (lambda t: t.cpu(), lambda p: p), "forgot_device"),
+    ("offload_to_cpu", (lambda t: (t.device, t.cpu()), lambda p: p[1].to("cuda")),
+     "unpack_sends_to_cuda"),
+    ("offload_to_cpu", (lambda t: (t.device, t.numpy()), lambda p: torch.from_numpy(p[1])),
+     "numpy_needs_detach"),
+    ("offload_to_cpu", (lambda t: (t.device, t.cpu()), lambda p: p), "not_a_tensor"),
+    ("offload_to_cpu", (lambda t: (t.device, t.cpu().double()), lambda p: p[1].to(p[0])),
+     "unpack_changed_tensor"),
+    ("mul_jvp", mul_with_jvp(lambda ctx, a_t, b_t: a_t * ctx.saved_tensors[1]),
+     "product_rule_one_term"),
+    ("mul_jvp", mul_with_jvp(lambda ctx, a_t, b_t: sum(ctx.saved_tensors)), "forgot_tangents"),
+    ("mul_jvp", mul_with_jvp(lambda ctx, a_t, b_t: (a_t * ctx.saved_tensors[1],
+                                                    ctx.saved_tensors[0] * b_t)),
+     "one_tangent_per_output"),
+    ("mul_jvp", mul_with_jvp(lambda ctx, a_t, b_t: a_t * ctx.saved_tensors[1]
+                             + ctx.saved_tensors[0] * b_t, save="backward"),
+     "jvp_reads_saved_for_backward"),
+    ("mul_jvp", mul_with_jvp(None), "no_jvp"),
+    ("mul_jvp", mul_with_jvp(lambda ctx, a_t, b_t: a_t * b_t), "multiplied_tangents"),
 ]
 
 
@@ -470,3 +540,15 @@ def test_an_exp_that_saves_its_input_passes_with_a_note():
         assert result.message == _messages.text("passed", lang) + "\n\n" + \
             _messages.text("exp_saved_input", lang)
     assert check("exp", fn(exp_forward, lambda ctx, g: g * saved(ctx)[0])).notes == ()
+
+
+def test_a_packed_tensor_left_on_the_gpu_is_named(fake_cuda):
+    """On a machine with a GPU (here the tests' stand-in for one), the check also packs a
+    tensor that lives on it: storing it where it is keeps the device memory."""
+    assert torch.cuda.is_available()
+    keep_it_there = (lambda t: (t.device, t), lambda p: p[1].to(p[0]))
+    result = check("offload_to_cpu", keep_it_there, lang="zh")
+    assert result.hint == "still_on_device" and result.params == {"device": "cuda:0"}
+    assert "cuda:0" in result.message and "主机内存" in result.message
+    reference = (lambda t: (t.device, t.cpu()), lambda p: p[1].to(p[0]))
+    assert check("offload_to_cpu", reference).passed

@@ -1717,6 +1717,238 @@ class LinearNewStyle(Function):
                 grad_output.sum(dim=0) if ctx.needs_input_grad[2] else None)
 
 
+# ---------------------------------------------------------------- graph_edges
+
+@wrong("graph_edges", "unknown_node")
+def graph_edges_with_the_output():
+    """Names the output out as a node: its node is AddBackward0."""
+    return {("out", "AddBackward0"), ("AddBackward0", "ExpBackward0"),
+            ("AddBackward0", "DivBackward0"), ("ExpBackward0", "MulBackward0"),
+            ("MulBackward0", "a"), ("MulBackward0", "b"), ("DivBackward0", "SinBackward0"),
+            ("SinBackward0", "a")}
+
+
+@wrong("graph_edges", "missing_edges")
+def graph_edges_tree():
+    """Stops at the first branch it meets."""
+    return [("AddBackward0", "ExpBackward0"), ("ExpBackward0", "MulBackward0"),
+            ("MulBackward0", "a"), ("MulBackward0", "b")]
+
+
+@wrong("graph_edges", "extra_edges")
+def graph_edges_through_k():
+    """Joins SinBackward0 straight to b."""
+    return {("AddBackward0", "ExpBackward0"), ("AddBackward0", "DivBackward0"),
+            ("ExpBackward0", "MulBackward0"), ("MulBackward0", "a"), ("MulBackward0", "b"),
+            ("DivBackward0", "SinBackward0"), ("SinBackward0", "a"), ("SinBackward0", "b")}
+
+
+@wrong("graph_edges", "edges_format")
+def graph_edges_as_a_dict():
+    return {"AddBackward0": ["ExpBackward0", "DivBackward0"]}
+
+
+@right("graph_edges")
+def graph_edges_as_lists():
+    """Lists instead of tuples, in another order, with an edge written twice."""
+    return [["SinBackward0", "a"], ["DivBackward0", "SinBackward0"], ["MulBackward0", "b"],
+            ["MulBackward0", "a"], ["ExpBackward0", "MulBackward0"], ["AddBackward0", "DivBackward0"],
+            ["AddBackward0", "ExpBackward0"], ["SinBackward0", "a"]]
+
+
+@right("graph_edges")
+def graph_edges_walked():
+    """Computes the answer with the walk of lesson 01 instead of predicting it."""
+    a = torch.tensor(2.0, requires_grad=True)
+    b = torch.tensor(3.0, requires_grad=True)
+    y = (a * b).exp() + a.sin() / torch.tensor(4.0)
+    names = {id(a): "a", id(b): "b"}
+    edges, stack = set(), [y.grad_fn]
+    while stack:
+        node = stack.pop()
+        for next_node, _ in node.next_functions:
+            if next_node is not None:
+                label = names[id(next_node.variable)] if hasattr(next_node, "variable") \
+                    else next_node.name()
+                edges.add((node.name(), label))
+                stack.append(next_node)
+    return edges
+
+
+# ---------------------------------------------------------------- separate_gradients
+
+@wrong("separate_gradients", "retain_the_first")
+def separate_retaining_the_second_only(loss_a, loss_b, w):
+    loss_a.backward()
+    grad_a = w.grad.clone()
+    w.grad = None
+    loss_b.backward(retain_graph=True)
+    return grad_a, w.grad
+
+
+@wrong("separate_gradients", "gradients_accumulated")
+def separate_with_zero_grad_forgotten(loss_a, loss_b, w):
+    (grad_a,) = torch.autograd.grad(loss_a, w, retain_graph=True)
+    loss_a.backward(retain_graph=True)          # also fills w.grad with the first gradient
+    loss_b.backward()
+    return grad_a, w.grad
+
+
+@wrong("separate_gradients", "gradients_swapped")
+def separate_in_the_order_they_ran(loss_a, loss_b, w):
+    loss_b.backward(retain_graph=True)
+    grad_b = w.grad.clone()
+    w.grad = None
+    loss_a.backward()
+    return grad_b, w.grad        # in the order they ran, not in the order asked for
+
+
+@wrong("separate_gradients", "kept_the_graph")
+def separate_with_autograd_grad_retaining_both(loss_a, loss_b, w):
+    (grad_a,) = torch.autograd.grad(loss_a, w, retain_graph=True)
+    (grad_b,) = torch.autograd.grad(loss_b, w, retain_graph=True)
+    return grad_a, grad_b
+
+
+@wrong("separate_gradients", "two_gradients_expected")
+def separate_stacked(loss_a, loss_b, w):
+    (grad_a,) = torch.autograd.grad(loss_a, w, retain_graph=True)
+    (grad_b,) = torch.autograd.grad(loss_b, w)
+    return torch.stack([grad_a, grad_b])
+
+
+@right("separate_gradients")
+def separate_with_zero_(loss_a, loss_b, w):
+    """Zeroes .grad in place between the passes, as optimizer.zero_grad(set_to_none=False)."""
+    loss_a.backward(retain_graph=True)
+    grad_a = w.grad.detach().clone()
+    w.grad.zero_()
+    loss_b.backward()
+    return grad_a, w.grad
+
+
+@right("separate_gradients")
+def separate_b_first(loss_a, loss_b, w):
+    """Runs loss_b first; the last backward (loss_a's) frees the graph."""
+    (grad_b,) = torch.autograd.grad(loss_b, w, retain_graph=True)
+    (grad_a,) = torch.autograd.grad(loss_a, w)
+    return grad_a, grad_b
+
+
+# ---------------------------------------------------------------- offload_to_cpu
+
+def pack_as_numpy(tensor):
+    return tensor.detach().cpu().numpy()
+
+
+wrong("offload_to_cpu", "forgot_device")((pack_as_numpy, lambda packed: torch.from_numpy(packed)))
+wrong("offload_to_cpu", "unpack_sends_to_cuda")(
+    (lambda tensor: (tensor.device, tensor.cpu()), lambda packed: packed[1].cuda()))
+wrong("offload_to_cpu", "returned_numpy")(
+    (lambda tensor: (tensor.device, tensor.detach().cpu().numpy()), lambda packed: packed[1]))
+wrong("offload_to_cpu", "not_hook_pair")(lambda tensor: (tensor.device, tensor.cpu()))
+wrong("offload_to_cpu", "nothing_stored")((lambda tensor: str(tensor.device), lambda packed: packed))
+right("offload_to_cpu")(
+    (lambda tensor: {"device": str(tensor.device), "data": tensor.detach().cpu().numpy()},
+     lambda packed: torch.tensor(packed["data"]).to(packed["device"])))
+right("offload_to_cpu")(
+    (lambda tensor: (tensor.device, tensor.to("cpu")), lambda packed: packed[1].to(packed[0])))
+
+
+# ---------------------------------------------------------------- mul_jvp
+
+class MulJvpTuple(Function):
+    """Returns one tangent per input, as backward returns one gradient per input."""
+    @staticmethod
+    def forward(ctx, a, b):
+        ctx.save_for_forward(a, b)
+        return a * b
+
+    @staticmethod
+    def jvp(ctx, a_t, b_t):
+        a, b = ctx.saved_tensors
+        return b * a_t, a * b_t
+
+
+class MulJvpSavedForBackward(Function):
+    """Saves with save_for_backward, as for a backward, and reads saved_tensors in jvp."""
+    @staticmethod
+    def forward(ctx, a, b):
+        ctx.save_for_backward(a, b)
+        return a * b
+
+    @staticmethod
+    def jvp(ctx, a_t, b_t):
+        a, b = ctx.saved_tensors
+        return a_t * b + a * b_t
+
+
+class MulJvpWithoutTangents(Function):
+    """Returns the partial derivatives, forgetting the tangents."""
+    @staticmethod
+    def forward(ctx, a, b):
+        ctx.a, ctx.b = a, b
+        return a * b
+
+    @staticmethod
+    def jvp(ctx, a_t, b_t):
+        return ctx.b + ctx.a
+
+
+class MulOnlyBackward(Function):
+    """Writes a backward (lesson 03's habit) where forward mode needs a jvp."""
+    @staticmethod
+    def forward(ctx, a, b):
+        ctx.save_for_backward(a, b)
+        return a * b
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        a, b = ctx.saved_tensors
+        return grad_output * b, grad_output * a
+
+
+wrong("mul_jvp", "one_tangent_per_output")(MulJvpTuple)
+wrong("mul_jvp", "jvp_reads_saved_for_backward")(MulJvpSavedForBackward)
+wrong("mul_jvp", "forgot_tangents")(MulJvpWithoutTangents)
+wrong("mul_jvp", "no_jvp")(MulOnlyBackward)
+
+
+@right("mul_jvp")
+class MulJvpAndBackward(Function):
+    """Both modes: saves for forward and for backward, attributes for nothing."""
+    @staticmethod
+    def forward(ctx, a, b):
+        ctx.save_for_forward(a, b)
+        ctx.save_for_backward(a, b)
+        return torch.mul(a, b)
+
+    @staticmethod
+    def jvp(ctx, a_t, b_t):
+        a, b = ctx.saved_tensors
+        return b * a_t + b_t * a
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        a, b = ctx.saved_tensors
+        return grad_output * b, grad_output * a
+
+
+@right("mul_jvp")
+class MulJvpAttributes(Function):
+    """Keeps a and b as ctx attributes, as the tutorial's Exp keeps its result."""
+    @staticmethod
+    def forward(ctx, a, b):
+        ctx.a, ctx.b = a, b
+        return a * b
+
+    @staticmethod
+    def jvp(ctx, a_t, b_t):
+        result = a_t * ctx.b + ctx.a * b_t
+        del ctx.a, ctx.b
+        return result
+
+
 # ---------------------------------------------------------------- the tests
 
 @pytest.fixture(autouse=True)
@@ -1733,7 +1965,7 @@ def _label(answer):
 def test_every_exercise_has_new_wrong_answers_and_unusual_right_ones():
     wrong_counts = collections.Counter(exercise_id for exercise_id, _, _ in WRONG)
     right_counts = collections.Counter(exercise_id for exercise_id, _ in RIGHT)
-    assert len(wrong_counts) == 17 and min(wrong_counts.values()) >= 4, wrong_counts
+    assert len(wrong_counts) == 21 and min(wrong_counts.values()) >= 4, wrong_counts
     assert set(right_counts) == set(wrong_counts) and min(right_counts.values()) >= 2
 
 

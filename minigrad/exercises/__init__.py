@@ -52,6 +52,10 @@ def _exercise(lesson, module, en, zh):
 
 
 EXERCISES = {
+    "graph_edges": _exercise(
+        "01-tensors-and-the-graph", "graph_basics",
+        "graph_edges(): the edges of a small graph, predicted before running it",
+        "graph_edges()：先预测一张小计算图的边，再运行验证"),
     "topo_order": _exercise(
         "02-backward-order", "graph_order",
         "topo_order(output): the backward nodes in the order the engine runs them",
@@ -94,15 +98,26 @@ EXERCISES = {
     "pack_float16": _exercise("07-hooks", "hooks",
                               "(pack, unpack): saved float32 tensors stored as float16",
                               "(pack, unpack)：把保存的 float32 张量存成 float16"),
+    "separate_gradients": _exercise(
+        "08-retain-graph-and-debugging", "debugging",
+        "separate_gradients(loss_a, loss_b, w): each loss's gradient, one forward, retain_graph",
+        "separate_gradients(loss_a, loss_b, w)：一次前向传播，用 retain_graph 分别求两个损失的梯度"),
     "second_derivative": _exercise("09-higher-order", "higher_order",
                                    "second_derivative(f, x): d²f/dx² with create_graph",
                                    "second_derivative(f, x)：用 create_graph 求 d²f/dx²"),
     "cube_double_backward": _exercise("09-higher-order", "higher_order",
                                       "Cube: x³ with a differentiable backward",
                                       "Cube：x³，backward 本身可导"),
+    "offload_to_cpu": _exercise("10-gpu", "devices",
+                                "(pack, unpack): saved tensors kept in host memory, back on "
+                                "their device in backward",
+                                "(pack, unpack)：把保存的张量放在主机内存里，反向传播时放回原设备"),
     "linear": _exercise("11-capstone", "linear",
                         "Linear: x @ weight.T + bias, using needs_input_grad",
                         "Linear：x @ weight.T + bias，使用 needs_input_grad"),
+    "mul_jvp": _exercise("12-forward-mode", "forward_mode",
+                         "Mul: a·b as a custom Function with a jvp (the product rule)",
+                         "Mul：带 jvp 的自定义 Function，计算 a·b（乘积法则）"),
 }
 
 

@@ -13,7 +13,7 @@ import importlib
 from .. import settings
 
 TOPICS = ("functions", "saving", "ctx_flags", "hooks", "graph_order", "higher_order",
-          "linear", "overview")
+          "linear", "overview", "graph_basics", "debugging", "devices", "forward_mode")
 
 COMMON = {
     # outcomes

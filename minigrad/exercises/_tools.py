@@ -57,6 +57,11 @@ def require_callable(answer):
     return answer
 
 
+def dtype_name(dtype):
+    """A dtype as the hints write it: float32, not minigrad.float32 (one style everywhere)."""
+    return getattr(dtype, "name", str(dtype))
+
+
 def describe(value):
     """A short, safe description of any value (for messages)."""
     if inspect.isclass(value):
@@ -96,7 +101,8 @@ def check_output(output, expected, where="forward"):
         raise Hint("wrong_shape", where=where, got=list(output.shape),
                    expected=list(expected.shape))
     if output.dtype is not expected.dtype:
-        raise Hint("wrong_dtype", where=where, got=str(output.dtype), expected=str(expected.dtype))
+        raise Hint("wrong_dtype", where=where, got=dtype_name(output.dtype),
+                   expected=dtype_name(expected.dtype))
     got, want = as_array(output), as_array(expected)
     if not close(got, want, expected.dtype):
         bad = first_mismatch(got, want, expected.dtype)

@@ -133,7 +133,7 @@ def _check_max_case(cls, values, generator):
     _tools.check_output(maxima, creation.tensor(values.max(axis=1)), "forward (values)")
     _tools.require_tensor(indices, "forward (indices)")
     if indices.dtype is not dtypes.int64:
-        raise Hint("indices_dtype", got=str(indices.dtype))
+        raise Hint("indices_dtype", got=_tools.dtype_name(indices.dtype))
     _tools.check_output(indices, creation.tensor(values.argmax(axis=1)), "forward (indices)")
     node = maxima.grad_fn
     if node is None:                      # x requires grad, so only a mark (or detach) cuts it

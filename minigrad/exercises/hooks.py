@@ -45,10 +45,10 @@ MESSAGES = {
         "zh": "对于一个 {expected} 字节的 float32 张量，pack_hook 返回的东西仍然占用 {got} 字节："
               "请把它存成 float16（字节数减半），并且不要保留对原张量的引用。"},
     "unpack_dtype": {
-        "en": "unpack_hook gave back a tensor of dtype {got}; backward expects the dtype that was "
-              "saved, float32. Convert back when unpacking.",
-        "zh": "unpack_hook 返回的张量数据类型是 {got}，而反向传播需要保存时的数据类型 float32。"
-              "解包时要转换回来。"},
+        "en": "unpack_hook gave back a tensor of dtype {got}; backward expects the dtype that "
+              "was saved, float32. Convert back when unpacking.",
+        "zh": "unpack_hook 返回的张量数据类型是 {got}，而反向传播需要的是保存时的数据类型 "
+              "float32。解包时要转换回来。"},
     "pack_other_dtypes": {
         "en": "Your hooks change a {dtype} tensor too: it comes back as {got}, or with other "
               "values. Only float32 tensors are to be stored as float16; leave tensors of "
@@ -114,7 +114,8 @@ def _check_hook_result(hook, grad):
         raise Hint("wrong_shape", where="hook", got=list(result.shape),
                    expected=list(grad.shape))
     if result.dtype is not grad.dtype:
-        raise Hint("wrong_dtype", where="hook", got=str(result.dtype), expected=str(grad.dtype))
+        raise Hint("wrong_dtype", where="hook", got=_tools.dtype_name(result.dtype),
+                   expected=_tools.dtype_name(grad.dtype))
     if not _tools.close(as_array(result), np.clip(before, -1, 1), grad.dtype):
         raise Hint("wrong_clip_range")
 
@@ -153,7 +154,7 @@ def check_pack_float16(answer):
     restored = unpack(packed)
     _tools.require_tensor(restored, "unpack_hook")
     if restored.dtype is not dtypes.float32:
-        raise Hint("unpack_dtype", got=str(restored.dtype))
+        raise Hint("unpack_dtype", got=_tools.dtype_name(restored.dtype))
     if (tuple(restored.shape) != original.shape
             or not np.allclose(as_array(restored), original, rtol=1e-3, atol=1e-3)):
         raise Hint("unpack_values")
@@ -191,7 +192,7 @@ def _check_in_backward(pack, unpack, generator):
     y.backward()
     expected = np.exp(values) * (1 + values)
     if x.grad is None or x.grad.dtype is not dtypes.float32:
-        raise Hint("unpack_dtype", got=str(getattr(x.grad, "dtype", None)))
+        raise Hint("unpack_dtype", got=_tools.dtype_name(getattr(x.grad, "dtype", None)))
     if not np.allclose(as_array(x.grad), expected, rtol=1e-2, atol=1e-2):
         raise Hint("unpack_values")
 
