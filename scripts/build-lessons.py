@@ -9,6 +9,12 @@ code cells are shared.  From one source this script writes four notebooks:
     notebooks/en/solutions/NN-slug.ipynb    solution version (outputs when executed)
     notebooks/zh/...                        the same in Chinese
 
+and, from minigrad.lessons.LESSONS, the course index `notebooks/{en,zh}/00-index.ipynb`.
+Besides the prose, the languages differ only where the build makes them differ: each
+notebook's heading and its closing "Next lesson" link (from LESSONS), the first code cell
+(`minigrad.settings.lang`), code comments written `# English  # zh: 中文` in the source,
+and Chinese prose lines joined where a line break would show as a space.
+
 The wheel carries them as well (setup.py copies them into the package).
 Every notebook opens with an "Open in Colab" badge, and its first code cell
 installs minigrad-tutor where minigrad is missing (Colab, JupyterLite) before
@@ -46,6 +52,8 @@ except ModuleNotFoundError:        # Python 3.10
     import tomli as tomllib
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))           # minigrad.lessons: the titles, from this checkout
+from minigrad.lessons import INDEX, LESSONS      # noqa: E402
 BUILT = ROOT / "notebooks"
 SOURCES = BUILT / "sources"
 LANGS = ("en", "zh")
@@ -190,12 +198,16 @@ def build_notebook(cells, lang, solution, stem):
                     if key != "lang"}
         if cell.cell_type == "markdown":
             if cell.metadata.get("lang", lang) == lang:
-                built.append(nbformat.v4.new_markdown_cell(cell.source, metadata=metadata))
+                text = prose_for(cell.source, lang)
+                if len(built) == 1:                # the lesson's first prose cell: its title
+                    text = heading(stem, lang) + text
+                built.append(nbformat.v4.new_markdown_cell(text, metadata=metadata))
             continue
         if not any(c.cell_type == "code" for c in built):
             built.append(language_cell(lang))
         code = solution_code(cell.source) if solution else student_code(cell.source)
-        built.append(nbformat.v4.new_code_cell(code, metadata=metadata))
+        built.append(nbformat.v4.new_code_cell(comments_for(code, lang), metadata=metadata))
+    built.append(nbformat.v4.new_markdown_cell(next_lesson_links(stem, lang, solution)))
     built[0].id = "open-in-colab"
     for number, cell in enumerate(built[1:]):
         cell.id = f"cell-{number:02d}"          # stable ids: rebuilding changes nothing
@@ -207,6 +219,118 @@ def build_notebook(cells, lang, solution, stem):
                      "version": "solution" if solution else "student"},
     }
     return notebook
+
+
+# --- what differs between the languages (besides prose): built here, kept out of the sources
+
+CJK = "\u2014\u2018\u2019\u201c\u201d\u2026\u3000-\u303f\u3400-\u4dbf\u4e00-\u9fff\uff00-\uffef"
+# A line break inside a paragraph between two Chinese characters (or full-width punctuation),
+# emphasis markers around it allowed; not before a line that starts a list, table, heading
+# or formula.  Markdown shows such a break as a space, a stray gap in Chinese text.
+CJK_SEAM = re.compile(rf"(?<=[{CJK}])(\**)\n[ \t]*(?![-*+] |\d+\. |[|#>]|\$\$)(\**)(?=[{CJK}])")
+ZH_COMMENT = re.compile(r"^(?P<code>.*)#(?P<en>[^#]*?)\s+# zh: (?P<zh>.*)$")
+H1 = re.compile(r"^# ", re.MULTILINE)
+
+
+def prose_for(text, lang):
+    """A prose cell as the notebook shows it: in Chinese, lines joined where a break would
+    show as a space between two characters (the sources keep short lines to read and diff)."""
+    if H1.search(text):
+        raise LessonError(f"a lesson's title comes from minigrad/lessons (LESSONS), not from "
+                          f"its source:\n{text}")
+    return CJK_SEAM.sub(r"\1\2", text) if lang == "zh" else text
+
+
+def comments_for(code, lang):
+    """Code comments in the notebook's language: a source line `x = 1  # one  # zh: 一`
+    becomes `x = 1  # one` in English and `x = 1  # 一` in Chinese; the code is the same."""
+    lines = []
+    for line in code.split("\n"):
+        match = ZH_COMMENT.match(line)
+        if match:
+            text = " " + match["zh"] if lang == "zh" else match["en"].rstrip()
+            line = f"{match['code']}#{text}"
+        lines.append(line)
+    return "\n".join(lines)
+
+
+def lesson_info(stem):
+    """The lesson named `stem` in minigrad.lessons.LESSONS (titles, what it teaches)."""
+    for lesson in LESSONS:
+        if lesson.slug == stem:
+            return lesson
+    raise LessonError(f"{stem} is not in minigrad.lessons.LESSONS: add it there first")
+
+
+def heading(stem, lang):
+    lesson = lesson_info(stem)
+    return f"# {lesson.number:02d} · {lesson.title(lang)}\n\n"
+
+
+def next_lesson_links(stem, lang, solution):
+    """The last cell: a link to the next lesson and one to the course index."""
+    lesson = lesson_info(stem)
+    index = ("../" if solution else "") + f"{INDEX}.ipynb"
+    later = [other for other in LESSONS if other.number == lesson.number + 1]
+    words = {"en": ("Next lesson", "Course index", "This was the last lesson."),
+             "zh": ("下一讲", "课程目录", "这是最后一讲。")}[lang]
+    if later:
+        nxt = later[0]
+        first = f"**[{words[0]}: {nxt.number:02d} · {nxt.title(lang)} →]({nxt.slug}.ipynb)**"
+        if lang == "zh":
+            first = f"**[{words[0]}：{nxt.number:02d} · {nxt.title(lang)} →]({nxt.slug}.ipynb)**"
+    else:
+        first = words[2]
+    return f"---\n\n{first} · [{words[1]}]({index})"
+
+
+# --- the course index: one notebook per language, made from LESSONS -------------------
+
+INDEX_TEXT = {
+    "en": ("# minigrad · The course",
+           "Twelve lessons open up PyTorch's autograd, with minigrad, a copy small enough to "
+           "read. Take them in order: each builds on the one before. Click a lesson to open "
+           "it; the exercises check themselves, and the cell at the end of this page shows "
+           "which ones you have passed.",
+           ("Lesson", "What you learn", "Exercises"),
+           "## Your progress\n\nRun the cell below (Shift+Enter) to see the exercises you "
+           "passed (✓), tried (✗) or have not tried yet (·). Run it again after working on a "
+           "lesson."),
+    "zh": ("# minigrad · 课程目录",
+           "十二讲课带你拆开 PyTorch 的 autograd，用的是 minigrad：一个小到能读懂的 autograd 副本。"
+           "请按顺序学习，每一讲都以前一讲为基础。点击课程名即可打开；练习会自动检查，"
+           "本页末尾的单元格显示你已经通过了哪些练习。",
+           ("课程", "你会学到", "练习"),
+           "## 你的进度\n\n运行下面的单元格（Shift+Enter），查看哪些练习已经通过（✓）、"
+           "尝试过但还没通过（✗）或还没尝试（·）。学完一讲后再运行一次即可更新。"),
+}
+
+
+def build_index(lang):
+    """The course index of one language: the lessons, what each teaches, its exercises,
+    and a cell that shows the student's progress (minigrad.lessons.course_progress)."""
+    title, intro, columns, progress = INDEX_TEXT[lang]
+    rows = [f"| {' | '.join(columns)} |", "|---|---|---|"]
+    for lesson in LESSONS:
+        exercises = ", ".join(f"`{e}`" for e in lesson.exercises)
+        rows.append(f"| [{lesson.number:02d} · {lesson.title(lang)}]({lesson.slug}.ipynb) | "
+                    f"{lesson.learn(lang)} | {exercises} |")
+    cells = [nbformat.v4.new_markdown_cell(f"{title}\n\n{intro}\n\n" + "\n".join(rows)),
+             nbformat.v4.new_markdown_cell(progress),
+             language_cell(lang),
+             nbformat.v4.new_code_cell("from minigrad.lessons import course_progress\n\n"
+                                       "course_progress()")]
+    for number, cell in enumerate(cells):
+        cell.id = f"cell-{number:02d}"
+    notebook = nbformat.v4.new_notebook(cells=cells)
+    notebook.metadata = {"kernelspec": dict(KERNELSPEC), "language_info": {"name": "python"},
+                         "minigrad": {"lesson": INDEX, "lang": lang, "version": "index"}}
+    return notebook
+
+
+def index_targets():
+    """{path: notebook} of the course index in each language."""
+    return {BUILT / lang / f"{INDEX}.ipynb": build_index(lang) for lang in LANGS}
 
 
 def targets(source_path):
@@ -229,24 +353,16 @@ def build_lesson(source_path):
 
 # --- the generated parts of the pages ------------------------------------------------------
 
-def all_lessons():
-    """minigrad.lessons.LESSONS of this checkout: numbers, titles, exercises."""
-    if str(ROOT) not in sys.path:
-        sys.path.insert(0, str(ROOT))
-    from minigrad.lessons import LESSONS
-    return LESSONS
-
-
 def readme_parts():
     """README.md: the Binder badges, and the lesson table with 24 Colab links."""
-    first = all_lessons()[0].slug
+    first = LESSONS[0].slug
     badges = (f"[![Launch the English lessons on Binder](https://mybinder.org/badge_logo.svg)]"
               f"({binder_url(notebook_path(first, 'en'))})\nEnglish ·\n"
               f"[![在 Binder 上打开中文课程](https://mybinder.org/badge_logo.svg)]"
               f"({binder_url(notebook_path(first, 'zh'))})\n中文")
     rows = ["| # | Lesson | 课程 | Exercises · 练习 | Open in Colab · 在 Colab 中打开 |",
             "|---|---|---|---|---|"]
-    for lesson in all_lessons():
+    for lesson in LESSONS:
         en, zh = notebook_path(lesson.slug, "en"), notebook_path(lesson.slug, "zh")
         exercises = ", ".join(f"`{name}`" for name in lesson.exercises) or "—"
         rows.append(f"| {lesson.number:02d} | [{lesson.title_en}]({en}) | [{lesson.title_zh}]({zh}) "
@@ -256,7 +372,7 @@ def readme_parts():
 
 def teaching_parts():
     """docs/teaching.md: the Binder links of lesson 01."""
-    first = all_lessons()[0].slug
+    first = LESSONS[0].slug
     return {"binder-links": f"- English: <{binder_url(notebook_path(first, 'en'))}>\n"
                             f"- 中文：<{binder_url(notebook_path(first, 'zh'))}>"}
 
@@ -322,6 +438,10 @@ def read_existing(path):
 def stale_notebooks(source_paths):
     """Messages for every built notebook that differs from a fresh build of its source."""
     problems = []
+    for path, fresh in index_targets().items():
+        existing = read_existing(path)
+        if existing is None or not same_sources(existing, fresh) or has_outputs(existing):
+            problems.append(f"{path.relative_to(ROOT)}: stale (rebuild)")
     for source_path in source_paths:
         for path, fresh in build_lesson(source_path).items():
             existing = read_existing(path)
@@ -368,6 +488,9 @@ def write(notebook, path):
 def build(source_paths, run=False, force=False, log=print):
     """Write the notebooks of `source_paths`; with `run`, execute changed solution notebooks."""
     unexecuted = []
+    for path, fresh in index_targets().items():
+        if write(fresh, path):
+            log(f"wrote {path.relative_to(ROOT)}")
     for source_path in source_paths:
         for path, fresh in build_lesson(source_path).items():
             existing = read_existing(path)

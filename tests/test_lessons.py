@@ -7,15 +7,17 @@ every check ✓), student versions through nbclient (no error, every check
 "not solved yet").  Deselect them with `-m "not notebooks"`.
 """
 import importlib.util
+import io
 import pathlib
 import re
 import subprocess
 import sys
+import tokenize
 
 import nbformat
 import pytest
 
-from minigrad.lessons import LESSONS, LESSONS_DIR, lesson_path, list_lessons
+from minigrad.lessons import INDEX, LESSONS, LESSONS_DIR, lesson_path, list_lessons
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 SOURCES = ROOT / "notebooks" / "sources"
@@ -24,6 +26,8 @@ LANGUAGE_TAG = "minigrad-language"
 IGNORE_OUTPUT = "nbval-ignore-output"
 CHECK_CALL = re.compile(r"""\bcheck\(\s*["']([a-z0-9_]+)["']""")
 CJK = re.compile(r"[\u4e00-\u9fff]")
+# a Chinese character or full-width punctuation (what a line break must not separate)
+CJK_OR_PUNCTUATION = "\u2014\u2018\u2019\u201c\u201d\u2026\u3000-\u303f\u3400-\u4dbf\u4e00-\u9fff\uff00-\uffef"
 
 
 def load_builder():
@@ -205,10 +209,119 @@ def test_languages_have_the_same_code(lesson, solutions):
     en_code, zh_code = code_cells(en), code_cells(zh)
     assert LANGUAGE_TAG in tags(en_code[0]) and LANGUAGE_TAG in tags(zh_code[0])
     assert en_code[0].source.endswith('lang = "en"') and zh_code[0].source.endswith('"zh"')
-    assert [c.source for c in en_code[1:]] == [c.source for c in zh_code[1:]]
+    assert [without_comments(c.source) for c in en_code[1:]] == \
+        [without_comments(c.source) for c in zh_code[1:]]
     assert [tags(c) for c in en_code[1:]] == [tags(c) for c in zh_code[1:]]
     assert all(LANGUAGE_TAG not in tags(c) for c in en_code[1:] + zh_code[1:])
     assert [c.cell_type for c in en.cells] == [c.cell_type for c in zh.cells]
+
+
+def without_comments(code):
+    """The code with its comments taken out: what must be the same in both languages."""
+    tokens = [(kind, text) for kind, text, *_ in tokenize.generate_tokens(io.StringIO(code).readline)
+              if kind not in (tokenize.COMMENT, tokenize.NL)]
+    return tokenize.untokenize(tokens)
+
+
+def comments(code):
+    return [text for kind, text, *_ in tokenize.generate_tokens(io.StringIO(code).readline)
+            if kind == tokenize.COMMENT]
+
+
+@pytest.mark.parametrize("lesson", LESSONS, ids=lambda lesson: lesson.slug)
+def test_chinese_notebooks_comment_their_code_in_chinese(lesson):
+    """A comment made of English words is translated in the Chinese notebook (a formula or a
+    code name is not words; # YOUR CODE HERE is the exercises' marker)."""
+    for solutions in (False, True):
+        for cell in code_cells(read(lesson_path(lesson, "zh", solutions))):
+            names = set(re.findall(r"\w+", without_comments(cell.source)))
+            for comment in comments(cell.source):
+                words = [w for w in re.findall(r"[A-Za-z]{3,}", re.sub(r"`[^`]*`", "", comment))
+                         if w not in names]
+                if comment != "# YOUR CODE HERE" and len(words) >= 2:
+                    assert CJK.search(comment), f"{lesson.slug}: an English comment: {comment}"
+
+
+def test_a_comment_can_be_written_in_both_languages():
+    source = "x = 1   # one  # zh: 一\n# a whole line  # zh: 一整行\ny = 2  # only English"
+    assert builder.comments_for(source, "en") == "x = 1   # one\n# a whole line\ny = 2  # only English"
+    assert builder.comments_for(source, "zh") == "x = 1   # 一\n# 一整行\ny = 2  # only English"
+
+
+def test_chinese_prose_is_joined_where_a_line_break_would_show_as_a_space():
+    text = ("第一行写到这里，\n第二行接着写**重点**\n和“引号”。\n\n* 列表项\n* 第二项\n"
+            "| 表 | 格 |\n|---|---|\n中文 `code`\n和 English")
+    assert builder.prose_for(text, "zh") == (
+        "第一行写到这里，第二行接着写**重点**和“引号”。\n\n* 列表项\n* 第二项\n"
+        "| 表 | 格 |\n|---|---|\n中文 `code`\n和 English")
+    assert builder.prose_for("one\ntwo", "en") == "one\ntwo"
+    with pytest.raises(builder.LessonError, match="LESSONS"):
+        builder.prose_for("# 01 · A title of its own", "en")
+
+
+def markdown_lines(cell):
+    """(line, next line) pairs inside a Markdown cell's paragraphs."""
+    lines = cell.source.split("\n")
+    block = re.compile(r"^\s*([-*+] |\d+\. |[|#>]|\$\$|$)")
+    return [(a, b) for a, b in zip(lines, lines[1:]) if a.strip() and not block.match(b)]
+
+
+@pytest.mark.parametrize("lesson", LESSONS, ids=lambda lesson: lesson.slug)
+def test_no_line_break_between_two_chinese_characters(lesson):
+    """Markdown shows a line break inside a paragraph as a space: in Chinese, a stray gap."""
+    edge = f"[{CJK_OR_PUNCTUATION}]"
+    for solutions in (False, True):
+        for cell in read(lesson_path(lesson, "zh", solutions)).cells:
+            if cell.cell_type != "markdown":
+                continue
+            for line, following in markdown_lines(cell):
+                seam = (re.search(edge + r"\**$", line.rstrip())
+                        and re.match(r"\s*\**" + edge, following))
+                assert not seam, f"{lesson.slug}: a line break in Chinese text:\n{line}\n{following}"
+
+
+@pytest.mark.parametrize("lesson", LESSONS, ids=lambda lesson: lesson.slug)
+def test_chinese_prose_uses_chinese_quotes_and_bold_not_italics(lesson):
+    for cell in read(lesson_path(lesson, "zh", solutions=True)).cells:
+        if cell.cell_type != "markdown":
+            continue
+        text = re.sub(r"`[^`]*`|\$\$.*?\$\$|\$[^$]*\$", "", cell.source, flags=re.S)
+        assert '"' not in text, f"{lesson.slug}: ASCII quotes in Chinese prose (use “…”):\n{text}"
+        italic = re.search(r"(?<![*\w])\*(?!\*)[^*\n]*[\u4e00-\u9fff][^*\n]*(?<!\*)\*(?!\*)", text)
+        assert not italic, f"{lesson.slug}: italic Chinese (use **bold**): {italic.group()}"
+
+
+@pytest.mark.parametrize("lesson", LESSONS, ids=lambda lesson: lesson.slug)
+def test_headings_and_next_links_come_from_the_list_of_lessons(lesson):
+    for lang in ("en", "zh"):
+        for solutions in (False, True):
+            notebook = read(lesson_path(lesson, lang, solutions))
+            prose_cells = [c.source for c in notebook.cells if c.cell_type == "markdown"]
+            assert prose_cells[0].startswith(f"# {lesson.number:02d} · {lesson.title(lang)}\n")
+            assert sum(text.startswith("# ") for text in prose_cells) == 1
+            links = re.findall(r"\]\(([^)]+\.ipynb)\)", prose_cells[-1])
+            folder = lesson_path(lesson, lang, solutions).parent
+            assert all((folder / link).resolve().is_file() for link in links), links
+            later = [other for other in LESSONS if other.number == lesson.number + 1]
+            expected = [f"{later[0].slug}.ipynb"] if later else []
+            expected.append(("../" if solutions else "") + f"{INDEX}.ipynb")
+            assert links == expected
+            assert (later and f"{later[0].title(lang)} →" in prose_cells[-1]) or not later
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_course_index_lists_every_lesson_and_shows_progress(lang):
+    path = LESSONS_DIR / lang / f"{INDEX}.ipynb"
+    notebook = read(path)
+    table = notebook.cells[0].source
+    for lesson in LESSONS:
+        assert f"[{lesson.number:02d} · {lesson.title(lang)}]({lesson.slug}.ipynb)" in table
+        assert lesson.learn(lang) and lesson.learn(lang) in table
+        assert all(f"`{exercise}`" in table for exercise in lesson.exercises)
+    code = code_cells(notebook)
+    assert code[0].source.endswith(f'lang = "{lang}"') and "course_progress()" in code[-1].source
+    assert not any(cell.outputs for cell in code)
+    assert INDEX not in [p.stem for p in list_lessons(lang)]
 
 
 @pytest.mark.parametrize("lesson", LESSONS, ids=lambda lesson: lesson.slug)
@@ -237,6 +350,7 @@ def test_every_prose_cell_comes_in_both_languages(lesson):
 def test_each_exercise_of_the_contract_has_a_check_cell(lesson):
     notebook = read(lesson_path(lesson, "en", solutions=True))
     checked = [m for cell in code_cells(notebook) for m in CHECK_CALL.findall(cell.source)]
+    assert checked, f"{lesson.slug}: every lesson has at least one checked exercise"
     assert sorted(checked) == sorted(lesson.exercises)
     imports = [c for c in code_cells(notebook)
                if "from minigrad.exercises import check" in c.source]
@@ -307,8 +421,8 @@ def test_glossary_has_the_key_terms():
     chinese = {row[1] for row in rows}
     for term in ["计算图", "反向传播", "叶子张量", "梯度", "张量", "节点", "边", "钩子", "保存的张量",
                  "版本计数器", "原地操作", "拓扑顺序", "依赖计数", "就绪队列", "前向传播", "链式法则",
-                 "雅可比矩阵", "广播", "自定义函数", "上下文对象 ctx", "梯度检查", "异常检测模式",
-                 "高阶导数"]:
+                 "雅可比矩阵", "广播", "自定义 Function", "上下文对象 ctx", "梯度检查", "异常检测模式",
+                 "高阶导数", "双月牙"]:
         assert term in chinese, term
     for _, term, forbidden in rows:
         assert all(variant not in term for variant in forbidden), (term, forbidden)

@@ -36,45 +36,84 @@ def _lessons_dir():
 
 LESSONS_DIR = _lessons_dir()
 
-__all__ = ["LESSONS", "LESSONS_DIR", "Lesson", "list_lessons", "lesson_path"]
+__all__ = ["LESSONS", "LESSONS_DIR", "INDEX", "Lesson", "list_lessons", "lesson_path", "say",
+           "plot_font", "course_progress"]
 
 
 class Lesson(NamedTuple):
-    """One lesson: its number, slug (the notebook's file name), titles and exercise ids."""
+    """One lesson: its number, slug (the notebook's file name), titles, exercise ids, and
+    what a student learns in it (one line per language, shown by the course index)."""
     number: int
     slug: str
     title_en: str
     title_zh: str
     exercises: tuple
+    learn_en: str = ""
+    learn_zh: str = ""
 
     def title(self, lang=None):
         """The title in `lang` (default: minigrad.settings.lang)."""
         return self.title_zh if resolve_lang(lang) == "zh" else self.title_en
 
+    def learn(self, lang=None):
+        """What the lesson teaches, in `lang` (default: minigrad.settings.lang)."""
+        return self.learn_zh if resolve_lang(lang) == "zh" else self.learn_en
 
+
+# The one list of the lessons: `minigrad-tutor --list`, the notebooks' headings and their
+# "Next lesson" links, the course index and the README's table all come from it.
 LESSONS = (
-    Lesson(1, "01-tensors-and-the-graph", "Tensors and the graph", "张量与计算图", ()),
+    Lesson(1, "01-tensors-and-the-graph", "Tensors and the graph", "张量与计算图",
+           ("graph_edges",),
+           "what forward records: nodes (grad_fn), edges (next_functions), leaves",
+           "前向传播记录了什么：节点（grad_fn）、边（next_functions）、叶子张量"),
     Lesson(2, "02-backward-order", "The order of backward", "反向传播的顺序",
-           ("topo_order", "count_dependencies")),
-    Lesson(3, "03-custom-functions", "Custom Functions", "自定义函数",
-           ("exp", "sigmoid", "relu", "mul_constant", "add_broadcast")),
+           ("topo_order", "count_dependencies"),
+           "how the engine schedules the nodes: dependency counts and a ready queue",
+           "引擎怎样安排节点的运行顺序：依赖计数与就绪队列"),
+    Lesson(3, "03-custom-functions", "Custom Functions", "自定义 Function",
+           ("exp", "sigmoid", "relu", "mul_constant", "add_broadcast"),
+           "writing forward and backward yourself; broadcasting; gradcheck",
+           "自己编写 forward 和 backward；广播；gradcheck"),
     Lesson(4, "04-saving-tensors", "Saving tensors for backward", "为反向传播保存张量",
-           ("seed_func", "tanh_saves_output")),
+           ("seed_func", "tanh_saves_output"),
+           "what to save for backward, how, and what it costs in memory",
+           "反向传播要保存什么、怎么保存，又要占用多少内存"),
     Lesson(5, "05-inplace-and-versions", "In-place operations and version counters",
-           "原地操作与版本计数器", ("inplace_relu",)),
-    Lesson(6, "06-ctx-flags", "The flags on ctx", "ctx 上的标志",
-           ("matmul", "max_with_index")),
-    Lesson(7, "07-hooks", "Hooks", "钩子", ("clip_grad_hook", "pack_float16")),
-    Lesson(8, "08-retain-graph-and-debugging", "retain_graph and debugging",
-           "retain_graph 与调试", ()),
-    Lesson(9, "09-higher-order", "Higher-order gradients", "高阶导数",
-           ("second_derivative", "cube_double_backward")),
-    Lesson(10, "10-gpu", "Tensors on the GPU", "GPU 上的张量", ()),
-    Lesson(11, "11-capstone", "Capstone: a small network on your own Functions",
-           "综合练习：用自己的函数训练小网络", ("linear",)),
+           "原地操作与版本计数器", ("inplace_relu",),
+           "how version counters catch in-place changes; mark_dirty",
+           "版本计数器怎样发现原地修改；mark_dirty"),
+    Lesson(6, "06-ctx-flags", "Three switches on ctx", "ctx 上的三个开关",
+           ("matmul", "max_with_index"),
+           "needs_input_grad, mark_non_differentiable, set_materialize_grads",
+           "needs_input_grad、mark_non_differentiable、set_materialize_grads"),
+    Lesson(7, "07-hooks", "Hooks: watching gradients and saved tensors",
+           "钩子：观察梯度与保存的张量", ("clip_grad_hook", "pack_float16"),
+           "tensor and node hooks and their order; saved_tensors_hooks and memory",
+           "张量钩子、节点钩子及其执行顺序；saved_tensors_hooks 与内存"),
+    Lesson(8, "08-retain-graph-and-debugging", "retain_graph, gradcheck and anomaly mode",
+           "retain_graph、gradcheck 与异常检测模式", ("separate_gradients",),
+           "the “second time” error and retain_graph; checking a backward; finding a NaN",
+           "“第二次反向传播”报错与 retain_graph；检验 backward；追查 NaN"),
+    Lesson(9, "09-higher-order", "Higher-order gradients: differentiating backward",
+           "高阶导数：对反向传播本身求导", ("second_derivative", "cube_double_backward"),
+           "create_graph, torch.autograd.grad, double backward, Newton's method",
+           "create_graph、torch.autograd.grad、二次反向传播、牛顿法"),
+    Lesson(10, "10-gpu", "The GPU: devices and GPU memory", "GPU：设备与显存",
+           ("offload_to_cpu",),
+           "devices, moving tensors, GPU memory and save_on_cpu",
+           "设备、在设备间搬运张量、显存与 save_on_cpu"),
+    Lesson(11, "11-capstone", "Capstone: train a network with your own Functions",
+           "结业项目：用自己写的 Function 训练网络", ("linear",),
+           "a Linear Function, a small network trained on two moons, every gradient checked",
+           "Linear Function、在双月牙数据上训练小网络、逐个核对梯度"),
     Lesson(12, "12-forward-mode", "Forward-mode AD and dual numbers",
-           "前向模式自动微分与对偶数", ()),
+           "前向模式自动微分与对偶数", ("mul_jvp",),
+           "dual numbers, forward_ad, the jvp of a custom Function",
+           "对偶数、forward_ad、自定义 Function 的 jvp"),
 )
+
+INDEX = "00-index"       # the course index notebook, next to the lessons in en/ and zh/
 
 
 def list_lessons(lang, solutions=False):
@@ -90,7 +129,7 @@ def list_lessons(lang, solutions=False):
     if lang not in LANGUAGES:
         raise ValueError(f"lang must be one of {LANGUAGES}, got {lang!r}")
     folder = LESSONS_DIR / lang / ("solutions" if solutions else "")
-    return sorted(folder.glob("[0-9][0-9]-*.ipynb"))
+    return sorted(path for path in folder.glob("[0-9][0-9]-*.ipynb") if path.stem != INDEX)
 
 
 def lesson_path(lesson, lang, solutions=False):
@@ -100,3 +139,6 @@ def lesson_path(lesson, lang, solutions=False):
             folder = LESSONS_DIR / lang / ("solutions" if solutions else "")
             return folder / f"{candidate.slug}.ipynb"
     raise KeyError(f"no lesson {lesson!r}")
+
+
+from .course import course_progress, plot_font, say      # noqa: E402 — they read LESSONS
