@@ -1,6 +1,4 @@
 # %% [markdown] lang="en"
-# # 01 · Tensors and the graph
-#
 # Welcome! This course opens up PyTorch's **autograd**, the machinery that computes
 # gradients for you, and shows it working step by step. We use **minigrad**, a small
 # copy of PyTorch's autograd written in plain Python on top of numpy: it has the same
@@ -17,33 +15,37 @@
 #   replace those two lines with your code.
 # * The cell after an exercise is a **check**: it tests your answer and says
 #   ✓ (correct), ✗ (not yet right, with a hint) or ○ (not solved yet).
-# * Stuck? Every lesson has a worked version in the `solutions/` folder.
+# * Stuck? Every lesson has a worked version. It is in the `solutions/` folder next to
+#   this notebook if you see one; if not, start the course with
+#   `minigrad-tutor --solutions` (in a terminal) and the folder is added.
 #
-# This first lesson has no exercises: it shows what a tensor records when it is
-# used, and how that record becomes a graph.
+# This first lesson shows what a tensor records when it is used, and how that record
+# becomes a graph. Its exercise asks you to predict the graph of a small computation.
 
 # %% [markdown] lang="zh"
-# # 01 · 张量与计算图
-#
 # 欢迎！这门课带你拆开 PyTorch 的 **autograd**（自动求导）——替你算梯度的那套机制，一步一步看它怎么工作。
-# 我们用的是 **minigrad**：一个用纯 Python 在 numpy 之上写成的"迷你版" PyTorch autograd。
+# 我们用的是 **minigrad**：一个用纯 Python 在 numpy 之上写成的“迷你版” PyTorch autograd。
 # 它的 API 和 PyTorch 相同（写上 `import minigrad as torch`，本课程里按 PyTorch 写法写的代码原样就能运行），
-# 但内部实现短小，完全读得懂。
+# 而内部实现很短，完全读得懂。
 #
-# 全课共十二讲，从"什么是计算图"讲起，一直到自己动手编写、检查和调试自定义的 autograd 函数。
+# 全课共十二讲，从“什么是计算图”讲起，一直讲到自己动手编写、检查和调试自定义 Function。
 #
 # **笔记本怎么用**
 #
 # * 按 **Shift+Enter** 运行一个单元格；请从上到下按顺序运行。
 # * 练习单元格里写着 `# YOUR CODE HERE` 和 `raise NotImplementedError()`：把这两行换成你自己的代码。
 # * 练习后面紧跟一个**检查**单元格，它会测试你的答案，显示 ✓（正确）、✗（还不对，附提示）或 ○（还没有完成）。
-# * 卡住了？每一讲在 `solutions/` 文件夹里都有一份参考答案。
+# * 卡住了？每一讲都有一份参考答案。如果这个笔记本旁边有 `solutions/` 文件夹，答案就在里面；
+#   如果没有，在终端里用 `minigrad-tutor --solutions` 启动课程，就会添上这个文件夹。
 #
-# 第一讲没有练习：我们先看看张量在参与运算时记录了什么，这些记录又是怎样连成一张图的。
+# 第一讲先看看张量在参与运算时记录了什么，这些记录又是怎样连成一张图的。
+# 本讲的练习请你预测一个小计算的计算图。
 
 # %%
 import minigrad as torch
 import minigrad.viz
+from minigrad.exercises import check
+from minigrad.lessons import say
 
 # %% [markdown] lang="en"
 # ## A tensor that asks for gradients
@@ -57,7 +59,7 @@ import minigrad.viz
 # ## 需要梯度的张量
 #
 # 张量就是带有形状（shape）和数据类型（dtype）的多维数组。创建时传入 `requires_grad=True`，
-# 就是告诉 autograd："盯住它。"之后凡是用到它的运算都会被记录下来，
+# 就是告诉 autograd：“盯住它。”之后凡是用到它的运算都会被记录下来，
 # 这样我们才能回头追问：这个张量变一点，结果会跟着变多少？
 
 # %%
@@ -156,7 +158,7 @@ while node is not None:
 # `AccumulateGrad`:
 
 # %% [markdown] lang="zh"
-# 走到最底下是 `AccumulateGrad`：它是叶子张量的节点。反向传播时，它负责把流到这里的梯度累加进叶子张量的 `.grad`；
+# 最底下是 `AccumulateGrad`，也就是叶子张量对应的节点。反向传播时，它负责把流到这里的梯度累加进叶子张量的 `.grad`；
 # 它的 `variable` 属性就是那个叶子张量本身。`MulBackward0` 有两个输入，所以有两条边，各自指向一个叶子张量的 `AccumulateGrad`：
 
 # %%
@@ -174,7 +176,7 @@ for next_node, input_nr in z.grad_fn.next_functions:
 # ## 把图画出来
 #
 # `minigrad.viz.graph` 把同一张图画了出来：蓝色方框是叶子张量，灰色方框是反向图的节点，
-# 节点旁边橙色的是它为反向传播保存的张量（第 04 讲专门讲这个）。箭头沿着前向传播时数据流动的方向。
+# 节点旁边橙色的是它为反向传播保存的张量（第 04 讲专门讲这个）。箭头的方向就是前向传播时数据流动的方向。
 
 # %% tags=["nbval-ignore-output"]
 minigrad.viz.graph(y, names={"x": x, "w": w, "y": y})
@@ -185,7 +187,7 @@ minigrad.viz.graph(y, names={"x": x, "w": w, "y": y})
 # The graph is not built at the end: each operation adds its node the moment it runs.
 # `minigrad.viz.record()` records what happens inside its `with` block, and
 # `minigrad.viz.animate` replays it, here only its forward steps (`"forward"`). Press
-# Next and watch for three things: each operation adds one node, linked to the nodes of its
+# **Next ▶** and watch for three things: each operation adds one node, linked to the nodes of its
 # inputs (the leaves `x` and `w` first); the tensors it saves for backward appear beside it;
 # and nothing runs backward yet.
 
@@ -194,7 +196,7 @@ minigrad.viz.graph(y, names={"x": x, "w": w, "y": y})
 #
 # 计算图不是最后才一次性建好的：每个运算一执行，就立刻添上自己的节点。
 # `minigrad.viz.record()` 会记下 `with` 块里发生的一切，`minigrad.viz.animate` 再把它回放出来，
-# 这里只回放前向传播的步骤（`"forward"`）。按 Next 一步步看，留意三件事：每个运算添上一个节点，
+# 这里只回放前向传播的步骤（`"forward"`）。按 **下一步 ▶** 一步步看，留意三件事：每个运算添上一个节点，
 # 并连到它输入的节点上（最先连上的是叶子张量 `x` 和 `w`）；它为反向传播保存的张量出现在节点旁边；
 # 而此时反向传播还一步都没有运行。
 
@@ -216,7 +218,7 @@ minigrad.viz.animate(trace, view="forward", names={"x": x, "w": w})
 # %% [markdown] lang="zh"
 # ## 遍历整张图
 #
-# 要访问所有节点（而不只是一条路径），我们用一个列表存放"还没访问的节点"——不用递归，
+# 要访问所有节点（而不只是一条路径），我们用一个列表存放“还没访问的节点”——不用递归，
 # 所以即使图里有一百万个节点也没问题。下面每一行是一条边：从一个节点指向它某个输入的节点。
 
 # %%
@@ -248,7 +250,54 @@ while to_visit:
 a_node = next(n for n in seen if getattr(n, "variable", None) is a)
 edges_into_a = [node.name() for node in seen for next_node, _ in node.next_functions
                 if next_node is a_node]
-print("edges into a's AccumulateGrad come from:", sorted(edges_into_a))
+print(say("edges into a's AccumulateGrad come from:", "指向 a 的 AccumulateGrad 的边来自："),
+      sorted(edges_into_a))
+
+# %% [markdown] lang="en"
+# ## Exercise: predict a graph
+#
+# Before running anything, predict the graph that the cell below records. Write its edges
+# in `graph_edges()` as a set of pairs `(node, input's node)`, each node named as its
+# `name()` says (`"MulBackward0"`), and a leaf's `AccumulateGrad` written as the leaf's
+# name (`"a"`, `"b"`). Think about three things: which tensors have a node at all, how
+# many edges a tensor used twice receives, and which way the edges point.
+
+# %% [markdown] lang="zh"
+# ## 练习：预测一张计算图
+#
+# 先别运行，预测一下下面这个单元格会记录出怎样的计算图。在 `graph_edges()` 里把它的边写成一组
+# `(节点, 它某个输入的节点)` 对：节点用它的 `name()` 返回的名字表示（如 `"MulBackward0"`），
+# 叶子张量的 `AccumulateGrad` 直接写成叶子张量的名字（`"a"`、`"b"`）。想清楚三件事：
+# 哪些张量根本没有节点，被用了两次的张量会收到几条边，以及边朝哪个方向。
+
+# %%
+a = torch.tensor(2.0, requires_grad=True)
+b = torch.tensor(3.0, requires_grad=True)
+k = torch.tensor(4.0)                  # no gradient wanted  # zh: 不需要梯度
+out = (a * b).exp() + a.sin() / k
+
+
+def graph_edges():
+    ### BEGIN SOLUTION
+    return {
+        ("AddBackward0", "ExpBackward0"), ("AddBackward0", "DivBackward0"),
+        ("ExpBackward0", "MulBackward0"), ("MulBackward0", "a"), ("MulBackward0", "b"),
+        ("DivBackward0", "SinBackward0"), ("SinBackward0", "a"),
+    }
+    ### END SOLUTION
+
+
+# %%
+check("graph_edges", graph_edges)
+
+# %% [markdown] lang="en"
+# Now compare your prediction with the drawing of the graph the engine recorded:
+
+# %% [markdown] lang="zh"
+# 现在把你的预测和引擎实际记录的计算图对照一下：
+
+# %% tags=["nbval-ignore-output"]
+minigrad.viz.graph(out, names={"a": a, "b": b, "k": k, "out": out})
 
 # %% [markdown] lang="en"
 # ## Backward walks the edges in reverse
@@ -265,10 +314,11 @@ print("edges into a's AccumulateGrad come from:", sorted(edges_into_a))
 
 # %%
 y.backward()
-print("x.grad:     ", x.grad)
-print("by hand:    ", w.detach() * (x.detach() * w.detach()).exp())
-print("w.grad:     ", w.grad)
-print("by hand:    ", (x.detach() * (x.detach() * w.detach()).exp()).sum())
+by_hand = say("by hand:", "手算：")
+print("x.grad: ", x.grad)
+print(by_hand, w.detach() * (x.detach() * w.detach()).exp())
+print("w.grad: ", w.grad)
+print(by_hand, (x.detach() * (x.detach() * w.detach()).exp()).sum())
 
 # %% [markdown] lang="en"
 # Only leaves keep a `.grad`. To keep the gradient of a middle tensor too, ask for
@@ -292,7 +342,7 @@ print("x.grad:", x.grad)
 # |---|---|
 # | forward records a graph | `tensor.grad_fn` |
 # | edges point to the inputs' nodes | `node.next_functions` |
-# | leaves end in `AccumulateGrad` | `node.variable`, `tensor.is_leaf` |
+# | each leaf has an `AccumulateGrad` node | `node.variable`, `tensor.is_leaf` |
 # | backward runs the nodes, gradients land in leaves | `tensor.grad` |
 #
 # Next lesson: in which **order** does backward run the nodes, and why?
@@ -304,7 +354,7 @@ print("x.grad:", x.grad)
 # |---|---|
 # | 前向传播会记录计算图 | `tensor.grad_fn` |
 # | 边指向输入的节点 | `node.next_functions` |
-# | 叶子张量的尽头是 `AccumulateGrad` | `node.variable`、`tensor.is_leaf` |
+# | 每个叶子张量对应一个 `AccumulateGrad` 节点 | `node.variable`、`tensor.is_leaf` |
 # | 反向传播逐个运行节点，梯度落到叶子张量上 | `tensor.grad` |
 #
 # 下一讲：反向传播按什么**顺序**运行这些节点？为什么是这个顺序？

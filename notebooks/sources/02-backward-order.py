@@ -1,14 +1,10 @@
 # %% [markdown] lang="en"
-# # 02 · The order of backward
-#
 # In lesson 01 forward recorded a graph and `backward()` filled `.grad`. But in
 # which order does backward run the nodes? This lesson answers that with the two
 # tools PyTorch's engine uses: **dependency counts** and a **ready queue**. You will
 # write both yourself, and then watch the engine do the same thing.
 
 # %% [markdown] lang="zh"
-# # 02 · 反向传播的顺序
-#
 # 第 01 讲里，前向传播记录下计算图，`backward()` 把梯度填进 `.grad`。可是反向传播到底按什么顺序运行各个节点？
 # 这一讲用 PyTorch 引擎里的两件工具来回答：**依赖计数**和**就绪队列**。你会亲手把它们写出来，再看引擎是怎么做同一件事的。
 
@@ -17,6 +13,7 @@ import heapq
 import minigrad as torch
 import minigrad.viz
 from minigrad.exercises import check
+from minigrad.lessons import say
 
 # %% [markdown] lang="en"
 # ## A node must wait for all its gradients
@@ -52,13 +49,13 @@ minigrad.viz.graph(loss, names={"x": x, "a": a, "b": b, "c": c, "loss": loss})
 # %% [markdown] lang="zh"
 # ## 为什么不直接递归？
 #
-# 最简单的反向传播是写一个递归函数："先运行这个节点，再对它的每个输入递归。"这样做有两个问题。
+# 最简单的反向传播是写一个递归函数：“先运行这个节点，再对它的每个输入递归。”这样做有两个问题。
 # 第一，沿两条路径都能走到的节点会被访问两次，它下面的所有节点也跟着再访问两次。
 # 如果每一步都把输入用两次，访问次数每多一步就翻一倍：
 
 # %%
 def recursive_visits(node):
-    """How many times a naive recursive backward would run nodes below `node`."""
+    # how many times a naive recursive backward would run nodes below `node`  # zh: 朴素的递归式反向传播会在 `node` 之下运行多少次节点
     return 1 + sum(recursive_visits(n) for n, _ in node.next_functions if n is not None)
 
 
@@ -72,12 +69,12 @@ def count_nodes(node):
     return len(seen)
 
 
-print(f"{'steps':>5} {'nodes':>7} {'recursive visits':>17}")
+print(f"{'steps':>5} {'count_nodes':>11} {'recursive_visits':>16}")
 for steps in [1, 2, 4, 8, 12]:
     h = torch.tensor(1.0, requires_grad=True)
     for _ in range(steps):
         h = h.sin() * h.cos()
-    print(f"{steps:>5} {count_nodes(h.grad_fn):>7} {recursive_visits(h.grad_fn):>17}")
+    print(f"{steps:>5} {count_nodes(h.grad_fn):>11} {recursive_visits(h.grad_fn):>16}")
 
 # %% [markdown] lang="en"
 # Second, recursion is limited by Python's stack. A network with a long chain of
@@ -95,9 +92,9 @@ for _ in range(5000):
 try:
     recursive_visits(h.grad_fn)
 except RecursionError as error:
-    print("recursive walk:", type(error).__name__)
+    print("recursive_visits:  ", type(error).__name__)
 h.sum().backward()
-print("engine:        ", x.grad)
+print("h.sum().backward():", x.grad)
 
 # %% [markdown] lang="en"
 # ## Dependency counts
@@ -160,9 +157,10 @@ with minigrad.viz.record() as trace:
     loss.backward()
 
 started = trace.of_kind("backward_started")[0]
-print(f"{'node (in the order it ran)':28} count at start")
+print(say("node, in the order it ran: count at start",
+          "节点（按运行顺序）：开始时的依赖计数"))
 for event in trace.of_kind("node_started"):
-    print(f"{event['name']:28} {started['dependencies'].get(event['node'], 0)}")
+    print(f"  {event['name']:26} {started['dependencies'].get(event['node'], 0)}")
 
 # %% [markdown] lang="en"
 # ## The ready queue
@@ -188,7 +186,7 @@ for event in trace.of_kind("node_started"):
 
 # %%
 def sequence_nr(node):
-    """The node's creation number; AccumulateGrad nodes have the largest of all."""
+    # the node's creation number; AccumulateGrad nodes have the largest of all  # zh: 节点的创建序号；AccumulateGrad 节点的序号最大
     number = node._sequence_nr
     return number() if callable(number) else number
 
@@ -196,7 +194,8 @@ def sequence_nr(node):
 ready = []
 for node in [loss.grad_fn, loss.grad_fn.next_functions[0][0]]:
     heapq.heappush(ready, (-sequence_nr(node), node.name()))
-print(heapq.heappop(ready)[1], "runs before", heapq.heappop(ready)[1])
+first, second = heapq.heappop(ready)[1], heapq.heappop(ready)[1]
+print(say(f"{first} runs before {second}", f"{first} 先于 {second} 运行"))
 
 # %% [markdown] lang="en"
 # **Exercise.** Write `topo_order(output)`: simulate the engine and return the list
@@ -243,15 +242,15 @@ check("topo_order", topo_order)
 #
 # minigrad's engine narrates what it does to a recorder. The order it ran the
 # nodes in is the topological order you just computed; `minigrad.viz.animate`
-# replays it step by step: press Play, or step with Next. Watch the counts fall and
-# the ready queue fill and empty.
+# replays it step by step: press ▶ (Play), or step with **Next ▶**. Watch the counts
+# fall and the ready queue fill and empty.
 
 # %% [markdown] lang="zh"
 # ## 看引擎怎么做
 #
-# minigrad 的引擎会把自己做的每一步"讲给"记录器听。它运行节点的顺序，正是你刚才算出的拓扑顺序；
-# `minigrad.viz.animate` 把整个过程一步步回放出来：点 Play，或者用 Next 单步前进，
-# 看依赖计数怎样减少、就绪队列怎样进出。
+# minigrad 的引擎会把自己做的每一步“讲给”记录器听。它运行节点的顺序，正是你刚才算出的拓扑顺序；
+# `minigrad.viz.animate` 把整个过程一步步回放出来：点 ▶ 播放，或者按 **下一步 ▶** 单步前进，
+# 看依赖计数怎样减少、就绪队列里的节点怎样进出。
 
 # %%
 print(trace.backward_order())

@@ -1,6 +1,4 @@
 # %% [markdown] lang="en"
-# # 03 · Custom Functions
-#
 # Every node you met so far (`MulBackward0`, `ExpBackward0`, ...) comes from an
 # operation that knows two things: how to compute its result (**forward**) and how
 # to turn the gradient of its result into gradients of its inputs (**backward**).
@@ -9,8 +7,6 @@
 # read them all.
 
 # %% [markdown] lang="zh"
-# # 03 · 自定义函数
-#
 # 到目前为止你见过的每个节点（`MulBackward0`、`ExpBackward0` 等）都来自这样一种运算：
 # 它知道两件事——怎样算出结果（**forward**），以及怎样把结果的梯度变成各个输入的梯度（**backward**）。
 # `torch.autograd.Function` 让你自己编写这样的运算。在 minigrad 里，连内置运算也是这么写的，

@@ -1,14 +1,10 @@
 # %% [markdown] lang="en"
-# # 04 · Saving tensors for backward
-#
 # Most backwards need values from forward: the derivative of `x * w` with respect
 # to `x` is `w`, so `MulBackward0` must keep `w` until backward runs. These kept
 # values are the **saved tensors**. This lesson is about choosing what to save, how
 # to save it, and what saving costs in memory.
 
 # %% [markdown] lang="zh"
-# # 04 · 为反向传播保存张量
-#
 # 大多数 backward 都要用到前向传播时的值：`x * w` 对 `x` 的导数是 `w`，所以 `MulBackward0`
 # 必须一直留着 `w`，直到反向传播运行它为止。这些留下来的值就是**保存的张量**。
 # 这一讲讨论：该保存什么、怎么保存，以及保存要占用多少内存。
@@ -18,6 +14,7 @@ import minigrad as torch
 import minigrad.viz
 from minigrad.autograd import Function
 from minigrad.exercises import check
+from minigrad.lessons import say
 
 # %% [markdown] lang="en"
 # ## What the built-in operations save
@@ -38,10 +35,9 @@ w = torch.tensor([0.5, 0.5, 0.5], requires_grad=True)
 with minigrad.viz.record() as trace:
     y = (x * w).exp()
 names = {e["node"]: e["name"] for e in trace.of_kind("node_created")}
-print(f"{'node':14}{'slot':>5}  {'saved':8}{'bytes':>6}")
+print(f"{'node':14}{'slot':>5}  {'is_output':10}{'nbytes':>6}")
 for event in trace.of_kind("tensor_saved"):
-    kind = "output" if event["is_output"] else "input"
-    print(f"{names[event['node']]:14}{event['slot']:>5}  {kind:8}{event['nbytes']:>6}")
+    print(f"{names[event['node']]:14}{event['slot']:>5}  {event['is_output']!s:10}{event['nbytes']:>6}")
 
 # %% tags=["nbval-ignore-output"]
 minigrad.viz.graph(y.sum(), names={"x": x, "w": w})
@@ -215,8 +211,11 @@ with minigrad.viz.record() as trace:
 names = {e["node"]: e["name"] for e in trace.of_kind("node_created")}
 for name in ["MulBackward0", "TanhBackward0"]:
     mine = [e for e in saved if names[e["node"]] == name]
-    print(f"{name:14} saved {len(mine):>2} tensors, {sum(e['nbytes'] for e in mine):>6} bytes")
-print(f"{'freed by backward:':30} {sum(e['nbytes'] for e in freed):>6} bytes")
+    count, size = len(mine), sum(e["nbytes"] for e in mine)
+    print(say(f"{name:14} saved {count:>2} tensors, {size:>6} bytes",
+              f"{name:14} 保存了 {count:>2} 个张量，共 {size:>6} 字节"))
+freed_bytes = sum(e["nbytes"] for e in freed)
+print(say(f"freed by backward: {freed_bytes} bytes", f"反向传播释放了 {freed_bytes} 字节"))
 
 # %% [markdown] lang="en"
 # `MulBackward0` by a Python number saves only that number (a 0-d tensor of 8 bytes),

@@ -1,6 +1,4 @@
 # %% [markdown] lang="en"
-# # 05 · In-place operations and version counters
-#
 # An **in-place operation** changes a tensor's memory instead of making a new
 # tensor: `x.add_(1)`, `x.mul_(2)`, `x.clamp_(min=0)` (the trailing underscore
 # marks them). They save memory, but they can also destroy a value that backward
@@ -8,8 +6,6 @@
 # fix it, and how to write an in-place Function of your own.
 
 # %% [markdown] lang="zh"
-# # 05 · 原地操作与版本计数器
-#
 # **原地操作**直接修改张量的内存，而不是创建一个新张量：`x.add_(1)`、`x.mul_(2)`、`x.clamp_(min=0)`
 # （名字末尾的下划线就是标志）。它们能省内存，却也可能毁掉反向传播还要用的值。
 # 这一讲介绍 autograd 怎样发现这种情况、怎样读懂它的报错、怎样修复，以及怎样编写自己的原地操作 Function。
@@ -36,14 +32,14 @@ from minigrad.exercises import check
 # %%
 t = torch.zeros(4)
 view = t[1:3]
-print(f"{'step':22}{'t._version':>11}{'view._version':>15}")
-print(f"{'start':22}{t._version:>11}{view._version:>15}")
+print(f"{'':22}{'t._version':>11}{'view._version':>15}")
+print(f"{'t = torch.zeros(4)':22}{t._version:>11}{view._version:>15}")
 t.add_(1)
 print(f"{'t.add_(1)':22}{t._version:>11}{view._version:>15}")
 view.mul_(5)
 print(f"{'view.mul_(5)':22}{t._version:>11}{view._version:>15}")
 t2 = t + 1
-print(f"{'t + 1 (a new tensor)':22}{t._version:>11}{view._version:>15}")
+print(f"{'t2 = t + 1':22}{t._version:>11}{view._version:>15}")
 print(t)
 
 # %% [markdown] lang="en"
@@ -114,8 +110,8 @@ with minigrad.viz.record() as trace:
     except RuntimeError:
         pass
 for event in trace.of_kind("version_check"):
-    print(f"saved at version {event['saved_version']}, now {event['current_version']}, "
-          f"passed: {event['passed']}")
+    print(f"saved_version={event['saved_version']}  current_version={event['current_version']}  "
+          f"passed={event['passed']}")
 
 # %% tags=["nbval-ignore-output"]
 minigrad.viz.graph(y, names={"x": x, "y": y})
@@ -152,19 +148,19 @@ x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
 y = x.exp()
 y = y + 1
 y.sum().backward()
-print("out of place:", x.grad)
+print("y = y + 1:       ", x.grad)
 
 x.grad = None
 y = x.exp().clone()
 y.add_(1)
 y.sum().backward()
-print("clone first: ", x.grad)
+print("clone(), add_(1):", x.grad)
 
 x.grad = None
 y = x * 2
 y.add_(1)
 y.sum().backward()
-print("x * 2, then add_:", x.grad)
+print("(x * 2).add_(1): ", x.grad)
 
 # %% [markdown] lang="en"
 # ## Leaves cannot be changed in place (while recording)
@@ -201,10 +197,10 @@ print(weight, weight._version)
 # gradients through it are silently wrong.
 
 # %% [markdown] lang="zh"
-# ## 原地修改的自定义函数：`mark_dirty`
+# ## 原地修改输入的自定义 Function：`mark_dirty`
 #
-# 自定义函数也可以原地修改输入（比如为了省内存）。这时必须调用 `ctx.mark_dirty(tensor)` 声明这一点，
-# 并把这个张量作为输出返回：autograd 会给它的版本加一，并把这个函数的节点设为它新的 `grad_fn`。
+# 自定义 Function 也可以原地修改输入（比如为了省内存）。这时必须调用 `ctx.mark_dirty(tensor)` 声明这一点，
+# 并把这个张量作为输出返回：autograd 会给它的版本加一，并把这个 Function 的节点设为它新的 `grad_fn`。
 # 如果不调用 `mark_dirty`，计算图根本不知道发生了修改：这个张量还保留着原来的 `grad_fn`，
 # 经过它的梯度就会悄无声息地算错。
 
@@ -251,9 +247,9 @@ check("inplace_relu", InplaceReLU)
 # %%
 a = torch.tensor([-1.0, 2.0, -3.0, 4.0], requires_grad=True)
 b = a * 1
-print("before:", b.grad_fn.name(), b._version)
+print("b = a * 1:      ", b.grad_fn.name(), b._version)
 b.clamp_(min=0)
-print("after: ", b.grad_fn.name(), b._version)
+print("b.clamp_(min=0):", b.grad_fn.name(), b._version)
 b.sum().backward()
 print("a.grad:", a.grad)
 
@@ -273,6 +269,6 @@ print("a.grad:", a.grad)
 # * 原地操作会让**版本计数器**加一；视图和原张量共享同一个计数器。
 # * 保存的张量会记住自己的版本；反向传播时版本对不上就报错，而不是给出错误的梯度。
 # * 修复方法：改成非原地写法，或者先 `clone()`。更新叶子张量要放在 `no_grad()` 里。
-# * 原地修改输入的自定义函数要调用 `ctx.mark_dirty`，并把那个张量返回。
+# * 原地修改输入的自定义 Function 要调用 `ctx.mark_dirty`，并把那个张量返回。
 #
 # 下一讲：`ctx` 还能告诉你哪些信息，你又能通过它告诉 autograd 什么。

@@ -11,8 +11,6 @@
 # ---
 
 # %% [markdown] lang="en"
-# # 06 · Three switches on `ctx`: `needs_input_grad`, `mark_non_differentiable`, `set_materialize_grads`
-#
 # In lessons 03 and 04 the `ctx` of a custom Function was a bag: `save_for_backward`
 # in `forward`, `saved_tensors` in `backward`. It also carries three switches that
 # make a Function *cheaper* and *more honest*:
@@ -25,11 +23,9 @@
 # `import torch` in place of `import minigrad as torch`, and `torch.autograd` for `minigrad.autograd`.
 
 # %% [markdown] lang="zh"
-# # 06 · `ctx` 上的三个开关：`needs_input_grad`、`mark_non_differentiable`、`set_materialize_grads`
-#
-# 在第 03、04 讲里，自定义函数（Function）的 `ctx` 像一个口袋：`forward` 里用 `save_for_backward`
+# 在第 03、04 讲里，自定义 Function 的 `ctx` 像一个口袋：`forward` 里用 `save_for_backward`
 # 放进去，`backward` 里用 `saved_tensors` 取出来。其实它还带着三个开关，能让 Function
-# 算得*更省*，也表达得*更准确*：
+# 算得**更省**，也表达得**更准确**：
 #
 # - `ctx.needs_input_grad`：哪些输入真的需要梯度，backward 可以据此跳过不必要的计算；
 # - `ctx.mark_non_differentiable(...)`：声明哪些输出（索引、掩码）没有梯度；
@@ -68,8 +64,8 @@ class Spy(Function):
         return None, None, None
 
 
-weight = torch.ones(3, requires_grad=True)   # a parameter
-data = torch.ones(3)                         # an input batch: no gradient wanted
+weight = torch.ones(3, requires_grad=True)   # a parameter  # zh: 参数
+data = torch.ones(3)                         # an input batch: no gradient wanted  # zh: 一批输入数据：不需要梯度
 _ = Spy.apply(weight, data, 2.0)
 _ = Spy.apply(data, weight, 2.0)
 _ = Spy.apply(data, data, 2.0)
@@ -115,7 +111,7 @@ for _ in range(5):
 per_product = (time.perf_counter() - start) / 5
 print(f"forward   C = A @ B                  {per_product * 1e3:7.2f} ms")
 print(f"backward  G @ B.T  and  A.T @ G      {2 * per_product * 1e3:7.2f} ms")
-print(f"backward  only one of them           {per_product * 1e3:7.2f} ms")
+print(f"backward  G @ B.T  or   A.T @ G      {per_product * 1e3:7.2f} ms")
 
 # %% [markdown] lang="en"
 # ### Exercise `matmul`
@@ -174,13 +170,13 @@ check("matmul", MatMul)
 #
 # ## `mark_non_differentiable`：没有梯度的输出
 #
-# 有些输出并不是输入的光滑函数：比如最大值所在的*位置*，或者标记哪些元素被截断的掩码。
+# 有些输出并不是输入的光滑函数：比如最大值所在的**位置**，或者标记哪些元素被截断的掩码。
 # 整数输出（例如索引）本来就不会需要梯度；但浮点数掩码会被当成需要梯度——除非 `forward`
 # 明确声明它不可导。对比一下声明前后 Function 返回的掩码：
 
 # %%
 class ClipWithMask(Function):
-    """clamp(x, -1, 1), and a float mask of the elements that were clipped."""
+    # clamp(x, -1, 1), and a float mask of the elements that were clipped  # zh: clamp(x, -1, 1)，以及标出哪些元素被截断的浮点数掩码
 
     @staticmethod
     def forward(ctx, x, declare):
@@ -299,8 +295,8 @@ print(scores.grad)
 # ## `set_materialize_grads`：全零张量还是 `None`？
 #
 # 有两个输出的 Function，在 backward 中总会收到两个梯度，即使损失只用到了其中一个输出。
-# 默认情况下，缺失的梯度会被*物化*：minigrad 造一个全零张量，让 backward 不用判断就能直接做运算。
-# 代价是一次内存分配和一堆乘零的计算。调用 `ctx.set_materialize_grads(False)` 后，
+# 默认情况下，minigrad 会把缺失的梯度**补成一个全零张量**（这叫 materialize），
+# 让 backward 不用判断就能直接做运算。代价是一次内存分配，外加一堆乘以零的计算。调用 `ctx.set_materialize_grads(False)` 后，
 # 传进来的是 `None`，backward 需要自己判断。
 
 # %%
@@ -356,4 +352,4 @@ for materialize in (True, False):
 # | `ctx.mark_non_differentiable(t)` | forward | 输出 `t` 的 `requires_grad=False`，没有 `grad_fn` |
 # | `ctx.set_materialize_grads(False)` | forward | 未使用输出的梯度以 `None` 传入，而不是全零张量 |
 #
-# 下一讲的主题是钩子：让*你自己*在梯度流动的途中查看它，甚至修改它。
+# 下一讲的主题是钩子：让**你自己**在梯度流动的途中查看它，甚至修改它。

@@ -11,8 +11,6 @@
 # ---
 
 # %% [markdown] lang="en"
-# # 07 · Hooks: watching and changing gradients, and what the graph keeps in memory
-#
 # Backward runs inside the engine, out of sight. Hooks are the engine's windows: small
 # functions you register, which the engine calls at precise moments. This lesson opens four
 # kinds of window:
@@ -28,8 +26,6 @@
 # backward are stored* — the memory a graph holds between forward and backward.
 
 # %% [markdown] lang="zh"
-# # 07 · 钩子：观察、修改梯度，以及计算图占用的内存
-#
 # 反向传播在引擎内部进行，平时看不见。钩子就是引擎留给我们的窗口：你注册一个小函数，
 # 引擎会在特定时刻调用它。这一讲先打开四种窗口：
 #
@@ -40,11 +36,12 @@
 # | 节点钩子 | 节点：`t.grad_fn.register_hook(fn)` | 流出和流入的梯度 | 新的流出梯度 |
 # | 累加后钩子 | 叶子张量：`w.register_post_accumulate_grad_hook(fn)` | 已写好 `.grad` 的叶子张量 | 无 |
 #
-# 然后是第五种、性质不同的钩子：`saved_tensors_hooks`。它决定*保存的张量如何存放*——
+# 然后是第五种、性质不同的钩子：`saved_tensors_hooks`。它决定**保存的张量如何存放**——
 # 也就是计算图在前向和反向之间占用的那部分内存。
 
 # %%
 import minigrad as torch
+from minigrad.lessons import say
 
 # %% [markdown] lang="en"
 # ## Tensor hooks: see the gradient of an intermediate
@@ -60,20 +57,20 @@ import minigrad as torch
 
 # %%
 x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
-h = x * x              # an intermediate
+h = x * x              # an intermediate  # zh: 中间结果
 loss = (h * 10).sum()
 
 handle = h.register_hook(lambda grad: print("hook(grad): grad =", grad))
 loss.backward()
 print("x.grad:", x.grad)
-handle.remove()        # hooks stay until removed
+handle.remove()        # hooks stay until removed  # zh: 钩子会一直留着，直到被移除
 
 # %% [markdown] lang="en"
 # If the hook *returns* a tensor, that tensor replaces the gradient — for everything downstream.
 # Here the hook halves the gradient of `h`, and `x.grad` halves with it:
 
 # %% [markdown] lang="zh"
-# 如果钩子*返回*一个张量，它就会替换掉原来的梯度，之后的反向传播都用新值。
+# 如果钩子**返回**一个张量，它就会替换掉原来的梯度，之后的反向传播都用新值。
 # 下面的钩子把 `h` 的梯度减半，`x.grad` 也随之减半：
 
 # %%
@@ -126,8 +123,8 @@ check("clip_grad_hook", hook)
 # %% [markdown] lang="zh"
 # ## 节点钩子，以及所有钩子的执行顺序
 #
-# 节点（即 `grad_fn` 对象）也可以注册钩子：*前置钩子*在节点的 backward 之前运行，看到流入的梯度；
-# *钩子*在它之后运行，看到流出的梯度。叶子张量还多一种：*累加后钩子*，在 `.grad` 写好之后调用。
+# 节点（即 `grad_fn` 对象）也可以注册钩子：**前置钩子**在节点的 backward 之前运行，看到流入的梯度；
+# **钩子**在它之后运行，看到流出的梯度。叶子张量还多一种：**累加后钩子**，在 `.grad` 写好之后调用。
 # 下面每种各注册一个，记下谁在什么时候运行。
 
 # %%
@@ -156,7 +153,7 @@ for step, line in enumerate(log, 1):
 
 # %% [markdown] lang="zh"
 # 先运行的是 `y` 的张量钩子，然后是接收这个梯度的节点：前置钩子、backward、钩子。
-# 叶子张量自己的张量钩子在梯度累加进 `w.grad` *之前*运行（所以还能修改它），
+# 叶子张量自己的张量钩子在梯度累加进 `w.grad` **之前**运行（所以还能修改它），
 # 累加后钩子最后运行，这时 `w.grad` 已经是最终结果。
 #
 # 引擎自己记录的事件里也能看到同样的顺序：每个 `hook_called` 事件都夹在它所属的节点之间。
@@ -201,7 +198,7 @@ minigrad.viz.animate(trace, view="backward", names={"w": w})
 # ### 累加后钩子的一个用途：在反向传播中直接更新参数
 #
 # 在大模型里，每个参数的 `.grad` 都要一直留到最后的 `optimizer.step()`。
-# 用累加后钩子，可以在某个参数的梯度*一算好*就立即更新它，并马上释放这个梯度，
+# 用累加后钩子，可以在某个参数的梯度**一算好**就立即更新它，并马上释放这个梯度，
 # 这样同一时刻最多只存在一个参数的梯度：
 
 # %%
@@ -257,10 +254,10 @@ def unpack_hook(packed):
 a = torch.ones(5, requires_grad=True)
 b = torch.full((5,), 2.0, requires_grad=True)
 with minigrad.viz.record() as trace:
-    print("forward:")
+    print(say("forward:", "前向传播："))
     with torch.autograd.graph.saved_tensors_hooks(pack_hook, unpack_hook):
         y = a * b
-    print("backward:")
+    print(say("backward:", "反向传播："))
     y.sum().backward()
 
 # %% [markdown] lang="en"
@@ -273,10 +270,10 @@ with minigrad.viz.record() as trace:
 # has given them back to backward, grey when they are freed after the node has run.
 
 # %% [markdown] lang="zh"
-# `a * b` 会保存两个因子（每个因子的梯度就是另一个因子），所以前向中打包两次，反向中解包两次。
-# 钩子只作用于在 `with` 块内*保存*的张量；反向传播则可以在之后的任何地方运行。
+# `a * b` 会保存两个因子（每个因子的梯度就是另一个因子），所以前向传播时打包两次，反向传播时解包两次。
+# 钩子只作用于在 `with` 块内**保存**的张量；反向传播则可以在之后的任何地方运行。
 #
-# 回放一遍，盯住 `MulBackward0`（`a * b` 的节点）旁边那两个保存的张量：*打包*期间是紫色
+# 回放一遍，盯住 `MulBackward0`（`a * b` 的节点）旁边那两个保存的张量：**打包**期间是紫色
 # （计算图里存的只是 `pack_hook` 的返回值），反向传播中经 `unpack_hook` 取回后变成蓝色，
 # 节点运行完、它们被释放后变成灰色。
 
@@ -327,7 +324,7 @@ def forward(x):
 
 
 def measure(hooks=None):
-    """MiB held after forward (graph + output), and whether the gradient is right."""
+    # MiB held after forward (graph + output), and the gradient  # zh: 前向传播之后占用的 MiB（计算图 + 输出），以及梯度
     torch.manual_seed(0)
     x = torch.randn(256, 1024, requires_grad=True)
     tracemalloc.start()
@@ -343,7 +340,7 @@ def measure(hooks=None):
 
 
 held, reference = measure()
-rows = [("plain", held, reference)]
+rows = [("hooks=None", held, reference)]
 rows.append(("pack_to_disk", *measure(torch.autograd.graph.saved_tensors_hooks(pack_to_disk, unpack_from_disk))))
 rows.append(("save_on_cpu", *measure(torch.autograd.graph.save_on_cpu())))
 print(f"{'':14} {'MiB':>6} {'allclose(x.grad)':>17}")
@@ -365,8 +362,8 @@ for name, mib, grad in rows:
 # `save_on_cpu` 在这里没有任何变化：在 CPU 上，“拷贝到 CPU” 得到的就是张量本身。
 # 在 GPU 上，它会把保存的张量从设备搬到主机内存，腾出显存——第 10 讲会实际测量。
 #
-# 引擎的事件记录从内部讲述了同一件事：每个 `tensor_saved` 事件都带有被保存张量的 `nbytes`，
-# 每个 `tensor_freed` 事件则记录反向传播之后释放的字节数。
+# 从引擎内部的事件记录也能看到同样的情况：每个 `tensor_saved` 事件都带有被保存张量的字节数 `nbytes`，
+# 每个 `tensor_freed` 事件则记下反向传播之后释放的字节数。
 
 # %%
 x = torch.randn(256, 1024, requires_grad=True)

@@ -11,8 +11,6 @@
 # ---
 
 # %% [markdown] lang="en"
-# # 08 · `retain_graph`, gradcheck and anomaly mode
-#
 # Three tools for when backward does not do what you expect:
 #
 # 1. the "backward through the graph a second time" error, and `retain_graph`;
@@ -20,13 +18,11 @@
 # 3. anomaly mode, which tells you *which forward line* produced a NaN gradient.
 
 # %% [markdown] lang="zh"
-# # 08 · `retain_graph`、gradcheck 与异常检测模式
-#
 # 当反向传播的结果和预期不一样时，有三件工具可用：
 #
 # 1. “第二次对计算图做反向传播”的报错，以及 `retain_graph`；
 # 2. `gradcheck`：用有限差分检验你手写的 backward；
-# 3. 异常检测模式（anomaly mode）：告诉你 NaN 梯度是*前向中哪一行*造成的。
+# 3. 异常检测模式（anomaly mode）：告诉你 NaN 梯度是**前向中哪一行**造成的。
 
 # %%
 import minigrad as torch
@@ -119,7 +115,7 @@ for step in range(1, 4):
 
 # %% [markdown] lang="zh"
 # 和上面的回放对比一下：先做一次带 `retain_graph=True` 的反向传播，再做一次不带的。
-# 第一次里，保存的张量被节点解包时变成蓝色，之后*一直留着*，内存图不会下降；
+# 第一次里，保存的张量被节点解包时变成蓝色，之后**一直留着**，内存图不会下降；
 # 直到最后那次不带 `retain_graph` 的反向传播，它们才被释放。
 
 # %% tags=["nbval-ignore-output"]
@@ -141,7 +137,7 @@ minigrad.viz.animate(trace, view="backward", names={"x": x, "y": y})
 
 # %%
 def trunk_and_losses(w):
-    features = (w * torch.tensor([1.0, -2.0, 3.0])).tanh()   # shared trunk
+    features = (w * torch.tensor([1.0, -2.0, 3.0])).tanh()   # shared trunk  # zh: 共用的主干
     return (features ** 2).sum(), features.sum()
 
 
@@ -157,6 +153,40 @@ loss_a, loss_b = trunk_and_losses(w)
 print("loss_a.backward(retain_graph=True); loss_b.backward():", two_passes)
 print("(loss_a + loss_b).backward():                         ", w.grad)
 print("allclose:", torch.allclose(two_passes, w.grad))
+
+# %% [markdown] lang="en"
+# ### Exercise `separate_gradients`
+#
+# Sometimes you do need each loss's own gradient, for instance to compare how hard the two
+# losses pull on the shared weights. Write `separate_gradients(loss_a, loss_b, w)`: given two
+# losses built on one graph, return `(gradient of loss_a, gradient of loss_b)` with respect to
+# `w`, without running forward again. Three things to get right: keep the saved tensors for the
+# second pass (and only for it), keep the first gradient from being added to by the second
+# (`.grad` accumulates), and let the last backward free the graph.
+
+# %% [markdown] lang="zh"
+# ### 练习 `separate_gradients`
+#
+# 有时确实需要每个损失各自的梯度，比如想比较两个损失对共享权重的“拉力”各有多大。请实现
+# `separate_gradients(loss_a, loss_b, w)`：给定建在同一张计算图上的两个损失，不再重新做前向传播，
+# 返回 `(loss_a 对 w 的梯度, loss_b 对 w 的梯度)`。有三点要做对：为第二次反向传播保留保存的张量
+# （只为它保留）；别让第一个梯度被第二次反向传播累加上去（`.grad` 会累加）；让最后一次反向传播释放计算图。
+
+# %%
+def separate_gradients(loss_a, loss_b, w):
+    ### BEGIN SOLUTION
+    loss_a.backward(retain_graph=True)
+    grad_a = w.grad.clone()
+    w.grad = None
+    loss_b.backward()
+    return grad_a, w.grad
+    ### END SOLUTION
+
+
+# %%
+from minigrad.exercises import check
+
+check("separate_gradients", separate_gradients)
 
 # %% [markdown] lang="en"
 # ## gradcheck: is my backward right?
@@ -185,7 +215,7 @@ class BuggySigmoid(torch.autograd.Function):
     @staticmethod
     def backward(ctx, grad_output):
         (out,) = ctx.saved_tensors
-        return grad_output * out          # the right formula: grad_output * out * (1 - out)
+        return grad_output * out          # the right formula: grad_output * out * (1 - out)  # zh: 正确的公式：grad_output * out * (1 - out)
 
 
 x = torch.tensor([-1.0, 0.0, 2.0], dtype=torch.float64, requires_grad=True)
@@ -217,7 +247,10 @@ print(torch.autograd.gradcheck(torch.sigmoid, (x,)))
 # %%
 import numpy as np
 
-print(f"{'eps':>8} {'error float32':>14} {'error float64':>14}")
+from minigrad.lessons import say
+
+print(say("|central difference - cos 1| for sin at 1:", "在 1 处对 sin 做中心差分，与 cos 1 之差的绝对值："))
+print(f"{'eps':>8} {'float32':>14} {'float64':>14}")
 for eps in (1e-2, 1e-4, 1e-6):
     errors = []
     for dtype in (np.float32, np.float64):
@@ -276,7 +309,7 @@ except RuntimeError as error:
 # %% [markdown] lang="zh"
 # note 里是出错节点的前向调用栈，最早的调用排在最前面。开头那些是 Jupyter 自身的调用，可以跳过；
 # 接近末尾处就是你单元格里写着 `torch.log(x)` 的那一行，再往下是 minigrad 内部的调用，一直到 `Log.apply`。
-# 修复方法是在算子*之前*就让不用的分支变得无害：在掩码为假的位置给 `log` 喂一个安全的值。
+# 修复方法是在算子**之前**就让不用的分支变得无害：在掩码为假的位置给 `log` 喂一个安全的值。
 
 # %%
 x = torch.tensor([0.0, 1.0, 2.0], requires_grad=True)
@@ -294,6 +327,7 @@ print("x.grad =", x.grad)
 # |---|---|
 # | "Trying to backward through the graph a second time" | `retain_graph=True`, or better: sum the losses, one backward |
 # | a custom backward you are not sure of | `gradcheck` with float64 inputs |
+# | each of two losses' gradients, one forward | `retain_graph=True` on the first backward only |
 # | NaN gradients from nowhere | `torch.autograd.detect_anomaly()` |
 #
 # Next lesson: gradients of gradients, with `create_graph=True`.
@@ -307,6 +341,7 @@ print("x.grad =", x.grad)
 # |---|---|
 # | “Trying to backward through the graph a second time” | `retain_graph=True`；更好的办法：把损失加起来，只做一次反向传播 |
 # | 拿不准自己写的 backward 对不对 | 用 float64 输入跑 `gradcheck` |
+# | 一次前向传播，分别求两个损失的梯度 | 只在第一次 backward 时用 `retain_graph=True` |
 # | 莫名其妙的 NaN 梯度 | `torch.autograd.detect_anomaly()` |
 #
 # 下一讲：用 `create_graph=True` 求梯度的梯度。

@@ -11,8 +11,6 @@
 # ---
 
 # %% [markdown] lang="en"
-# # 09 · Higher-order gradients: differentiating backward itself
-#
 # Backward is made of ordinary tensor operations: `MulBackward0` multiplies, `ExpBackward0`
 # multiplies by a saved result. If those operations are *recorded* while backward runs, the
 # gradient gets a graph of its own — and can be differentiated again. That is what
@@ -20,10 +18,8 @@
 # and meta-learning.
 
 # %% [markdown] lang="zh"
-# # 09 · 高阶梯度：对反向传播本身求导
-#
 # 反向传播由普通的张量运算组成：`MulBackward0` 做乘法，`ExpBackward0` 乘上保存的结果。
-# 如果反向传播运行时把这些运算也*记录*下来，梯度就有了自己的计算图——于是还能再求一次导。
+# 如果反向传播运行时把这些运算也**记录**下来，梯度就有了自己的计算图——于是还能再求一次导。
 # 这正是 `create_graph=True` 的作用。有了二阶导数，就能做牛顿法、计算曲率、梯度惩罚和元学习。
 
 # %%
@@ -40,7 +36,7 @@ import minigrad as torch
 # ## `torch.autograd.grad`
 #
 # `backward()` 会把梯度累加到每个叶子张量的 `.grad` 上。`torch.autograd.grad(outputs, inputs)`
-# 则把 `outputs` 对你指定的 `inputs` 的梯度*直接返回*，不碰 `.grad`——当梯度本身就是你要继续计算的值时，
+# 则把 `outputs` 对你指定的 `inputs` 的梯度**直接返回**，不碰 `.grad`——当梯度本身就是你要继续计算的值时，
 # 这样用正合适。
 
 # %%
@@ -67,7 +63,7 @@ print("dy/dx =", dy_dx)
 
 # %% [markdown] lang="zh"
 # `dy/dx = 3x²` 现在带有 `grad_fn`：引擎在运行 `PowBackward0` 的同时记录下了其中的运算。
-# 下面画出的是*梯度的*计算图——也就是把 `x ** 3` 的反向传播写成了一段前向计算：
+# 下面画出的是**梯度的**计算图——也就是把 `x ** 3` 的反向传播写成了一段前向计算：
 
 # %% tags=["nbval-ignore-output"]
 import minigrad.viz
@@ -82,9 +78,9 @@ minigrad.viz.graph(dy_dx, names={"x": x, "dy_dx": dy_dx})
 # value of `create_graph`, since you will probably backward through the graph again.
 
 # %% [markdown] lang="zh"
-# 这张图是在反向传播*进行中*记录下来的。回放同一次 `torch.autograd.grad` 调用，留意 `PowBackward0`
+# 这张图是在反向传播**进行中**记录下来的。回放同一次 `torch.autograd.grad` 调用，留意 `PowBackward0`
 # 运行的那一步：第一张图旁边冒出两个新节点——`PowBackward0`（对应 `x ** 2`）和 `MulBackward0`
-# （对应乘积 `grad · 3 · x²`），它们各自保存*自己的* backward 将要用到的张量。还要注意，这次没有任何
+# （对应乘积 `grad · 3 · x²`），它们各自保存**自己的** backward 将要用到的张量。还要注意，这次没有任何
 # 保存的张量被释放：`retain_graph` 的默认值等于 `create_graph`，因为你多半还要再沿这张图做一次反向传播。
 
 # %% tags=["nbval-ignore-output"]
@@ -117,7 +113,7 @@ print("d2y/dx2 =", d2y_dx2, "  6 * x =", 6 * x.detach())
 x = torch.tensor([0.0, 0.5, 1.0, 2.0], requires_grad=True)
 (first,) = torch.autograd.grad(torch.sin(x).sum(), x, create_graph=True)
 (second,) = torch.autograd.grad(first.sum(), x)
-print(f"{'x':>5} {'1st':>8} {'cos x':>8} {'2nd':>8} {'-sin x':>8}")
+print(f"{'x':>5} {'first':>8} {'cos x':>8} {'second':>8} {'-sin x':>8}")
 for xi, d1, d2 in zip(x.tolist(), first.tolist(), second.tolist()):
     print(f"{xi:5.2f} {d1:8.4f} {torch.cos(torch.tensor(xi)).item():8.4f} "
           f"{d2:8.4f} {-torch.sin(torch.tensor(xi)).item():8.4f}")
@@ -161,11 +157,11 @@ check("second_derivative", second_derivative)
 # Here is a `Cube` whose backward escapes to numpy — a perfectly good *first* derivative:
 
 # %% [markdown] lang="zh"
-# ## 自定义函数与二次反向传播
+# ## 自定义 Function 与二次反向传播
 #
-# 内置算子之所以支持高阶梯度，是因为它们的 backward 本身就是用可导的张量运算写成的。
-# 自定义 Function 的 backward 是否可导，取决于*你*怎么写。下面这个 `Cube` 的 backward
-# 绕道 numpy 计算——作为*一阶*导数它完全正确：
+# 内置算子之所以支持高阶导数，是因为它们的 backward 本身就是用可导的张量运算写成的。
+# 自定义 Function 的 backward 是否可导，取决于**你**怎么写。下面这个 `Cube` 的 backward
+# 绕道 numpy 计算——作为**一阶**导数它完全正确：
 
 # %%
 class NumpyCube(torch.autograd.Function):
@@ -177,7 +173,7 @@ class NumpyCube(torch.autograd.Function):
     @staticmethod
     def backward(ctx, grad_output):
         (x,) = ctx.saved_tensors
-        slope = torch.from_numpy(3 * x.detach().numpy() ** 2)   # leaves the graph
+        slope = torch.from_numpy(3 * x.detach().numpy() ** 2)   # leaves the graph  # zh: 离开了计算图
         return grad_output * slope
 
 
@@ -205,7 +201,7 @@ except RuntimeError as error:
 
 # %% [markdown] lang="zh"
 # 一阶导数是对的（3 和 12），但它和 `x` 已经断开了：引擎从来没看到那段 numpy 计算，自然也就无从求导。
-# 更糟的情况是*悄无声息*地出错：假如 backward 先用 numpy 算出 `3x`，再用张量运算乘上保存的 `x`，
+# 更糟的情况是**悄无声息**地出错：假如 backward 先用 numpy 算出 `3x`，再用张量运算乘上保存的 `x`，
 # 引擎就只记录下最后这次乘法，二阶导数会算成 `3x` 而不是 `6x`，而且不报任何错。如果某个 backward
 # 确实不可导，就用 `@once_differentiable`（在 `torch.autograd.function` 中）把它标出来：
 # 这样二次反向传播会报错，而不是返回错误的数字。

@@ -11,8 +11,6 @@
 # ---
 
 # %% [markdown] lang="en"
-# # 10 · The GPU: devices, moving tensors, and GPU memory
-#
 # Every tensor lives on a **device**: `cpu` (its data is a numpy array) or `cuda` (a CuPy array
 # in GPU memory). minigrad's ops ask the array for its module — numpy or CuPy — so the same op code
 # runs on both; autograd does not care where the numbers are.
@@ -22,8 +20,6 @@
 # tells you what would differ.
 
 # %% [markdown] lang="zh"
-# # 10 · GPU：设备、在设备间搬运张量，以及显存
-#
 # 每个张量都存放在某个**设备**上：`cpu`（数据是一个 numpy 数组）或 `cuda`（显存中的一个 CuPy 数组）。
 # minigrad 的算子会问数组用的是哪个模块——numpy 还是 CuPy——所以同一份算子代码在两种设备上都能运行；
 # 自动求导也不关心这些数存放在哪里。
@@ -124,7 +120,7 @@ import time
 
 def time_matmul(on):
     a = torch.randn(1024, 1024, device=on, requires_grad=True)
-    (a @ a).sum().item()                       # warm-up
+    (a @ a).sum().item()                       # warm-up  # zh: 预热
     start = time.perf_counter()
     (a @ a).sum().backward()
     a.grad.sum().item()
@@ -161,7 +157,7 @@ import tracemalloc
 
 
 def forward(x):
-    return x.tanh().tanh().tanh().tanh()         # each tanh saves its 4 MiB output
+    return x.tanh().tanh().tanh().tanh()         # each tanh saves its 4 MiB output  # zh: 每个 tanh 都保存它 4 MiB 的输出
 
 
 def device_memory_after_forward(saving):
@@ -183,9 +179,9 @@ def device_memory_after_forward(saving):
 plain = device_memory_after_forward(contextlib.nullcontext())
 on_cpu = device_memory_after_forward(torch.autograd.graph.save_on_cpu())
 print(f"device: {device}")
-print(f"{'':12} {'MiB':>6} {'x.grad.sum()':>14}")
-print(f"{'plain':12} {plain[0]:6.1f} {plain[1]:14.4f}")
-print(f"{'save_on_cpu':12} {on_cpu[0]:6.1f} {on_cpu[1]:14.4f}")
+print(f"{'':14} {'MiB':>6} {'x.grad.sum()':>14}")
+print(f"{'nullcontext()':14} {plain[0]:6.1f} {plain[1]:14.4f}")
+print(f"{'save_on_cpu()':14} {on_cpu[0]:6.1f} {on_cpu[1]:14.4f}")
 
 # %% [markdown] lang="en"
 # On the CPU both rows show about 16 MiB: four saved 4 MiB outputs, and "save on CPU" has nowhere to
@@ -193,6 +189,48 @@ print(f"{'save_on_cpu':12} {on_cpu[0]:6.1f} {on_cpu[1]:14.4f}")
 # stays on the device — while the gradients are identical. PyTorch's `save_on_cpu(pin_memory=True)`
 # also uses page-locked host memory to make the copies faster.
 #
+# ### Exercise `offload_to_cpu`
+#
+# `save_on_cpu` is nothing but a pair of saved-tensor hooks (lesson 07). Write that pair:
+# `pack_to_cpu(tensor)` returns what the graph keeps in place of a saved tensor, namely the
+# device the tensor was on and a copy in host memory (`tensor.cpu()`); `unpack_from_cpu(packed)`
+# gives the tensor back on that device (`.to(device)`). The check looks at what your pack stores
+# and runs a backward with your hooks. It works without a GPU too: then every tensor is on the
+# CPU, and the device still has to be remembered, for the day the same code meets a GPU.
+
+# %% [markdown] lang="zh"
+# 在 CPU 上两行都约为 16 MiB：四个 4 MiB 的保存输出，而“存到 CPU”无处可搬。
+# 在 GPU 上，`save_on_cpu` 那一行会降到约 4 MiB——只剩下我们仍然引用着的 `y` 留在设备上——
+# 而梯度完全相同。PyTorch 的 `save_on_cpu(pin_memory=True)` 还会使用锁页内存，让拷贝更快。
+#
+# ### 练习 `offload_to_cpu`
+#
+# `save_on_cpu` 其实就是一对保存张量的钩子（第 07 讲）。请写出这对钩子：`pack_to_cpu(tensor)`
+# 返回计算图用来代替保存的张量的东西，即张量原来所在的设备，加上它在主机内存里的一份拷贝（`tensor.cpu()`）；
+# `unpack_from_cpu(packed)` 把张量放回那个设备（`.to(device)`）。检查程序会查看你的 pack 存了什么，
+# 再用你的钩子跑一次反向传播。没有 GPU 也能做：那时所有张量都在 CPU 上，但仍然要记下设备，
+# 好让同一份代码将来遇到 GPU 时也不出错。
+
+# %%
+def pack_to_cpu(tensor):
+    ### BEGIN SOLUTION
+    return tensor.device, tensor.cpu()
+    ### END SOLUTION
+
+
+def unpack_from_cpu(packed):
+    ### BEGIN SOLUTION
+    device, tensor = packed
+    return tensor.to(device)
+    ### END SOLUTION
+
+
+# %%
+from minigrad.exercises import check
+
+check("offload_to_cpu", (pack_to_cpu, unpack_from_cpu))
+
+# %% [markdown] lang="en"
 # ## Summary
 #
 # | | |
@@ -205,10 +243,6 @@ print(f"{'save_on_cpu':12} {on_cpu[0]:6.1f} {on_cpu[1]:14.4f}")
 # Next, the capstone: a small network trained with your own Functions.
 
 # %% [markdown] lang="zh"
-# 在 CPU 上两行都约为 16 MiB：四个 4 MiB 的保存输出，而“存到 CPU”无处可搬。
-# 在 GPU 上，`save_on_cpu` 那一行会降到约 4 MiB——只剩下我们仍然引用着的 `y` 留在设备上——
-# 而梯度完全相同。PyTorch 的 `save_on_cpu(pin_memory=True)` 还会使用锁页内存，让拷贝更快。
-#
 # ## 小结
 #
 # | | |

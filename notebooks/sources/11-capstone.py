@@ -11,19 +11,15 @@
 # ---
 
 # %% [markdown] lang="en"
-# # 11 · Capstone: train a network with your own Functions
-#
 # Everything comes together here. You will write the one layer every network is made of,
 # `Linear`, as a custom Function; build a small multilayer perceptron (2 → 16 → 16 → 2) from it;
-# train it to separate two interleaved half-moons; and finally check **every gradient** against
-# PyTorch on the same weights.
+# train it to separate two interleaved moons; and finally check **every gradient** against a
+# second computation of the same gradients.
 
 # %% [markdown] lang="zh"
-# # 11 · 结业项目：用你自己的 Function 训练一个网络
-#
-# 前面学到的东西在这里汇合。你将把所有网络都离不开的那一层 `Linear` 写成自定义函数（Function）；
-# 用它搭一个小型多层感知机（2 → 16 → 16 → 2）；训练它把两个交错的半月形数据分开；
-# 最后在相同的权重上，把**每一个梯度**都和 PyTorch 对一遍。
+# 前面学到的东西在这里汇合。你将把所有网络都离不开的那一层 `Linear` 写成自定义 Function；
+# 用它搭一个小型多层感知机（2 → 16 → 16 → 2）；训练它把交错的双月牙数据分成两类；
+# 最后在相同的权重上，把**每一个梯度**都和另一种算法算出的梯度对一遍。
 
 # %%
 import numpy as np
@@ -38,9 +34,9 @@ from minigrad.autograd import Function
 # other by a straight line, so the network needs its hidden layers.
 
 # %% [markdown] lang="zh"
-# ## 数据：两个月牙
+# ## 数据：双月牙
 #
-# 平面上 200 个点，分成两类，每一类都是一个带噪声的半圆；两类无法用一条直线分开，
+# 平面上 200 个点，分成两类，每一类都是一道带噪声的月牙；两类无法用一条直线分开，
 # 所以网络必须依靠隐藏层。
 
 # %%
@@ -60,9 +56,12 @@ print("points:", points.shape, points.dtype, "  labels:", labels.shape, "  np.bi
 # %% tags=["nbval-ignore-output"]
 import matplotlib.pyplot as plt
 
+from minigrad.lessons import plot_font, say
+
+plot_font()      # a font for the labels in the lesson's language  # zh: 让图中的中文标签有字体可用
 plt.figure(figsize=(4, 3))
 plt.scatter(points[:, 0], points[:, 1], c=labels, cmap="coolwarm", s=12)
-plt.title("two moons")
+plt.title(say("two moons", "双月牙数据"))
 plt.show()
 
 # %% [markdown] lang="en"
@@ -113,12 +112,12 @@ check("linear", Linear)
 # %% [markdown] lang="en"
 # The network below uses your `Linear` as soon as it is written. Until then (a `NotImplementedError`),
 # it falls back to the same formula made of built-in ops, so the rest of the notebook still runs —
-# and the comparison with PyTorch at the end is only interesting once it is yours.
+# and the gradient check at the end is only interesting once it is yours.
 
 # %% [markdown] lang="zh"
 # 只要你写好了 `Linear`，下面的网络就会使用它。在那之前（会抛出 `NotImplementedError`），
 # 网络退而使用由内置算子组成的同一个公式，好让笔记本的其余部分照常运行——
-# 不过，只有当它是你自己写的 `Linear` 时，最后与 PyTorch 的对比才有意义。
+# 不过，只有当它是你自己写的 `Linear` 时，最后的梯度核对才有意义。
 
 # %%
 def builtin_linear(x, weight, bias):
@@ -139,14 +138,14 @@ print("linear =", linear.__name__)
 # %% [markdown] lang="en"
 # ## The network
 #
-# Three layers with ReLU between them, weights drawn with numpy (He initialisation) so that PyTorch
-# can later get exactly the same numbers. The loss is the cross-entropy: the mean of
+# Three layers with ReLU between them, weights drawn with numpy (He initialisation) so that a
+# second computation can later start from exactly the same numbers. The loss is the cross-entropy: the mean of
 # `-log softmax(logits)[label]`.
 
 # %% [markdown] lang="zh"
 # ## 网络
 #
-# 三层，中间用 ReLU 连接；权重用 numpy 生成（He 初始化），这样稍后 PyTorch 也能拿到完全相同的数值。
+# 三层，中间用 ReLU 连接；权重用 numpy 生成（He 初始化），这样稍后另一种算法也能从完全相同的数值出发。
 # 损失函数是交叉熵：`-log softmax(logits)[label]` 的平均值。
 
 # %%
@@ -208,7 +207,7 @@ with minigrad.viz.record() as trace:
     loss = cross_entropy(model(X, params, linear), Y)
     loss.backward()
 for p in params.values():
-    p.grad = None      # the training below starts from empty gradients
+    p.grad = None      # the training below starts from empty gradients  # zh: 下面的训练从空梯度开始
 minigrad.viz.animate(trace, view="backward", names=params)
 
 # %% [markdown] lang="en"
@@ -237,7 +236,8 @@ for step in range(301):
     if step % 50 == 0:
         with torch.no_grad():
             accuracy = (model(X, params, linear).argmax(dim=1) == Y).float().mean().item()
-        print(f"step {step:3}  loss {loss.item():.4f}  accuracy {accuracy:.1%}")
+        print(say(f"step {step:3}  loss {loss.item():.4f}  accuracy {accuracy:.1%}",
+                  f"第 {step:3} 步  损失 {loss.item():.4f}  准确率 {accuracy:.1%}"))
 
 # %% [markdown] lang="en"
 # The loss curve, and what the network learned: the colour of the background is its prediction for
@@ -254,26 +254,60 @@ with torch.no_grad():
 
 figure, (left, right) = plt.subplots(1, 2, figsize=(9, 3.2))
 left.plot(losses)
-left.set_xlabel("step")
-left.set_ylabel("loss")
+left.set_xlabel(say("step", "训练步数"))
+left.set_ylabel(say("loss", "损失"))
 left.set_yscale("log")
 right.contourf(grid_x, grid_y, predicted, cmap="coolwarm", alpha=0.3)
 right.scatter(points[:, 0], points[:, 1], c=labels, cmap="coolwarm", s=10)
 plt.show()
 
 # %% [markdown] lang="en"
-# ## Every gradient, checked against PyTorch
+# ## Every gradient, checked twice
 #
-# A falling loss is encouraging, but a slightly wrong gradient can still train. The real test: give
-# PyTorch the *same* weights and the same data, run one forward and backward in both, and compare
-# every parameter's gradient. (If PyTorch is not installed, the cell says so and skips.)
+# A falling loss is encouraging, but a slightly wrong gradient can still train. The real test:
+# compute the same gradients another way, from the **same** weights and data, and compare every
+# parameter's gradient. The second way is minigrad's built-in operations (`builtin_linear`) in
+# float64, so it does not share your Function's code, nor float32's rounding.
 
 # %% [markdown] lang="zh"
-# ## 每一个梯度都和 PyTorch 对一遍
+# ## 每一个梯度都核对两遍
 #
-# 损失在下降固然令人鼓舞，但梯度稍有偏差，网络往往也照样能训练。真正的检验是：把*相同的*权重和数据交给
-# PyTorch，两边各做一次前向和反向传播，逐个比较每个参数的梯度。（如果没有安装 PyTorch，
-# 这个单元格会给出提示并跳过。）
+# 损失在下降固然令人鼓舞，但梯度稍有偏差，网络往往也照样能训练。真正的检验是：从**相同的**权重和数据出发，
+# 用另一种算法再算一遍梯度，逐个比较每个参数的梯度。这里的另一种算法是 minigrad 的内置运算
+# （`builtin_linear`），而且用 float64 计算：它既不用你写的 Function，也没有 float32 的舍入误差。
+
+# %%
+def gradients(layer, dtype):
+    # one forward and backward from the trained weights, in `dtype`  # zh: 从训练好的权重出发，用 `dtype` 做一次前向和反向传播
+    weights = {name: p.detach().to(dtype).requires_grad_() for name, p in params.items()}
+    cross_entropy(model(X.to(dtype), weights, layer), Y).backward()
+    return {name: weight.grad.numpy() for name, weight in weights.items()}
+
+
+yours = gradients(linear, torch.float32)
+second = gradients(builtin_linear, torch.float64)
+print(f"linear = {linear.__name__}")
+print(f"{'param':6} {'shape':10} {'max |difference|':>17}")
+for name in params:
+    difference = np.abs(yours[name] - second[name]).max()
+    print(f"{name:6} {str(yours[name].shape):10} {difference:17.2e}")
+
+# %% [markdown] lang="en"
+# Differences around 1e-7 and below are float32 rounding. Anything larger points at a formula —
+# and now you know how to find it: `gradcheck` (lesson 08) on your `Linear` in float64, a tensor
+# hook (lesson 07) on each layer's output, anomaly mode for NaNs.
+#
+# PyTorch is a third opinion. The `minigrad-tutor` install does not include it (`pip install
+# torch` adds it); where it is installed, the next cell compares with it too, and otherwise it
+# only says that it is missing.
+
+# %% [markdown] lang="zh"
+# 1e-7 及以下的差异来自 float32 的舍入。如果差异更大，那就是公式有问题——现在你知道怎么查了：
+# 在 float64 下对你的 `Linear` 做 `gradcheck`（第 08 讲）、在每层输出上挂一个张量钩子（第 07 讲）、
+# 遇到 NaN 就用异常检测模式。
+#
+# PyTorch 可以当第三方来核对。`minigrad-tutor` 的安装不包含 PyTorch（用 `pip install torch` 安装）；
+# 装了 PyTorch 时，下一个单元格也会和它比较；没装时，它只提示一句缺少 PyTorch。
 
 # %% tags=["nbval-ignore-output"]
 try:
@@ -282,51 +316,38 @@ except ImportError:
     pytorch = None
 
 if pytorch is None:
-    print("PyTorch is not installed: comparison skipped. / 未安装 PyTorch，跳过对比。")
+    print(say("PyTorch is not installed: no comparison with it.", "没有安装 PyTorch，不与它比较。"))
 else:
     import torch.nn.functional as F
-
-    loss = cross_entropy(model(X, params, linear), Y)
-    loss.backward()
 
     reference = {name: pytorch.tensor(p.detach().numpy(), requires_grad=True)
                  for name, p in params.items()}
     h = F.linear(pytorch.tensor(points), reference["W1"], reference["b1"]).relu()
     h = F.linear(h, reference["W2"], reference["b2"]).relu()
     logits = F.linear(h, reference["W3"], reference["b3"])
-    reference_loss = F.cross_entropy(logits, pytorch.tensor(labels))
-    reference_loss.backward()
+    F.cross_entropy(logits, pytorch.tensor(labels)).backward()
 
-    print(f"loss: minigrad {loss.item():.6f}   PyTorch {reference_loss.item():.6f}")
-    print(f"{'param':6} {'shape':10} {'max |difference|':>17} {'allclose':>9}")
-    for name, p in params.items():
-        ours, theirs = p.grad.numpy(), reference[name].grad.numpy()
-        difference = np.abs(ours - theirs).max()
-        same = np.allclose(ours, theirs, rtol=1e-4, atol=1e-6)
-        print(f"{name:6} {str(tuple(ours.shape)):10} {difference:17.2e} {str(same):>9}")
-    for p in params.values():
-        p.grad = None
+    print(f"{'param':6} {'shape':10} {'max |difference|':>17}")
+    for name in params:
+        difference = np.abs(yours[name] - reference[name].grad.numpy()).max()
+        print(f"{name:6} {str(yours[name].shape):10} {difference:17.2e}")
 
 # %% [markdown] lang="en"
-# Differences around 1e-8 are float32 rounding: the two libraries add the same numbers in a
-# different order. Anything larger points at a formula — and now you know how to find it:
-# `gradcheck` (lesson 08) on your `Linear` in float64, a tensor hook (lesson 07) on each layer's
-# output, anomaly mode for NaNs.
-#
 # ## What you built
 #
-# Over eleven lessons you have seen the graph that forward records, the order backward runs it in,
-# custom Functions and what they save, version counters, the `ctx` switches, hooks, memory,
-# debugging, higher-order gradients and devices — and every piece was a short Python file in
-# `minigrad/` that you can open and read. The same code, with `import torch`, is PyTorch.
+# In these eleven lessons you have seen the graph that forward records, the order backward runs
+# it in, custom Functions and what they save, version counters, the `ctx` switches, hooks,
+# memory, debugging, higher-order gradients and devices — and every piece was a short Python
+# file in `minigrad/` that you can open and read. The same code, with `import torch`, is PyTorch.
+#
+# One lesson remains, and it turns autograd around: forward mode, where derivatives travel with
+# the values instead of running backward.
 
 # %% [markdown] lang="zh"
-# 1e-8 左右的差异来自 float32 的舍入：两个库以不同的顺序把同样的数加起来。如果差异更大，
-# 那就是公式有问题——现在你知道怎么查了：在 float64 下对你的 `Linear` 做 `gradcheck`（第 08 讲）、
-# 在每层输出上挂一个张量钩子（第 07 讲）、遇到 NaN 就用异常检测模式。
-#
 # ## 你都做了些什么
 #
-# 十一讲下来，你看到了前向传播记录的计算图、反向传播执行它的顺序、自定义 Function 及其保存的张量、
-# 版本计数器、`ctx` 上的开关、钩子、内存、调试、高阶梯度和设备——而每一部分都只是 `minigrad/`
+# 这十一讲下来，你看到了前向传播记录的计算图、反向传播执行它的顺序、自定义 Function 及其保存的张量、
+# 版本计数器、`ctx` 上的开关、钩子、内存、调试、高阶导数和设备——而每一部分都只是 `minigrad/`
 # 里一个可以打开阅读的简短 Python 文件。把同样的代码换成 `import torch`，就是 PyTorch。
+#
+# 还剩最后一讲，它把自动求导反过来：前向模式，导数跟着数值一起往前传，而不是靠反向传播。

@@ -11,8 +11,6 @@
 # ---
 
 # %% [markdown] lang="en"
-# # 12 · Forward-mode AD and dual numbers
-#
 # Every lesson so far used **reverse mode**: the forward pass records the graph, then backward walks
 # it from the output back to the inputs. Call `J` the Jacobian matrix of `y = f(x)`: one row per
 # output element, one column per input element. A backward with the gradient `u` computes the
@@ -33,8 +31,6 @@
 # Forward mode also keeps nothing for later: no graph to walk back, no saved tensors.
 
 # %% [markdown] lang="zh"
-# # 12 · 前向模式自动微分与对偶数
-#
 # 前面各讲用的都是**反向模式自动微分**（简称反向模式）：前向传播记录计算图，再由反向传播从输出沿图走回输入。
 # 设 `y = f(x)` 的雅可比矩阵为 `J`：每个输出元素占一行，每个输入元素占一列。以梯度 `u` 做一次反向传播，
 # 算出的是向量-雅可比积 `uᵀJ`；如果 `u` 在第 `i` 个输出处为 1、其余为 0，得到的就是 `J` 的**第 `i` 行**。
@@ -54,6 +50,7 @@
 
 # %%
 import minigrad as torch
+from minigrad.lessons import say
 
 # %% [markdown] lang="en"
 # ## Dual numbers
@@ -83,7 +80,7 @@ import minigrad as torch
 
 # %%
 class Dual:
-    """a + b·ε with ε² = 0: a value and its tangent, both plain Python numbers."""
+    # a + b·ε with ε² = 0: a value and its tangent, both plain Python numbers  # zh: a + b·ε，其中 ε² = 0：一个值和它的切向量，都是普通的 Python 数
 
     def __init__(self, value, tangent):
         self.value, self.tangent = value, tangent
@@ -91,7 +88,7 @@ class Dual:
     def __add__(self, other):      # (a + bε) + (c + dε) = (a + c) + (b + d)ε
         return Dual(self.value + other.value, self.tangent + other.tangent)
 
-    def __mul__(self, other):      # (a + bε)(c + dε) = ac + (ad + bc)ε, since ε² = 0
+    def __mul__(self, other):      # (a + bε)(c + dε) = ac + (ad + bc)ε, since ε² = 0  # zh: (a + bε)(c + dε) = ac + (ad + bc)ε，因为 ε² = 0
         return Dual(self.value * other.value,
                     self.value * other.tangent + self.tangent * other.value)
 
@@ -102,8 +99,9 @@ def fn(x, y):
 
 for tx, ty in [(1.0, 0.0), (0.0, 1.0), (1.0, 1.0)]:
     out = fn(Dual(3.0, tx), Dual(2.0, ty))
-    print(f"tangents (x, y) = ({tx}, {ty}):  value {out.value}, tangent {out.tangent}")
-print("by hand: df/dx = 2x =", 2 * 3.0, "  df/dy = 2y =", 2 * 2.0)
+    print(say(f"tangents (x, y) = ({tx}, {ty}):  value {out.value}, tangent {out.tangent}",
+              f"切向量 (x, y) = ({tx}, {ty})：值 {out.value}，切向量 {out.tangent}"))
+print(say("by hand:", "手算："), "df/dx = 2x =", 2 * 3.0, "  df/dy = 2y =", 2 * 2.0)
 
 # %% [markdown] lang="en"
 # The value is 13 every time; the tangent depends on the direction: `(1, 0)` gives ∂f/∂x = 6,
@@ -147,13 +145,14 @@ def fn(x, y):
 
 with fwAD.dual_level():
     dual_input = fwAD.make_dual(primal, tangent)
-    dual_output = fn(dual_input, plain_tensor)      # only dual_input carries a tangent
+    dual_output = fn(dual_input, plain_tensor)      # only dual_input carries a tangent  # zh: 只有 dual_input 带着切向量
     print("dual_input: ", dual_input)
     print("dual_output:", dual_output)
     jvp = fwAD.unpack_dual(dual_output).tangent
 print("jvp:  ", jvp)
 print("2·x·t:", 2 * primal * tangent)
-print("after the level, tangent =", fwAD.unpack_dual(dual_output).tangent)
+print(say("after the level, tangent =", "离开 dual_level 之后，tangent ="),
+      fwAD.unpack_dual(dual_output).tangent)
 
 # %% [markdown] lang="en"
 # `plain_tensor` has no tangent, so it counts as a constant (tangent 0): the tangent of `x² + y²`
@@ -208,8 +207,8 @@ for i in range(2):
     rows.append(row)
 J_reverse = torch.stack(rows)
 
-print("forward mode, 3 columns:\n", J_forward)
-print("reverse mode, 2 rows:\n", J_reverse)
+print(say("forward mode, 3 columns:", "前向模式，3 列："), J_forward, sep="\n")
+print(say("reverse mode, 2 rows:", "反向模式，2 行："), J_reverse, sep="\n")
 print("allclose:", torch.allclose(J_forward, J_reverse))
 
 # %% [markdown] lang="en"
@@ -233,10 +232,10 @@ print("allclose:", torch.allclose(J_forward, J_reverse))
 # nothing can modify it in between. `jvp` deletes it when done, since no backward will need it.
 
 # %% [markdown] lang="zh"
-# ## 带 `jvp` 的自定义函数
+# ## 带 `jvp` 的自定义 Function
 #
-# 第 03 讲的自定义函数定义的是 `backward(ctx, grad_output)`，也就是这个运算的向量-雅可比积。
-# 要支持前向模式，自定义函数则要定义 `jvp(ctx, *input_tangents)`，返回输出的切向量：对 `exp` 来说就是
+# 第 03 讲的自定义 Function 定义的是 `backward(ctx, grad_output)`，也就是这个运算的向量-雅可比积。
+# 要支持前向模式，自定义 Function 则要定义 `jvp(ctx, *input_tangents)`，返回输出的切向量：对 `exp` 来说就是
 # `t · exp(x)`。下面是教程里的例子。`forward` 把结果作为普通属性存到 `ctx` 上：`jvp` 紧接在 `forward`
 # 之后运行，这期间结果不可能被改动。`jvp` 用完就把它删掉，因为不会有 backward 再用到它。
 
@@ -294,7 +293,7 @@ class WrongExp(torch.autograd.Function):
 
     @staticmethod
     def jvp(ctx, gI):
-        return gI                      # the right formula: gI * exp(foo)
+        return gI                      # the right formula: gI * exp(foo)  # zh: 正确的公式：gI * exp(foo)
 
 
 try:
@@ -314,7 +313,7 @@ except RuntimeError as error:
 # %% [markdown] lang="zh"
 # 数值雅可比矩阵的对角线是 `exp(x)`，而由 `jvp` 得到的解析雅可比矩阵全是 1。
 #
-# 那如果自定义函数根本没有 `jvp` 呢？比如第 03 讲里只有 `backward` 的 `Exp`。
+# 那如果自定义 Function 根本没有 `jvp` 呢？比如第 03 讲里只有 `backward` 的 `Exp`。
 # 对不是对偶张量的输入，它照常工作，即使在 `fwAD.dual_level()` 里面也一样；可一旦输入是对偶张量，
 # 它没法凭空造出切向量，于是报错：
 
@@ -338,6 +337,45 @@ with fwAD.dual_level():
         ExpWithoutJvp.apply(fwAD.make_dual(torch.tensor([0.0, 1.0]), torch.ones(2)))
     except NotImplementedError as error:
         print(error)
+
+# %% [markdown] lang="en"
+# ### Exercise `mul_jvp`
+#
+# Write `Mul`, a custom Function for `a · b` that works in forward mode. Its `jvp(ctx, a_t, b_t)`
+# receives one tangent per input and returns the tangent of the output: the ε part of
+# `(a + a_t·ε)(b + b_t·ε)` from the dual numbers above. Keep what `jvp` needs with
+# `ctx.save_for_forward(a, b)` and read it back with `ctx.saved_tensors` (in PyTorch, `jvp` sees
+# only what `save_for_forward` saved), or as plain attributes of `ctx`.
+
+# %% [markdown] lang="zh"
+# ### 练习 `mul_jvp`
+#
+# 编写 `Mul`：一个计算 `a · b`、能用于前向模式的自定义 Function。它的 `jvp(ctx, a_t, b_t)`
+# 为每个输入接收一个切向量，返回输出的切向量，也就是前面对偶数乘法 `(a + a_t·ε)(b + b_t·ε)` 中 ε 的那一项。
+# `jvp` 要用到的东西，可以用 `ctx.save_for_forward(a, b)` 保存、再用 `ctx.saved_tensors` 取回
+# （在 PyTorch 里，`jvp` 只能看到 `save_for_forward` 保存的张量），也可以作为 `ctx` 的普通属性存放。
+
+# %%
+class Mul(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, a, b):
+        ### BEGIN SOLUTION
+        ctx.save_for_forward(a, b)
+        return a * b
+        ### END SOLUTION
+
+    @staticmethod
+    def jvp(ctx, a_t, b_t):
+        ### BEGIN SOLUTION
+        a, b = ctx.saved_tensors
+        return a_t * b + a * b_t
+        ### END SOLUTION
+
+
+# %%
+from minigrad.exercises import check
+
+check("mul_jvp", Mul)
 
 # %% [markdown] lang="en"
 # ## How minigrad gets the tangents of built-in ops
@@ -371,13 +409,13 @@ with fwAD.dual_level():
 # %%
 x = torch.tensor([0.5, 1.0, 1.5], requires_grad=True)
 t = torch.tensor([1.0, -1.0, 0.5])
-u = torch.zeros(2, requires_grad=True)                                    # the probe
-(vjp,) = torch.autograd.grad(f(x), x, grad_outputs=u, create_graph=True)  # Jᵀu, linear in u
+u = torch.zeros(2, requires_grad=True)                                    # the probe  # zh: 探针
+(vjp,) = torch.autograd.grad(f(x), x, grad_outputs=u, create_graph=True)  # Jᵀu, linear in u  # zh: Jᵀu，对 u 是线性的
 (jvp_by_hand,) = torch.autograd.grad((vjp * t).sum(), u)                  # J·t
 with fwAD.dual_level():
     jvp_forward = fwAD.unpack_dual(f(fwAD.make_dual(x.detach(), t))).tangent
 print("d/du <Jᵀu, t>:", jvp_by_hand)
-print("forward mode: ", jvp_forward)
+print(say("forward mode: ", "前向模式：   "), jvp_forward)
 print("J_forward @ t:", J_forward @ t)
 
 # %% [markdown] lang="en"
@@ -388,8 +426,11 @@ print("J_forward @ t:", J_forward @ t)
 #   many inputs and one output, forward mode for one input and many outputs.
 # - A dual number `a + b·ε` with `ε² = 0` carries a value and its tangent; `fwAD.make_dual` and
 #   `fwAD.unpack_dual`, inside `fwAD.dual_level()`, do the same with tensors.
-# - For forward mode, a custom Function needs `jvp(ctx, *input_tangents)`; check it with
-#   `gradcheck(..., check_forward_ad=True)`.
+# - For forward mode, a custom Function needs `jvp(ctx, *input_tangents)`, which reads what
+#   `ctx.save_for_forward` saved; check it with `gradcheck(..., check_forward_ad=True)`.
+#
+# That was the last lesson. The course index shows the exercises you have passed; the files in
+# `minigrad/` are there to read whenever you want to see how a piece works.
 
 # %% [markdown] lang="zh"
 # ## 要记住的三点
@@ -398,4 +439,8 @@ print("J_forward @ t:", J_forward @ t)
 #   哪种需要的次数少就用哪种：输入多、输出一个，用反向模式；输入一个、输出多，用前向模式。
 # - 对偶数 `a + b·ε`（`ε² = 0`）同时带着值和切向量；在 `fwAD.dual_level()` 里用 `fwAD.make_dual`
 #   和 `fwAD.unpack_dual`，就能对张量做同样的事。
-# - 要支持前向模式，自定义函数需要 `jvp(ctx, *input_tangents)`；用 `gradcheck(..., check_forward_ad=True)` 检验它。
+# - 要支持前向模式，自定义 Function 需要 `jvp(ctx, *input_tangents)`，它读取的是 `ctx.save_for_forward`
+#   保存的张量；用 `gradcheck(..., check_forward_ad=True)` 检验它。
+#
+# 全部课程到此结束。课程目录里能看到你已经通过的练习；想知道某个部分是怎么实现的，
+# 随时可以打开 `minigrad/` 里的文件读一读。
