@@ -42,6 +42,7 @@ import copy
 import pathlib
 import re
 import sys
+import urllib.parse
 
 import jupytext
 import nbformat
@@ -153,8 +154,11 @@ def colab_url(path):
     return f"https://colab.research.google.com/github/{repository()}/blob/{BRANCH}/{path}"
 
 
-def binder_url(path):
-    return f"https://mybinder.org/v2/gh/{repository()}/HEAD?urlpath=lab/tree/{path}"
+def binder_url(path, lang):
+    """Binder opening `path` with JupyterLab's menus in `lang`: through the link of
+    minigrad.tutor.lab_language (binder/postBuild enables it), which sets the language."""
+    urlpath = urllib.parse.quote(f"minigrad/lab-language/{lang}?next=lab/tree/{path}", safe="")
+    return f"https://mybinder.org/v2/gh/{repository()}/HEAD?urlpath={urlpath}"
 
 
 # --- what the build adds to every notebook -------------------------------------------------
@@ -354,12 +358,12 @@ def build_lesson(source_path):
 # --- the generated parts of the pages ------------------------------------------------------
 
 def readme_parts():
-    """README.md: the Binder badges, and the lesson table with 24 Colab links."""
-    first = LESSONS[0].slug
+    """README.md: the Binder badges (on the course index), and the lesson table with 24
+    Colab links."""
     badges = (f"[![Launch the English lessons on Binder](https://mybinder.org/badge_logo.svg)]"
-              f"({binder_url(notebook_path(first, 'en'))})\nEnglish ·\n"
+              f"({binder_url(notebook_path(INDEX, 'en'), 'en')})\nEnglish ·\n"
               f"[![在 Binder 上打开中文课程](https://mybinder.org/badge_logo.svg)]"
-              f"({binder_url(notebook_path(first, 'zh'))})\n中文")
+              f"({binder_url(notebook_path(INDEX, 'zh'), 'zh')})\n中文")
     rows = ["| # | Lesson | 课程 | Exercises · 练习 | Open in Colab · 在 Colab 中打开 |",
             "|---|---|---|---|---|"]
     for lesson in LESSONS:
@@ -371,10 +375,9 @@ def readme_parts():
 
 
 def teaching_parts():
-    """docs/teaching.md: the Binder links of lesson 01."""
-    first = LESSONS[0].slug
-    return {"binder-links": f"- English: <{binder_url(notebook_path(first, 'en'))}>\n"
-                            f"- 中文：<{binder_url(notebook_path(first, 'zh'))}>"}
+    """docs/teaching.md: the Binder links of the course index."""
+    return {"binder-links": f"- English: <{binder_url(notebook_path(INDEX, 'en'), 'en')}>\n"
+                            f"- 中文：<{binder_url(notebook_path(INDEX, 'zh'), 'zh')}>"}
 
 
 PAGES = {"README.md": readme_parts, "docs/teaching.md": teaching_parts}

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Start the tutor on a fresh machine: make .venv, install minigrad with JupyterLab
 # (the "tutor" extra), copy the lessons (notebooks/<lang>/) into ./minigrad-lessons
-# and open JupyterLab on the first one.  Re-running keeps the notebooks you edited.
+# and open JupyterLab on the course index.  Re-running keeps the notebooks you edited.
 # The install happens once (again only when pyproject.toml changes): later
 # launches start at once, without a network.
 # Options go to minigrad-tutor, e.g.

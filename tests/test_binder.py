@@ -18,6 +18,7 @@ import pathlib
 import re
 import subprocess
 import sys
+import urllib.parse
 
 import nbformat
 import pytest
@@ -108,8 +109,15 @@ def test_pins_are_repo2docker_base_versions():
 
 
 def test_readme_binder_links_open_lessons_that_exist():
-    links = re.findall(r"https://mybinder\.org/v2/gh/[^)\s\"]+\?urlpath=lab/tree/([^)\s\"]+)",
-                       (ROOT / "README.md").read_text(encoding="utf-8"))
+    """Each link opens a notebook, through minigrad/lab-language/<lang> (JupyterLab's menus in
+    that language) or straight: urlpath=lab/tree/<notebook> or ...?next=lab/tree/<notebook>."""
+    urlpaths = re.findall(r"https://mybinder\.org/v2/gh/[^)\s\"]+\?urlpath=([^)\s\"]+)",
+                          (ROOT / "README.md").read_text(encoding="utf-8"))
+    links = [re.search(r"lab/tree/(.+)$", urllib.parse.unquote(urlpath)).group(1)
+             for urlpath in urlpaths]
+    for urlpath, link in zip(urlpaths, links):
+        lang = pathlib.PurePosixPath(link).parent.name
+        assert urllib.parse.unquote(urlpath).startswith(f"minigrad/lab-language/{lang}?next="), urlpath
     assert {pathlib.PurePosixPath(link).parent.name for link in links} >= {"en", "zh"}, links
     for link in links:
         assert (ROOT / link).is_file(), f"README's Binder link opens a missing notebook: {link}"

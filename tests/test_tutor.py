@@ -17,7 +17,7 @@ import nbformat
 import pytest
 
 from minigrad import progress
-from minigrad.lessons import LESSONS, LESSONS_DIR, list_lessons
+from minigrad.lessons import INDEX, LESSONS, LESSONS_DIR, list_lessons
 from minigrad.tutor import cli, workspace
 
 from jupyter_helpers import free_port, get, start_tutor, stop, wait_for_jupyterlab
@@ -192,7 +192,7 @@ def test_progress_prints_passed_failed_and_untried_exercises(tmp_path, source, l
     assert "·  relu" in lines and "03 Custom Functions" in lines
 
     code, out = run_cli(capsys, source, "--dir", str(work), "--progress", "--lang", "zh")
-    assert f"已通过的练习：1 / {total}" in out and "03 自定义函数" in out and "尝试 2 次" in out
+    assert f"已通过的练习：1 / {total}" in out and "03 自定义 Function" in out and "尝试 2 次" in out
 
 
 @pytest.mark.parametrize("environ, marker, expected", [
@@ -232,13 +232,14 @@ def test_copies_are_written_atomically(tmp_path, source, monkeypatch):
 
 
 @pytest.mark.skipif(not list_lessons("en"), reason="the lessons are not built yet")
-def test_launches_jupyterlab_on_the_first_lesson_and_stops_cleanly(tmp_path):
+def test_launches_jupyterlab_on_the_course_index_and_stops_cleanly(tmp_path):
     port = free_port()
     process = start_tutor([sys.executable, "-m", "minigrad", "--lang", "en"], tmp_path, port)
     try:
         status = wait_for_jupyterlab(port, process)
         assert status["kernels"] == 0
-        first = list_lessons("en")[0].relative_to(LESSONS_DIR).as_posix()
+        first = f"en/{INDEX}.ipynb"                      # the index, then the lessons it links
+        assert (tmp_path / "lessons" / list_lessons("en")[0].relative_to(LESSONS_DIR)).exists()
         assert json.loads(get(port, f"/api/contents/{first}?content=0"))["type"] == "notebook"
         assert b"JupyterLab" in get(port, f"/lab/tree/{first}")
         if sys.platform.startswith("linux"):             # exec: the launcher's pid is JupyterLab's
@@ -259,7 +260,7 @@ def test_launches_jupyterlab_on_the_first_lesson_and_stops_cleanly(tmp_path):
     finally:
         output = stop(process, signal.SIGTERM)
     assert process.returncode in (0, -signal.SIGTERM), output
-    assert f"/lab/tree/{first}" in output                # the URL it printed opens lesson one
+    assert f"/lab/tree/{first}" in output                # the URL it printed opens the index
     assert (tmp_path / "lessons" / first).exists()
 
 
@@ -527,3 +528,37 @@ def test_start_tutor_installs_once_then_starts_at_once_and_offline(tmp_path):
     offline = start(offline=True)                      # wants an update, has no network
     assert offline.returncode == 0 and "tutor started" in offline.stdout
     assert pip_calls() == 2 and "installed before" in offline.stdout
+
+
+def translation_setting(settings_dir):
+    return (pathlib.Path(settings_dir) / "@jupyterlab" / "translation-extension"
+            / "plugin.jupyterlab-settings")
+
+
+def test_jupyterlab_speaks_the_lessons_language(tmp_path, source, launch, capsys):
+    """--lang zh opens JupyterLab's menus in Chinese (its zh_CN language pack comes with the
+    tutor extra); --lang en puts them back; a language the student picked stays."""
+    import importlib.util
+    assert importlib.util.find_spec("jupyterlab_language_pack_zh_CN"), "pip install minigrad[tutor]"
+    work = tmp_path / "work"
+    run_cli(capsys, source, "--dir", str(work), "--lang", "zh", "--no-browser")
+    [(_, environment)] = launch
+    setting = translation_setting(environment["JUPYTERLAB_SETTINGS_DIR"])
+    assert json.loads(setting.read_text()) == {"locale": "zh_CN"}
+    run_cli(capsys, source, "--dir", str(work), "--lang", "en", "--no-browser")
+    assert json.loads(setting.read_text()) == {"locale": "en"}
+    setting.write_text('{\n    "locale": "zh_CN"\n}')        # chosen in Settings > Language
+    assert not cli.set_lab_language(setting.parents[2], "en")
+    assert json.loads(setting.read_text()) == {"locale": "zh_CN"}
+
+
+def test_the_lab_language_link_is_a_server_extension():
+    """Binder's Chinese link goes through /minigrad/lab-language/zh (enabled by postBuild);
+    tests/browser/test_lessons_in_the_browser.py follows it in Chromium."""
+    from minigrad.tutor import lab_language
+    assert lab_language._jupyter_server_extension_points() == [
+        {"module": "minigrad.tutor.lab_language"}]
+    postbuild = (README.parent / "binder" / "postBuild").read_text()
+    assert "jupyter server extension enable --sys-prefix minigrad.tutor.lab_language" in postbuild
+    readme = README.read_text(encoding="utf-8")
+    assert "urlpath=minigrad%2Flab-language%2Fzh%3Fnext%3Dlab%2Ftree%2Fnotebooks%2Fzh%2F" in readme

@@ -20,7 +20,7 @@ import zipfile
 import nbformat
 import pytest
 
-from minigrad.lessons import LESSONS_DIR, list_lessons
+from minigrad.lessons import INDEX, LESSONS_DIR, list_lessons
 
 from jupyter_helpers import (copy_project, free_port, get, make_venv, pip_install,
                              private_jupyter_environment, run_python, start_tutor, stop,
@@ -29,8 +29,10 @@ from jupyter_helpers import (copy_project, free_port, get, make_venv, pip_instal
 pytestmark = [pytest.mark.venv,
               pytest.mark.skipif(sys.platform == "win32", reason="the launcher test is POSIX-only")]
 
-SHIPPED = sorted(path.relative_to(LESSONS_DIR).as_posix() for lang in ("en", "zh")
-                 for solutions in (False, True) for path in list_lessons(lang, solutions))
+INDEXES = [f"{lang}/{INDEX}.ipynb" for lang in ("en", "zh")]      # the course index of each
+SHIPPED = sorted([path.relative_to(LESSONS_DIR).as_posix() for lang in ("en", "zh")
+                  for solutions in (False, True) for path in list_lessons(lang, solutions)]
+                 + INDEXES)
 
 
 @pytest.fixture(scope="module")
@@ -53,14 +55,14 @@ def test_the_wheel_holds_the_lessons_and_the_console_script(wheel):
     names = zipfile.ZipFile(wheel).namelist()
     [metadata] = [name for name in names if name.endswith(".dist-info/METADATA")]
     assert "\nName: minigrad-tutor\n" in zipfile.ZipFile(wheel).read(metadata).decode()
-    assert len(SHIPPED) == 48, "the lessons are not built (scripts/build-lessons.py)"
+    assert len(SHIPPED) == 50, "the lessons are not built (scripts/build-lessons.py)"
     assert not missing_lessons(wheel), f"lessons left out of the wheel: {missing_lessons(wheel)}"
     assert "minigrad/tutor/cli.py" in names
     [entry_points] = [name for name in names if name.endswith(".dist-info/entry_points.txt")]
     assert "minigrad-tutor = minigrad.tutor.cli:main" in zipfile.ZipFile(wheel).read(entry_points).decode()
 
 
-def test_installed_wheel_starts_jupyterlab_on_the_first_lesson(wheel, tmp_path):
+def test_installed_wheel_starts_jupyterlab_on_the_course_index(wheel, tmp_path):
     python = make_venv(tmp_path / "venv")
     pip_install(python, f"{wheel}[tutor]", cwd=tmp_path)
 
@@ -78,8 +80,7 @@ def test_installed_wheel_starts_jupyterlab_on_the_first_lesson(wheel, tmp_path):
     process = start_tutor([python.parent / "minigrad-tutor", "--lang", "zh"], tmp_path, port)
     try:
         wait_for_jupyterlab(port, process)
-        first = "zh/" + sorted(name for name in SHIPPED if name.count("/") == 1
-                               and name.startswith("zh/"))[0].split("/")[1]
+        first = f"zh/{INDEX}.ipynb"
         assert json.loads(get(port, f"/api/contents/{first}?content=0"))["type"] == "notebook"
         assert b"JupyterLab" in get(port, f"/lab/tree/{first}")
     finally:

@@ -1,4 +1,4 @@
-"""minigrad-tutor: copy the lessons into a workspace and open JupyterLab on the first one.
+"""minigrad-tutor: copy the lessons into a workspace, open JupyterLab on the course index.
 
     minigrad-tutor                      lessons in ./minigrad-lessons, language from the locale
     minigrad-tutor --lang zh --dir ~/ag   中文课程，放在 ~/ag
@@ -34,7 +34,7 @@ DEFAULT_DIR = "minigrad-lessons"
 def parse_args(argv=None):
     parser = argparse.ArgumentParser(
         prog="minigrad-tutor",
-        description="Copy minigrad's lessons into a workspace and open JupyterLab on the first one.")
+        description="Copy minigrad's lessons into a workspace and open JupyterLab on the course index.")
     parser.add_argument("--lang", choices=LANGUAGES,
                         help="lesson language (default: MINIGRAD_LANG, the workspace's, else the locale)")
     parser.add_argument("--dir", default=DEFAULT_DIR, type=pathlib.Path,
@@ -168,6 +168,32 @@ def seed_lab_settings(folder):
         path.write_text('{"fetchNews": "false", "checkForUpdates": false}\n', encoding="utf-8")
 
 
+# JupyterLab's locale for each lesson language (zh: the jupyterlab-language-pack-zh-CN package,
+# which the tutor extra installs).
+LAB_LOCALES = {"en": "en", "zh": "zh_CN"}
+
+
+def set_lab_language(settings_dir, lang):
+    """JupyterLab's menus in the lessons' language: its translation setting in `settings_dir`.
+
+    The launcher writes the setting each time, for the language it was given; a language
+    the student picked in JupyterLab (Settings > Language, which rewrites the file in its
+    own form) is theirs and stays.  Returns whether the file was written.
+    """
+    path = (pathlib.Path(settings_dir) / "@jupyterlab" / "translation-extension"
+            / "plugin.jupyterlab-settings")
+    ours = {_locale_setting(locale) for locale in LAB_LOCALES.values()}
+    if path.exists() and path.read_text(encoding="utf-8") not in ours:
+        return False
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(_locale_setting(LAB_LOCALES[lang]), encoding="utf-8")
+    return True
+
+
+def _locale_setting(locale_name):
+    return '{"locale": "%s"}\n' % locale_name
+
+
 def main(argv=None, source=None):
     """Entry point of `minigrad-tutor` (and `python -m minigrad`); `source` is for tests."""
     args = parse_args(argv)
@@ -226,8 +252,10 @@ def _launch(source, args, lang):
             return 1
         print(say(lang, "starting", lesson=_relative(changes[0].path)), flush=True)
         command = jupyter_command(args.dir, changes[0].path, args.port, not args.no_browser)
+        environment = jupyter_environment(args.dir, lang)
         seed_lab_settings(args.dir)
-        return _run(command, jupyter_environment(args.dir, lang))
+        set_lab_language(environment["JUPYTERLAB_SETTINGS_DIR"], lang)
+        return _run(command, environment)
     finally:                              # reached when JupyterLab ran as a child, or not at all
         os.close(lock)
 

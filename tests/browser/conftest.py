@@ -51,9 +51,15 @@ def free_port():
 class JupyterLab:
     """A running `jupyter lab`: its `root` directory, `url(path)`, `log_tail()`."""
 
-    def __init__(self, root, port, token, log_path):
+    def __init__(self, root, port, token, log_path, extra_args=()):
         self.root, self.port, self.token, self.log_path = root, port, token, log_path
+        self.extra_args = list(extra_args)          # more --Option=value for `jupyter lab`
         self.process = None
+
+    @property
+    def settings_dir(self):
+        """JupyterLab's user settings folder of this server (temporary)."""
+        return self.root.parent / "jupyter" / "settings"
 
     def url(self, path):
         """The address of `path` on this server, with the token."""
@@ -88,6 +94,7 @@ class JupyterLab:
             "--LabApp.extension_manager=readonly",
             f"--LabApp.workspaces_dir={jupyter_dirs / 'workspaces'}",
             f"--LabApp.user_settings_dir={jupyter_dirs / 'settings'}",
+            *self.extra_args,
         ]
         if os.geteuid() == 0:        # CI containers run as root
             command.append("--allow-root")
