@@ -227,11 +227,12 @@ def build_notebook(cells, lang, solution, stem):
 
 # --- what differs between the languages (besides prose): built here, kept out of the sources
 
-CJK = "\u2014\u2018\u2019\u201c\u201d\u2026\u3000-\u303f\u3400-\u4dbf\u4e00-\u9fff\uff00-\uffef"
-# A line break inside a paragraph between two Chinese characters (or full-width punctuation),
-# emphasis markers around it allowed; not before a line that starts a list, table, heading
-# or formula.  Markdown shows such a break as a space, a stray gap in Chinese text.
-CJK_SEAM = re.compile(rf"(?<=[{CJK}])(\**)\n[ \t]*(?![-*+] |\d+\. |[|#>]|\$\$)(\**)(?=[{CJK}])")
+FULL_WIDTH = "\u2014\u2018\u2019\u201c\u201d\u2026\u3000-\u303f\uff00-\uffef"  # 。，：“”…
+CJK = FULL_WIDTH + "\u3400-\u4dbf\u4e00-\u9fff"
+ENDS_FULL_WIDTH = re.compile(rf"[{FULL_WIDTH}]\**$")
+STARTS_FULL_WIDTH = re.compile(rf"\**[{FULL_WIDTH}]")
+ENDS_CJK, STARTS_CJK = re.compile(rf"[{CJK}]\**$"), re.compile(rf"\**[{CJK}]")
+STARTS_BLOCK = re.compile(r"[-*+] |\d+\. |[|#>]|\$\$")     # a list, table, heading, formula
 ZH_COMMENT = re.compile(r"^(?P<code>.*)#(?P<en>[^#]*?)\s+# zh: (?P<zh>.*)$")
 H1 = re.compile(r"^# ", re.MULTILINE)
 
@@ -242,7 +243,26 @@ def prose_for(text, lang):
     if H1.search(text):
         raise LessonError(f"a lesson's title comes from minigrad/lessons (LESSONS), not from "
                           f"its source:\n{text}")
-    return CJK_SEAM.sub(r"\1\2", text) if lang == "zh" else text
+    return join_chinese_lines(text) if lang == "zh" else text
+
+
+def join_chinese_lines(text):
+    """Join a paragraph's lines where Markdown would show the line break as a space in Chinese:
+    next to full-width punctuation, or between two Chinese characters (emphasis markers around
+    it allowed).  A break between Chinese and `code` or Latin words stays: a space is usual
+    there.  Blank lines, headings, tables, lists and formulas keep their lines."""
+    lines = []
+    for line in text.split("\n"):
+        previous = lines[-1].rstrip() if lines else ""
+        following = line.lstrip()
+        if (previous and following and not STARTS_BLOCK.match(following)
+                and not previous.lstrip().startswith(("#", "|", "$$"))
+                and (ENDS_FULL_WIDTH.search(previous) or STARTS_FULL_WIDTH.match(following)
+                     or ENDS_CJK.search(previous) and STARTS_CJK.match(following))):
+            lines[-1] = previous + following
+        else:
+            lines.append(line)
+    return "\n".join(lines)
 
 
 def comments_for(code, lang):
@@ -276,16 +296,12 @@ def next_lesson_links(stem, lang, solution):
     lesson = lesson_info(stem)
     index = ("../" if solution else "") + f"{INDEX}.ipynb"
     later = [other for other in LESSONS if other.number == lesson.number + 1]
-    words = {"en": ("Next lesson", "Course index", "This was the last lesson."),
-             "zh": ("下一讲", "课程目录", "这是最后一讲。")}[lang]
-    if later:
-        nxt = later[0]
-        first = f"**[{words[0]}: {nxt.number:02d} · {nxt.title(lang)} →]({nxt.slug}.ipynb)**"
-        if lang == "zh":
-            first = f"**[{words[0]}：{nxt.number:02d} · {nxt.title(lang)} →]({nxt.slug}.ipynb)**"
-    else:
-        first = words[2]
-    return f"---\n\n{first} · [{words[1]}]({index})"
+    if not later:
+        return f"---\n\n**[{'回到课程目录' if lang == 'zh' else 'Back to the course index'}]({index})**"
+    title = f"{later[0].number:02d} · {later[0].title(lang)}"
+    if lang == "zh":
+        return f"---\n\n**[下一讲：{title} →]({later[0].slug}.ipynb)** · [课程目录]({index})"
+    return f"---\n\n**[Next lesson: {title} →]({later[0].slug}.ipynb)** · [Course index]({index})"
 
 
 # --- the course index: one notebook per language, made from LESSONS -------------------
@@ -301,7 +317,7 @@ INDEX_TEXT = {
            "passed (✓), tried (✗) or have not tried yet (·). Run it again after working on a "
            "lesson."),
     "zh": ("# minigrad · 课程目录",
-           "十二讲课带你拆开 PyTorch 的 autograd，用的是 minigrad：一个小到能读懂的 autograd 副本。"
+           "这门课共十二讲，带你拆开 PyTorch 的 autograd，用的是 minigrad：一个小到能读懂的 autograd 副本。"
            "请按顺序学习，每一讲都以前一讲为基础。点击课程名即可打开；练习会自动检查，"
            "本页末尾的单元格显示你已经通过了哪些练习。",
            ("课程", "你会学到", "练习"),
@@ -316,7 +332,7 @@ def build_index(lang):
     title, intro, columns, progress = INDEX_TEXT[lang]
     rows = [f"| {' | '.join(columns)} |", "|---|---|---|"]
     for lesson in LESSONS:
-        exercises = ", ".join(f"`{e}`" for e in lesson.exercises)
+        exercises = ("、" if lang == "zh" else ", ").join(f"`{e}`" for e in lesson.exercises)
         rows.append(f"| [{lesson.number:02d} · {lesson.title(lang)}]({lesson.slug}.ipynb) | "
                     f"{lesson.learn(lang)} | {exercises} |")
     cells = [nbformat.v4.new_markdown_cell(f"{title}\n\n{intro}\n\n" + "\n".join(rows)),

@@ -26,8 +26,9 @@ LANGUAGE_TAG = "minigrad-language"
 IGNORE_OUTPUT = "nbval-ignore-output"
 CHECK_CALL = re.compile(r"""\bcheck\(\s*["']([a-z0-9_]+)["']""")
 CJK = re.compile(r"[\u4e00-\u9fff]")
-# a Chinese character or full-width punctuation (what a line break must not separate)
-CJK_OR_PUNCTUATION = "\u2014\u2018\u2019\u201c\u201d\u2026\u3000-\u303f\u3400-\u4dbf\u4e00-\u9fff\uff00-\uffef"
+# full-width punctuation (no line break after it) and Chinese characters (none between two)
+FULL_WIDTH = "\u2014\u2018\u2019\u201c\u201d\u2026\u3000-\u303f\uff00-\uffef"
+CJK_OR_PUNCTUATION = FULL_WIDTH + "\u3400-\u4dbf\u4e00-\u9fff"
 
 
 def load_builder():
@@ -249,11 +250,11 @@ def test_a_comment_can_be_written_in_both_languages():
 
 
 def test_chinese_prose_is_joined_where_a_line_break_would_show_as_a_space():
-    text = ("第一行写到这里，\n第二行接着写**重点**\n和“引号”。\n\n* 列表项\n* 第二项\n"
-            "| 表 | 格 |\n|---|---|\n中文 `code`\n和 English")
+    text = ("## 标题？\n\n第一行写到这里，\n第二行接着写**重点**\n和“引号”。\n`code` 开头的一行\n\n"
+            "* 列表项，\n  续行\n* 第二项\n| 表 | 格 |\n|---|---|\n中文 `code`\n和 English")
     assert builder.prose_for(text, "zh") == (
-        "第一行写到这里，第二行接着写**重点**和“引号”。\n\n* 列表项\n* 第二项\n"
-        "| 表 | 格 |\n|---|---|\n中文 `code`\n和 English")
+        "## 标题？\n\n第一行写到这里，第二行接着写**重点**和“引号”。`code` 开头的一行\n\n"
+        "* 列表项，续行\n* 第二项\n| 表 | 格 |\n|---|---|\n中文 `code`\n和 English")
     assert builder.prose_for("one\ntwo", "en") == "one\ntwo"
     with pytest.raises(builder.LessonError, match="LESSONS"):
         builder.prose_for("# 01 · A title of its own", "en")
@@ -263,19 +264,23 @@ def markdown_lines(cell):
     """(line, next line) pairs inside a Markdown cell's paragraphs."""
     lines = cell.source.split("\n")
     block = re.compile(r"^\s*([-*+] |\d+\. |[|#>]|\$\$|$)")
-    return [(a, b) for a, b in zip(lines, lines[1:]) if a.strip() and not block.match(b)]
+    return [(a, b) for a, b in zip(lines, lines[1:])
+            if a.strip() and not a.lstrip().startswith(("#", "|", "$$")) and not block.match(b)]
 
 
 @pytest.mark.parametrize("lesson", LESSONS, ids=lambda lesson: lesson.slug)
 def test_no_line_break_between_two_chinese_characters(lesson):
-    """Markdown shows a line break inside a paragraph as a space: in Chinese, a stray gap."""
+    """Markdown shows a line break inside a paragraph as a space: in Chinese, a stray gap
+    (between two characters, or next to full-width punctuation)."""
     edge = f"[{CJK_OR_PUNCTUATION}]"
     for solutions in (False, True):
         for cell in read(lesson_path(lesson, "zh", solutions)).cells:
             if cell.cell_type != "markdown":
                 continue
             for line, following in markdown_lines(cell):
-                seam = (re.search(edge + r"\**$", line.rstrip())
+                seam = (re.search(f"[{FULL_WIDTH}]" + r"\**$", line.rstrip())
+                        or re.match(r"\s*\**" + f"[{FULL_WIDTH}]", following)
+                        or re.search(edge + r"\**$", line.rstrip())
                         and re.match(r"\s*\**" + edge, following))
                 assert not seam, f"{lesson.slug}: a line break in Chinese text:\n{line}\n{following}"
 

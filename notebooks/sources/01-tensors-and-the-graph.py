@@ -78,7 +78,7 @@ print(x.shape, x.dtype, x.requires_grad)
 # %% [markdown] lang="zh"
 # ## 前向传播会记录一张图
 #
-# 现在来算点东西。每个结果都会在 `grad_fn` 属性里记住产生它的那个运算——这就是反向图里的一个**节点**。
+# 现在来算点东西。每个结果都会在 `grad_fn` 属性里记住产生它的那个运算——这就是计算图里的一个**节点**。
 # 我们亲手创建的张量则没有 `grad_fn`。
 
 # %%
@@ -141,7 +141,7 @@ print((plain * x).grad_fn.name())
 # %% [markdown] lang="zh"
 # ## 边：`next_functions`
 #
-# 每个节点都通过 `next_functions` 指向产生它输入的那些节点：这是一个由 `(节点, 输入编号)` 组成的元组，
+# 每个节点都通过 `next_functions` 指向产生它各个输入的节点：这是一个由 `(节点, 输入编号)` 组成的元组，
 # 每个输入对应一项。这些指针就是图的**边**。我们从 `y` 出发，顺着边往下走：
 
 # %%
@@ -175,7 +175,7 @@ for next_node, input_nr in z.grad_fn.next_functions:
 # %% [markdown] lang="zh"
 # ## 把图画出来
 #
-# `minigrad.viz.graph` 把同一张图画了出来：蓝色方框是叶子张量，灰色方框是反向图的节点，
+# `minigrad.viz.graph` 把同一张图画了出来：蓝色方框是叶子张量，灰色方框是计算图的节点，
 # 节点旁边橙色的是它为反向传播保存的张量（第 04 讲专门讲这个）。箭头的方向就是前向传播时数据流动的方向。
 
 # %% tags=["nbval-ignore-output"]

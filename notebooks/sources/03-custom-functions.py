@@ -342,8 +342,8 @@ check("add_broadcast", AddBroadcast)
 #
 # 怎么确认 backward 写对了？拿它和**有限差分**比一比：把每个输入元素挪动一个很小的 ε，看输出变化多少。
 # `torch.autograd.gradcheck` 会对每个元素都这样做（要用 `float64`，float32 的精度对很小的 ε 来说太粗了）。
-# 它要么返回 `True`，要么报错并列出两个雅可比矩阵。下面它让 `Square` 通过，
-# 又抓住了一个忘记乘 2 的 backward：
+# 它要么返回 `True`，要么报错并列出两个雅可比矩阵。下面，`Square` 通过了检查，
+# 而一个忘了乘 2 的 backward 被它抓了出来：
 
 # %%
 class SquareNoTwo(Function):

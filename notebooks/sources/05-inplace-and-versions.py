@@ -97,7 +97,7 @@ except RuntimeError as error:
 # tensor failed and why, and the graph drawing marks it in red:
 
 # %% [markdown] lang="zh"
-# 引擎会记录每一次版本检查；录制下来后，可以看到是哪个保存的张量没通过、原因是什么，
+# 引擎会记录每一次版本检查；把过程录下来，就能看到是哪个保存的张量没通过、原因是什么，
 # 计算图的图示里也会把它标成红色：
 
 # %%
@@ -172,7 +172,7 @@ print("(x * 2).add_(1): ", x.grad)
 # %% [markdown] lang="zh"
 # ## 叶子张量不能原地修改（在记录计算图时）
 #
-# 需要梯度的叶子张量是梯度最终落脚的地方；原地修改它会让它的历史失去意义，所以 PyTorch 直接拒绝。
+# 需要梯度的叶子张量是梯度最终落脚的地方；原地修改它，之前记录下的计算就对不上了，所以 PyTorch 直接拒绝。
 # 优化器更新参数时都放在 `torch.no_grad()` 里，那里什么都不记录：
 
 # %%
@@ -211,9 +211,9 @@ print(weight, weight._version)
 # gradient passes, elsewhere it is 0.
 
 # %% [markdown] lang="zh"
-# **练习**：编写 `InplaceReLU`：`InplaceReLU.apply(x)` 把 `x` **原地**截断到 0 以上（`x.clamp_(min=0)`），
+# **练习**：编写 `InplaceReLU`：`InplaceReLU.apply(x)` 把 `x` 中小于 0 的元素**原地**置为 0（`x.clamp_(min=0)`），
 # 调用 `ctx.mark_dirty(x)` 并返回 `x`。为了 backward，在标记之后保存（已修改的）`x`：
-# 它大于 0 的位置梯度原样通过，其他位置梯度为 0。
+# 在它大于 0 的位置，梯度原样通过，其他位置梯度为 0。
 
 # %%
 class InplaceReLU(Function):

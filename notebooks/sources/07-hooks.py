@@ -234,7 +234,7 @@ print("w2:", w2, " w2.grad:", w2.grad)
 #
 # ## `saved_tensors_hooks`：保存的张量怎么存
 #
-# 从前向到反向这段时间里，计算图持有所有算子用 `save_for_backward` 保存的张量。
+# 从前向传播到反向传播这段时间里，计算图持有所有算子用 `save_for_backward` 保存的张量。
 # `torch.autograd.graph.saved_tensors_hooks(pack_hook, unpack_hook)` 让你决定它们怎么存：
 # 在 `with` 块内，每个要保存的张量都先经过 `pack_hook`（打包），计算图保存的是它的返回值；
 # 反向传播时再对这个返回值调用 `unpack_hook`（解包），取回张量。
@@ -295,7 +295,7 @@ minigrad.viz.animate(trace, names={"a": a, "b": b})
 # 这些张量到底占多少内存？让一个 256×1024 的 float32 输入（1 MiB）连续经过四次 `tanh`。
 # 每个 `tanh` 都保存自己的输出，所以在反向传播之前，计算图一直持有四个 1 MiB 的张量。
 # Python 的 `tracemalloc` 能看到 numpy 分配的内存，因此可以直接测量 minigrad 的内存
-# （它看不到 PyTorch 自己的分配器）。我们比较三种情况：普通计算图、用钩子把保存的张量写到磁盘文件里、
+# （它看不到 PyTorch 自己的分配器）。我们比较三种情况：普通计算图、用钩子把保存的张量写进磁盘文件，
 # 以及 `save_on_cpu`。
 
 # %%
@@ -359,7 +359,7 @@ for name, mib, grad in rows:
 # %% [markdown] lang="zh"
 # 普通计算图大约占 4 MiB：三个中间结果，再加上 `y`（它也是最后一个 `tanh` 的输出，被该节点保存）。
 # 用磁盘钩子后，内存里只剩下 `y`（因为我们自己还引用着它），而梯度完全一样。
-# `save_on_cpu` 在这里没有任何变化：在 CPU 上，“拷贝到 CPU” 得到的就是张量本身。
+# `save_on_cpu` 在这里没有任何变化：在 CPU 上，“拷贝到 CPU”得到的就是张量本身。
 # 在 GPU 上，它会把保存的张量从设备搬到主机内存，腾出显存——第 10 讲会实际测量。
 #
 # 从引擎内部的事件记录也能看到同样的情况：每个 `tensor_saved` 事件都带有被保存张量的字节数 `nbytes`，
@@ -384,7 +384,7 @@ for event in trace.of_kind("tensor_saved", "tensor_freed"):
 # %% [markdown] lang="zh"
 # ### 练习 `pack_float16`
 #
-# 不搬走内存，而是把它减半：实现 `pack_hook` 和 `unpack_hook`，让保存的 float32 张量以 float16
+# 不把数据搬走，而是把占用的内存减半：实现 `pack_hook` 和 `unpack_hook`，让保存的 float32 张量以 float16
 # 形式存放（每个数 2 字节而不是 4 字节），反向传播时再还原成 float32。其他 dtype 的张量保持原样。
 # （`t.to(torch.float16)`；`t.dtype`。）这样得到的梯度精度会略低一些——混合精度训练每天都在做这种取舍。
 
@@ -428,4 +428,4 @@ check("pack_float16", (pack_hook, unpack_hook))
 # - `saved_tensors_hooks(pack, unpack)` 决定保存的张量如何存放：存到磁盘、存成半精度，
 #   或者（`save_on_cpu`）放在主机内存里。计算图占用的内存是实实在在、可以测量的。
 #
-# 下一讲：反向传播之后这些内存去了哪里，以及第二次使用它时会遇到的那个报错。
+# 下一讲：反向传播之后这些内存去了哪里，以及再用一次计算图时会遇到的那个报错。

@@ -49,7 +49,7 @@ print("dy/dx =", dy_dx, " x.grad =", x.grad)
 # That gradient is a plain tensor: no `grad_fn`, a dead end. Now ask for `create_graph=True`:
 
 # %% [markdown] lang="zh"
-# 这个梯度是普通张量：没有 `grad_fn`，到此为止。现在加上 `create_graph=True`：
+# 这个梯度只是个普通张量：没有 `grad_fn`，无法再往下求导。现在加上 `create_graph=True`：
 
 # %%
 y = (x ** 3).sum()

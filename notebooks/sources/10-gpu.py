@@ -21,7 +21,7 @@
 
 # %% [markdown] lang="zh"
 # 每个张量都存放在某个**设备**上：`cpu`（数据是一个 numpy 数组）或 `cuda`（显存中的一个 CuPy 数组）。
-# minigrad 的算子会问数组用的是哪个模块——numpy 还是 CuPy——所以同一份算子代码在两种设备上都能运行；
+# minigrad 的算子会先看数组属于哪个模块——numpy 还是 CuPy——所以同一份算子代码在两种设备上都能运行；
 # 自动求导也不关心这些数存放在哪里。
 #
 # 这一讲在任何机器上都能运行。如果机器有 NVIDIA GPU 并安装了 CuPy（`pip install "minigrad-tutor[cuda]"`），
@@ -144,7 +144,7 @@ for on in sorted({"cpu", device}):
 # %% [markdown] lang="zh"
 # ## 显存与 `save_on_cpu`
 #
-# 显存比主机内存小得多，而在前向和反向之间，显存大多被**保存的张量**占着（见第 07 讲）。
+# 显存比主机内存小得多，而在前向传播和反向传播之间，显存大多被**保存的张量**占着（见第 07 讲）。
 # `torch.autograd.graph.save_on_cpu()` 会把每个保存的张量打包到主机内存，等反向传播需要时再拷回 GPU：
 # 用拷贝的开销换取更少的显存占用。
 #
@@ -199,7 +199,7 @@ print(f"{'save_on_cpu()':14} {on_cpu[0]:6.1f} {on_cpu[1]:14.4f}")
 # CPU, and the device still has to be remembered, for the day the same code meets a GPU.
 
 # %% [markdown] lang="zh"
-# 在 CPU 上两行都约为 16 MiB：四个 4 MiB 的保存输出，而“存到 CPU”无处可搬。
+# 在 CPU 上两行都约为 16 MiB：四个各 4 MiB 的输出都被保存着，而“存到 CPU”无处可搬。
 # 在 GPU 上，`save_on_cpu` 那一行会降到约 4 MiB——只剩下我们仍然引用着的 `y` 留在设备上——
 # 而梯度完全相同。PyTorch 的 `save_on_cpu(pin_memory=True)` 还会使用锁页内存，让拷贝更快。
 #
