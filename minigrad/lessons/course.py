@@ -99,12 +99,12 @@ class CourseProgress:
             title = html.escape(f"{lesson.number:02d} · {lesson.title(self.lang)}")
             rows.append(f'<tr><td style="text-align:left"><a href="{lesson.slug}.ipynb">{title}'
                         f'</a></td><td style="text-align:left">{done}</td>'
-                        f"<td>{count} / {len(marks)}</td></tr>")
-        header = "".join(f"<th>{html.escape(cell)}</th>" for cell in head)
+                        f'<td style="text-align:left">{count} / {len(marks)}</td></tr>')
+        header = "".join(f'<th style="text-align:left">{html.escape(cell)}</th>' for cell in head)
         return (f"<p><b>{html.escape(self.summary())}</b></p><table><thead><tr>{header}</tr>"
                 f"</thead><tbody>{''.join(rows)}</tbody></table>"
-                f"<p>✓ {say('passed', '已通过', self.lang)} · ✗ "
-                f"{say('tried, not passed yet', '尝试过，还没通过', self.lang)} · · "
+                f"<p>✓ {say('passed', '已通过', self.lang)} &emsp; ✗ "
+                f"{say('tried, not passed yet', '尝试过，还没通过', self.lang)} &emsp; · "
                 f"{say('not tried yet', '还没尝试', self.lang)}</p>")
 
 

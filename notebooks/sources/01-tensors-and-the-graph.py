@@ -291,10 +291,12 @@ def graph_edges():
 check("graph_edges", graph_edges)
 
 # %% [markdown] lang="en"
-# Now compare your prediction with the drawing of the graph the engine recorded:
+# Now compare your prediction with the drawing of the graph the engine recorded. The drawing's
+# arrows follow the forward pass, so each of your edges shows as an arrow pointing the other way:
 
 # %% [markdown] lang="zh"
-# 现在把你的预测和引擎实际记录的计算图对照一下：
+# 现在把你的预测和引擎实际记录的计算图对照一下。图中的箭头沿着前向传播的方向，
+# 所以你写的每一条边，在图里都是一支方向相反的箭头：
 
 # %% tags=["nbval-ignore-output"]
 minigrad.viz.graph(out, names={"a": a, "b": b, "k": k, "out": out})
