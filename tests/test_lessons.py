@@ -301,7 +301,8 @@ def test_headings_and_next_links_come_from_the_list_of_lessons(lesson):
     for lang in ("en", "zh"):
         for solutions in (False, True):
             notebook = read(lesson_path(lesson, lang, solutions))
-            prose_cells = [c.source for c in notebook.cells if c.cell_type == "markdown"]
+            prose_cells = [c.source for c in notebook.cells
+                           if c.cell_type == "markdown" and c.get("id") != "open-in-colab"]
             assert prose_cells[0].startswith(f"# {lesson.number:02d} · {lesson.title(lang)}\n")
             assert sum(text.startswith("# ") for text in prose_cells) == 1
             links = re.findall(r"\]\(([^)]+\.ipynb)\)", prose_cells[-1])

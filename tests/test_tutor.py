@@ -539,7 +539,7 @@ def test_jupyterlab_speaks_the_lessons_language(tmp_path, source, launch, capsys
     """--lang zh opens JupyterLab's menus in Chinese (its zh_CN language pack comes with the
     tutor extra); --lang en puts them back; a language the student picked stays."""
     import importlib.util
-    assert importlib.util.find_spec("jupyterlab_language_pack_zh_CN"), "pip install minigrad[tutor]"
+    assert importlib.util.find_spec("jupyterlab_language_pack_zh_CN"), "pip install minigrad-tutor[tutor]"
     work = tmp_path / "work"
     run_cli(capsys, source, "--dir", str(work), "--lang", "zh", "--no-browser")
     [(_, environment)] = launch

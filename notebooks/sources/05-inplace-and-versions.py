@@ -119,12 +119,12 @@ minigrad.viz.graph(y, names={"x": x, "y": y})
 # %% [markdown] lang="en"
 # Replay the same trace step by step: `exp` saves `y` at version 0, `add_` bumps
 # `y` to version 1 (the saved tensor turns red), and in backward `ExpBackward0`'s
-# version check fails. Press Next (or Play) to step through it.
+# version check fails. Press **Next ▶** (or ▶, Play) to step through it.
 
 # %% [markdown] lang="zh"
 # 把同一段录制一步步回放出来：`exp` 在版本 0 时保存了 `y`，`add_` 把 `y` 的版本改成 1
 # （保存的张量变红），到了反向传播，`ExpBackward0` 的版本检查就失败了。
-# 按“下一步”（或 ▶ 播放）逐步查看。
+# 按 **下一步 ▶**（或点 ▶ 播放）逐步查看。
 
 # %% tags=["nbval-ignore-output"]
 minigrad.viz.animate(trace, names={"x": x, "y": y})
