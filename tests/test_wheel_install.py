@@ -20,7 +20,7 @@ import zipfile
 import nbformat
 import pytest
 
-from minigrad.lessons import INDEX, LESSONS_DIR, list_lessons
+from minigrad.lessons import INDEX, LESSONS, LESSONS_DIR, list_lessons
 
 from jupyter_helpers import (copy_project, free_port, get, make_venv, pip_install,
                              private_jupyter_environment, run_python, start_tutor, stop,
@@ -74,7 +74,8 @@ def test_installed_wheel_starts_jupyterlab_on_the_course_index(wheel, tmp_path):
     assert installed[1] == SHIPPED
     listed = subprocess.run([python.parent / "minigrad-tutor", "--list", "--lang", "zh"],
                             capture_output=True, text=True, check=True, cwd=tmp_path).stdout
-    assert listed.splitlines()[0] == "01  张量与计算图" and len(listed.splitlines()) == len(SHIPPED) // 4
+    assert listed.splitlines()[0] == "01  张量与计算图  [graph_edges]"
+    assert len(listed.splitlines()) == len(LESSONS) == (len(SHIPPED) - len(INDEXES)) // 4
 
     port = free_port()
     process = start_tutor([python.parent / "minigrad-tutor", "--lang", "zh"], tmp_path, port)
