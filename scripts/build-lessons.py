@@ -328,7 +328,7 @@ INDEX_TEXT = {
 
 def build_index(lang):
     """The course index of one language: the lessons, what each teaches, its exercises,
-    and a cell that shows the student's progress (minigrad.lessons.course_progress)."""
+    and a cell that shows the student's progress (minigrad.exercises.progress)."""
     title, intro, columns, progress = INDEX_TEXT[lang]
     rows = [f"| {' | '.join(columns)} |", "|---|---|---|"]
     for lesson in LESSONS:
@@ -338,8 +338,8 @@ def build_index(lang):
     cells = [nbformat.v4.new_markdown_cell(f"{title}\n\n{intro}\n\n" + "\n".join(rows)),
              nbformat.v4.new_markdown_cell(progress),
              language_cell(lang),
-             nbformat.v4.new_code_cell("from minigrad.lessons import course_progress\n\n"
-                                       "course_progress()")]
+             nbformat.v4.new_code_cell("from minigrad.exercises import progress\n\n"
+                                       "progress()")]
     for number, cell in enumerate(cells):
         cell.id = f"cell-{number:02d}"
     notebook = nbformat.v4.new_notebook(cells=cells)

@@ -325,7 +325,7 @@ def test_the_course_index_lists_every_lesson_and_shows_progress(lang):
         assert lesson.learn(lang) and lesson.learn(lang) in table
         assert all(f"`{exercise}`" in table for exercise in lesson.exercises)
     code = code_cells(notebook)
-    assert code[0].source.endswith(f'lang = "{lang}"') and "course_progress()" in code[-1].source
+    assert code[0].source.endswith(f'lang = "{lang}"') and "progress()" in code[-1].source
     assert not any(cell.outputs for cell in code)
     assert INDEX not in [p.stem for p in list_lessons(lang)]
 

@@ -90,14 +90,17 @@ def test_check_says_once_that_the_progress_file_was_damaged(tmp_path, monkeypatc
 
 
 @pytest.mark.parametrize("lang, words", [
-    ("en", ("Your progress: 1 of", "Lesson 3: Custom Functions", "✓  exp", "passed 2026-01-02 03:04",
+    ("en", ("Your progress: 1 of", "Lesson 3: ", "✓  exp", "passed 2026-01-02 03:04",
             "✗  relu", "2 attempt(s), not passed yet", "·  sigmoid", "not tried yet",
-            "Next: topo_order, in lesson 2.")),
-    ("zh", ("你的进度：", "已通过 1 道", "第 3 课：自定义函数", "✓  exp", "2026-01-02 03:04 通过",
-            "尝试了 2 次，还没有通过", "还没有尝试", "下一道：第 2 课的 topo_order。")),
+            "Next: {first}, in lesson 1.")),
+    ("zh", ("你的进度：", "已通过 1 道", "第 3 课：", "✓  exp", "2026-01-02 03:04 通过",
+            "尝试了 2 次，还没有通过", "还没有尝试", "下一道：第 1 课的 {first}。")),
 ])
 def test_the_notebook_overview_shows_where_the_student_stands(tmp_path, monkeypatch, lang, words):
     from minigrad.exercises import progress as overview
+    from minigrad.lessons import LESSONS
+    first = LESSONS[0].exercises[0]                 # the next exercise: the course's first
+    words = [word.format(first=first) for word in words]
     monkeypatch.setenv("MINIGRAD_WORKSPACE", str(tmp_path))
     when = datetime.datetime(2026, 1, 2, 3, 4, 5)
     progress.record("exp", True, now=when)
@@ -108,6 +111,7 @@ def test_the_notebook_overview_shows_where_the_student_stands(tmp_path, monkeypa
     for word in words:
         assert word in text, (word, text)
     assert "<table" in page and "<code>relu</code>" in page and words[-1] in page
+    assert f'<a href="{LESSONS[2].slug}.ipynb">' in page       # a lesson's heading opens it
     (tmp_path / progress.FILENAME).write_text("[]")
     damaged = repr(overview(lang=lang))
     assert ("damaged" if lang == "en" else "已损坏") in damaged

@@ -12,11 +12,12 @@ Example::
     >>> from minigrad import progress as progress_file
     >>> from minigrad.exercises import progress
     >>> workspace = pathlib.Path(tempfile.mkdtemp())
-    >>> _ = progress_file.record("topo_order", True, workspace)
-    >>> for line in repr(progress(lang="en", workspace=workspace)).splitlines()[:2]:
+    >>> _ = progress_file.record("graph_edges", True, workspace)
+    >>> for line in repr(progress(lang="en", workspace=workspace)).splitlines()[:3]:  # doctest: +ELLIPSIS
     ...     print(line)
-    Your progress: 1 of 17 exercises passed
-    Lesson 2: The order of backward
+    Your progress: 1 of 21 exercises passed
+    Lesson 1: Tensors and the graph
+      ✓  graph_edges  passed ...
 """
 import html
 
@@ -145,11 +146,14 @@ class Overview:
         if title:
             parts.append(f"<p><b>{html.escape(title)}</b></p>")
         if self.lessons:
+            from ..lessons import LESSONS
+            slugs = {lesson.number: lesson.slug for lesson in LESSONS}
             parts.append('<table style="border-collapse: collapse;">')
             for number, lesson_title, rows in self.lessons:
                 heading = _text("overview_lesson", self.lang, number=number, title=lesson_title)
                 parts.append(f'<tr><th colspan="4" style="text-align: left; padding-top: 0.6em;">'
-                             f'{html.escape(heading)}</th></tr>')
+                             f'<a href="{slugs[number]}.ipynb">{html.escape(heading)}</a>'
+                             '</th></tr>')   # the notebooks sit side by side in a workspace
                 parts.extend(
                     f'<tr><td style="{_LEFT} color: {_COLOURS[state]}; font-weight: bold;">'
                     f'{_MARKS[state]}</td><td style="{_LEFT}"><code>{html.escape(exercise)}</code>'

@@ -37,7 +37,7 @@ def _lessons_dir():
 LESSONS_DIR = _lessons_dir()
 
 __all__ = ["LESSONS", "LESSONS_DIR", "INDEX", "Lesson", "list_lessons", "lesson_path", "say",
-           "plot_font", "course_progress"]
+           "plot_font"]
 
 
 class Lesson(NamedTuple):
@@ -141,4 +141,4 @@ def lesson_path(lesson, lang, solutions=False):
     raise KeyError(f"no lesson {lesson!r}")
 
 
-from .course import course_progress, plot_font, say      # noqa: E402 — they read LESSONS
+from .course import plot_font, say      # noqa: E402 — they read LESSONS
