@@ -21,6 +21,7 @@ import socket
 import subprocess
 import sys
 import time
+import urllib.error
 import urllib.request
 from pathlib import Path
 
@@ -143,7 +144,15 @@ class JupyterLab:
 
     def shutdown_kernels(self):
         """Shut down every kernel this server runs (a test's kernel must not outlive it)."""
-        for kernel in self.api("kernels"):
+        for attempt in range(5):
+            try:
+                kernels = self.api("kernels")
+                break
+            except urllib.error.HTTPError:      # a kernel still starting can make the list
+                if attempt == 4:                # fail (500) for a moment
+                    raise
+                time.sleep(1)
+        for kernel in kernels:
             self.api(f"kernels/{kernel['id']}", "DELETE")
 
     def stop(self):
