@@ -5,9 +5,14 @@ project's shared oracle), cases_extra.py, cases_tutorials.py (PyTorch's autograd
 tutorials and notes), cases_ops.py (the common tensor ops), and three files found by
 probing minigrad as its users would: cases_students.py (students' programs and
 mistakes), cases_graph_mechanics.py (hooks, views, saved tensors) and
-cases_function_api.py (custom Functions, gradcheck, functional, forward AD).  harness.compare runs a case
-under torch and under minigrad and lists the differences; a test passes when
-there are none.  Skipped when PyTorch is not installed.
+cases_function_api.py (custom Functions, gradcheck, functional, forward AD); and PyTorch's own
+tests, translated: cases_pytorch_autograd.py (test/test_autograd.py) and
+cases_autograd_function_db.py (torch/testing/_internal/autograd_function_db.py), whose
+remaining differences are listed by kind in differential/ported_failing.py.  harness.compare
+runs a case under torch and under minigrad and lists the differences; a test passes when
+there are none.  Each case runs with minigrad's switches (grad mode, saved-tensor hooks,
+anomaly mode ...) restored afterwards, so a case that leaves one set cannot change the next.
+Skipped when PyTorch is not installed.
 """
 import importlib.util
 import pathlib
@@ -27,6 +32,7 @@ def _load(name):
 
 
 harness = _load("harness")
+PORTED_FAILING = _load("ported_failing").PORTED_FAILING
 
 # Cases where minigrad is known to differ from PyTorch (see the reasons).
 KNOWN_FAILING = {
@@ -86,19 +92,37 @@ KNOWN_FAILING = {
 }
 
 
+FILES = ("cases_public", "cases_extra", "cases_tutorials", "cases_ops", "cases_students",
+         "cases_graph_mechanics", "cases_function_api")
+PORTED_FILES = ("cases_pytorch_autograd", "cases_autograd_function_db")
+
+
 def _cases():
-    for file in ("cases_public", "cases_extra", "cases_tutorials", "cases_ops", "cases_students",
-                 "cases_graph_mechanics", "cases_function_api"):
+    for file in FILES + PORTED_FILES:
+        known = PORTED_FAILING if file in PORTED_FILES else KNOWN_FAILING
         module = _load(file)
-        for name, case in vars(module).items():
+        for name, case in list(vars(module).items()):
             if name.startswith("case_") and callable(case):
                 marks = ()
-                if name in KNOWN_FAILING:
-                    marks = (pytest.mark.xfail(reason=KNOWN_FAILING[name], strict=True),)
+                if name in known:
+                    reason = known[name]
+                    if isinstance(reason, tuple):
+                        reason = "{}: {}".format(*reason)
+                    marks = (pytest.mark.xfail(reason=reason, strict=True),)
                 yield pytest.param(case, id=name, marks=marks)
+
+
+def test_ported_failing_names_exist():
+    """Every entry of PORTED_FAILING names a ported case (a renamed case would leave a stale
+    entry behind)."""
+    names = {name for file in PORTED_FILES for name in vars(_load(file))
+             if name.startswith("case_")}
+    assert not set(PORTED_FAILING) - names
 
 
 @pytest.mark.parametrize("case", list(_cases()))
 def test_minigrad_matches_pytorch(case):
-    problems = harness.compare(case)
+    from minigrad.exercises._runner import _autograd_state_kept
+    with _autograd_state_kept():
+        problems = harness.compare(case)
     assert not problems, "minigrad differs from PyTorch:\n" + "\n".join(problems)

@@ -1,0 +1,276 @@
+"""The cases ported from PyTorch's own tests (cases_pytorch_autograd.py,
+cases_autograd_function_db.py) where minigrad still differs, with the kind of
+difference and the first difference seen.  tests/test_differential.py runs them as
+strict xfails, so a fix flips its case and the entry must go; scripts/pytorch_spec.py
+prints the table by kind.
+
+The kinds say which layer a fix belongs to (DESIGN notes, "Three layers"):
+"missing API" and "surface" are PyTorch's surface; "grad modes", "engine", "custom
+Function", "saved tensors", "versions and views", "anomaly mode", "gradcheck",
+"forward AD" and "printing" are autograd semantics; "numbers" are wrong values.
+"""
+MISSING = "missing API"
+SURFACE = "surface"
+GRAD_MODES = "grad modes"
+ENGINE = "engine"
+FUNCTION = "custom Function"
+SAVED = "saved tensors"
+VIEWS = "versions and views"
+ANOMALY = "anomaly mode"
+GRADCHECK = "gradcheck"
+FORWARD_AD = "forward AD"
+PRINTING = "printing"
+NUMBERS = "numbers"
+
+KINDS = (MISSING, SURFACE, GRAD_MODES, ENGINE, FUNCTION, SAVED, VIEWS, ANOMALY, GRADCHECK,
+         FORWARD_AD, PRINTING, NUMBERS)
+
+PORTED_FAILING = {
+    # --- missing API --------------------------------------------------------------------
+    "case_custom_function_vmap_defaults": (MISSING, "Function.generate_vmap_rule and vmap"),
+    "case_generate_vmap_rule_attributes": (MISSING, "Function.generate_vmap_rule"),
+    "case_grad_batched_grad": (MISSING, "autograd.grad(is_grads_batched=True)"),
+    "case_grad_fn_prehooks_multiple_outputs": (MISSING, "var_mean"),
+    "case_retains_grad_inplace_multiple_outputs": (MISSING, "var_mean"),
+    "case_tensor_hooks_inplace_multiple_outputs": (MISSING, "var_mean"),
+    "case_var_mean_differentiable": (MISSING, "var_mean"),
+    "case_saved_variables_deprecated": (MISSING, "ctx.saved_variables (deprecated alias)"),
+    "case_backward_create_graph_warns": (MISSING, "set_warn_always / is_warn_always_enabled"),
+    "case_return_duplicate_inplace": (MISSING, "autograd.function.InplaceFunction"),
+    "case_return_leaf_inplace": (MISSING, "autograd.function.InplaceFunction"),
+    "case_select_sum": (MISSING, "Tensor.select"),
+    "case_inplace_not_requires_grad": (MISSING, "Tensor.select (and += on a custom "
+                                                "Function's view is not refused)"),
+    "case_autograd_multiple_views_python": (MISSING, "Tensor.select"),
+    "case_inplace_on_view_modify_base": (MISSING, "Tensor.select"),
+    "case_inplace_on_view_non_contig": (MISSING, "Tensor.select"),
+    "case_diagonal_expanded_v": (MISSING, "Tensor.diagonal"),
+    "case_increment_version": (MISSING, "autograd.graph.increment_version"),
+    "case_inplace_on_view_backward": (MISSING, "nn.functional.threshold"),
+    "case_out_variant_raises_when_inputs_require_grad": (MISSING, "out= arguments"),
+    "case_out_variant": (MISSING, "out= arguments"),
+    "case_no_grad_copy": (MISSING, "Tensor.data_ptr"),
+    "case_gradcheck_forward_ad": (MISSING, "forward_ad._current_level"),
+    "case_gradcheck_forward_ad_runs_with_no_requires_grad": (MISSING,
+                                                             "forward_ad._current_level"),
+    "case_autograd_views_codegen": (MISSING, "Tensor._is_view"),
+    "case_make_dual_inference_tensor_in_inference_mode": (MISSING, "Tensor._is_view"),
+    "case_autograd_inplace_views_creation_meta": (MISSING, "the in-place view ops transpose_, "
+                                                           "t_, squeeze_, unsqueeze_, swapdims_, "
+                                                           "swapaxes_"),
+    "case_custom_function_inplace_on_non_default_view": (MISSING, "Tensor.split_with_sizes"),
+    "case_inplace_on_view_multi_output_safe": (MISSING, "Tensor.split_with_sizes"),
+    "case_integer_outputs": (MISSING, "Tensor.argsort"),
+    "case_SortGenVmapAutogradFunction": (MISSING, "argsort, take_along_dim"),
+    "case_non_differentiable": (MISSING, "Tensor.eq_"),
+    "case_min_max_median_backprops_to_all_values": (MISSING, "median, nanmedian"),
+    "case_copy_": (MISSING, "bfloat16"),
+    "case_inplace_on_view_multi_output_unsafe": (MISSING, "unsafe_split, unsafe_chunk"),
+    "case_resize_version_bump": (MISSING, "resize_, resize_as_"),
+    "case_trace_backward_nonsquare_171704": (MISSING, "torch.trace (minigrad.trace is the "
+                                                      "narration module)"),
+    "case_set_multithreading_enabled_as_context_manager_and_function": (
+        MISSING, "autograd.set_multithreading_enabled / is_multithreading_enabled"),
+    "case_allow_mutation_basic": (MISSING, "autograd.graph.allow_mutation_on_saved_tensors"),
+    "case_allow_mutation_views": (MISSING, "autograd.graph.allow_mutation_on_saved_tensors"),
+    "case_allow_mutation_save_base_and_modify_view": (
+        MISSING, "autograd.graph.allow_mutation_on_saved_tensors"),
+    "case_allow_mutation_save_view_modify_base": (
+        MISSING, "autograd.graph.allow_mutation_on_saved_tensors"),
+    "case_allow_mutation_double_backward": (MISSING,
+                                            "autograd.graph.allow_mutation_on_saved_tensors"),
+    "case_allow_mutation_saved_but_not_anymore": (
+        MISSING, "autograd.graph.allow_mutation_on_saved_tensors"),
+    "case_allow_mutation_saved_same_tensor_many_times": (
+        MISSING, "autograd.graph.allow_mutation_on_saved_tensors"),
+    "case_allow_mutation_saved_same_tensor_different_versions": (
+        MISSING, "autograd.graph.allow_mutation_on_saved_tensors"),
+    "case_allow_mutation_with_out_variant": (MISSING,
+                                             "autograd.graph.allow_mutation_on_saved_tensors"),
+    "case_allow_mutation_backward_out_of_context": (
+        MISSING, "autograd.graph.allow_mutation_on_saved_tensors"),
+    "case_allow_mutation_disallow_nesting": (MISSING,
+                                             "autograd.graph.allow_mutation_on_saved_tensors"),
+    "case_inference_mode_decorator": (MISSING, "is_inference"),
+    "case_inference_mode_tensor_creation": (MISSING, "is_inference"),
+    "case_inference_mode_existing_autograd_session": (MISSING, "is_inference"),
+    "case_inference_mode_inf_tensor_in_inf_mode_functional_op": (MISSING, "is_inference"),
+    "case_inference_mode_inf_tensor_in_inf_mode_inplace_op": (MISSING, "is_inference, "
+                                                                       "transpose_, resize_"),
+    "case_inference_mode_inf_tensor_in_inf_mode_view_op": (MISSING, "is_inference"),
+    "case_inference_mode_inf_tensor_in_normal_mode_functional_op": (MISSING, "is_inference"),
+    "case_inference_mode_inf_tensor_in_normal_mode_inplace_op": (MISSING, "Tensor.transpose_"),
+    "case_inference_mode_inf_tensor_in_normal_mode_view_op": (MISSING, "is_inference"),
+    "case_normal_tensor_inplace_output_in_inference_mode": (MISSING, "is_inference"),
+    "case_normal_tensor_inplace_output_in_normal_mode": (MISSING, "is_inference"),
+    "case_normal_tensor_view_output_in_inference_mode": (MISSING, "is_inference"),
+    "case_normal_tensor_view_output_in_normal_mode": (MISSING, "is_inference"),
+    "case_mix_inference_and_normal_tensor_functional_op": (MISSING, "is_inference"),
+    "case_mix_inference_and_normal_tensor_inplace_op": (MISSING, "is_inference"),
+    "case_mix_inference_and_normal_tensor_view_op": (MISSING, "is_inference"),
+    "case_inference_mode_handle_indirect_view_on_rebase": (MISSING, "Tensor.transpose_"),
+    # --- PyTorch's surface --------------------------------------------------------------
+    "case_grad_fn_badcalls": (SURFACE, "calling a node with the wrong number of gradients "
+                                       "gives Python's message, not \"expected 1 arguments, "
+                                       "got 2 instead\""),
+    "case_attribute_deletion": (SURFACE, "del x.grad is refused (no deleter)"),
+    "case_setitem": (SURFACE, "x[[[0, 1, 2, 3]]] indexes with a 2-d list, where PyTorch reads "
+                              "a list holding a sequence as a tuple of indices"),
+    # --- grad modes ---------------------------------------------------------------------
+    "case_grad_mode_class_decoration": (GRAD_MODES, "no FutureWarning for @no_grad() on a "
+                                                    "class"),
+    "case_set_grad_generator_functions": (GRAD_MODES, "no_grad()/enable_grad() as decorators "
+                                                      "of generator functions"),
+    "case_set_grad_coroutines": (GRAD_MODES, "grad-mode decorators of generator functions"),
+    "case_set_grad_coroutines_benign_exceptions": (GRAD_MODES, "grad-mode decorators of "
+                                                               "generator functions"),
+    "case_set_grad_coroutines_critical_exceptions": (GRAD_MODES, "grad-mode decorators of "
+                                                                 "generator functions"),
+    "case_set_grad_coroutines_exit": (GRAD_MODES, "grad-mode decorators of generator "
+                                                  "functions"),
+    # --- engine -------------------------------------------------------------------------
+    "case_prehook_ordering": (ENGINE, "backward(inputs=...) skips the pre-hooks of an "
+                                      "input's grad_fn"),
+    "case_grad_unreachable_discovery": (ENGINE, "nodes off every path to the requested "
+                                                "inputs run"),
+    "case_deep_reentrant": (ENGINE, "deep reentrant backward hits RecursionError"),
+    "case_grad_assignment": (ENGINE, "x.grad = x is accepted"),
+    "case_inplace_on_view_saved_output": (ENGINE, "a node hook must be callable (PyTorch "
+                                                  "stores any object)"),
+    # --- custom Functions ---------------------------------------------------------------
+    "case_once_differentiable": (FUNCTION, "once_differentiable's error node is DelayedError "
+                                           "with one edge (PyTorch: Error with the "
+                                           "Function's edges)"),
+    "case_function_returns_undefined_tensor": (FUNCTION, "a backward returning None through "
+                                                         "another op gives zeros, not None"),
+    "case_custom_function_non_tensor_inputs_outputs": (FUNCTION, "a number among the outputs "
+                                                                 "of apply crashes"),
+    "case_custom_function_no_tensors": (FUNCTION, "a number among the outputs of apply "
+                                                  "crashes"),
+    "case_naughty_autograd_function_attribute_access": (FUNCTION, "a Function instance lacks "
+                                                                  "the node attributes"),
+    "case_clear_saved_tensors_on_access": (FUNCTION, "clear_saved_tensors_on_access"),
+    "case_clear_saved_tensors_on_access_double_access_error": (FUNCTION,
+                                                                "clear_saved_tensors_on_access"),
+    "case_autograd_node_isinstance": (FUNCTION, "BackwardCFunction; Node is in the mro of "
+                                                "built-in nodes"),
+    "case_autograd_python_custom_function_inplace": (FUNCTION, "mark_dirty of a non-input does "
+                                                               "not warn; a view input of a "
+                                                               "multi-output in-place Function "
+                                                               "is not refused"),
+    "case_custom_function_mark_output_view_of_intermediate": (FUNCTION, "an output marked "
+                                                                        "dirty that is a view "
+                                                                        "of an intermediate is "
+                                                                        "not refused"),
+    "case_custom_function_saving_mutated_view_no_leak": (FUNCTION, "saving a dirty view keeps "
+                                                                   "it alive (a cycle)"),
+    "case_custom_function_error": (FUNCTION, "both backward and vjp are not refused"),
+    "case_setup_context_when_forward_has_default_args": (FUNCTION, "setup_context gets no "
+                                                                   "default arguments of "
+                                                                   "forward"),
+    "case_ForwardHasDefaultArgsAutogradFunction": (FUNCTION, "setup_context gets no default "
+                                                             "arguments of forward"),
+    # --- saved tensors ------------------------------------------------------------------
+    "case_saved_tensor_hooks_extra_exit_during_bw_no_crash": (SAVED, "leaving "
+                                                                     "saved_tensors_hooks "
+                                                                     "twice pops an empty "
+                                                                     "stack"),
+    "case_saved_tensor_hooks_extra_enter_during_bw_no_leak": (SAVED, "hooks entered during "
+                                                                     "backward stay pushed "
+                                                                     "after it"),
+    "case_grad_fn_attr_bindings": (SAVED, "_saved_indices, _saved_self_sym_sizes, the raw "
+                                          "saved tensor's class name"),
+    "case_get_data_and_hooks_from_raw_saved_variable": (SAVED, "RawSavedTensor.data and "
+                                                               ".unpack_hook"),
+    "case_custom_function_saved_tensors": (SAVED, "_raw_saved_tensors"),
+    "case_saved_tensor_constructor_forbidden_without_flag": (SAVED, "autograd.SavedTensor"),
+    "case_saved_variable_packing_unpacking_saved_original_with_hooks": (
+        SAVED, "a pack hook registered with register_hooks that modifies its input in place "
+               "is not refused"),
+    "case_pack_hook_with_inplace_modification_should_fail": (SAVED, "the message says \"saved "
+                                                                    "tensors pack hook\"; "
+                                                                    "register_hooks does not "
+                                                                    "check"),
+    # --- versions and views -------------------------------------------------------------
+    "case_anomaly_detect_nan": (VIEWS, "writing one element of an expand()ed tensor is "
+                                       "refused"),
+    "case_autograd_simple_views_python": (VIEWS, "views returned by custom Functions (pure "
+                                                 "views, multi-output views)"),
+    "case_autograd_inplace_view_of_view": (VIEWS, "in-place on a view of a view made under "
+                                                  "no_grad / inference_mode is not refused"),
+    "case_saved_variable_saved_original_inplace_detach": (VIEWS, "detach_() of a saved input "
+                                                                 "is not detected"),
+    "case_saved_tensors_hook_version_counter_not_shared": (VIEWS, "an unpacked saved tensor "
+                                                                  "shares the original's "
+                                                                  "version counter"),
+    "case_inplace_on_view_of_multiple_output_view": (VIEWS, "a view of an output of unbind "
+                                                            "can be changed in place"),
+    "case_inference_mode_handle_direct_view_on_rebase": (VIEWS, "a view made in "
+                                                                "inference_mode is said to be "
+                                                                "made in no_grad mode; "
+                                                                "transpose_"),
+    # --- anomaly mode -------------------------------------------------------------------
+    "case_nested_anomaly_detect_nan": (ANOMALY, "no \"Error detected in XBackward0\" warning "
+                                                "with the forward traceback, no parent "
+                                                "traces"),
+    "case_anomaly_grad_warnings": (ANOMALY, "no \"Error detected in PowBackward0\" warning"),
+    # --- gradcheck ----------------------------------------------------------------------
+    "case_gradcheck_nondeterministic": (GRADCHECK, "no check for reentrant backward"),
+    "case_gradcheck_validates_inputs": (GRADCHECK, "a stride-0 input gives numpy's read-only "
+                                                   "error"),
+    "case_gradcheck_check_no_differentiable_outputs": (GRADCHECK, "no \"Numerical gradient "
+                                                                  "for function expected to "
+                                                                  "be zero\""),
+    "case_gradcheck_backward_mul_by_grad_output": (GRADCHECK, "calls the function on inputs "
+                                                              "that do not require grad; no "
+                                                              "grad_output check"),
+    "case_gradcheck_undefined_grad": (GRADCHECK, "calls the function on inputs that do not "
+                                                 "require grad; no undefined-grad check"),
+    "case_gradcheck_jacobian_mismatch": (GRADCHECK, "calls the function on inputs that do not "
+                                                    "require grad"),
+    "case_gradcheck_custom_error": (GRADCHECK, "calls the function on inputs that do not "
+                                               "require grad"),
+    "case_gradcheck_output_shape_or_dtype_depend_on_values": (GRADCHECK, "no output shape / "
+                                                                         "dtype check"),
+    "case_gradcheck_forward_ad_respects_requires_grad": (GRADCHECK, "jvp called fewer times "
+                                                                    "(no undefined / batched "
+                                                                    "forward checks)"),
+    "case_gradcheck_forward_ad_batched_grad": (GRADCHECK, "check_batched_forward_grad is "
+                                                          "ignored"),
+    "case_inplace_on_view_makes_base_require_grad": (GRADCHECK, "calls the function on inputs "
+                                                                "that do not require grad"),
+    "case_NumpyCubeNotComposableAutogradFunction": (GRADCHECK, "no \"backward not multiplied "
+                                                               "by grad_output\" check"),
+    # --- forward AD ---------------------------------------------------------------------
+    "case_custom_function_mark_dirty_not_differentiable": (FORWARD_AD, "a jvp that does not "
+                                                                       "change the tangent in "
+                                                                       "place is not refused"),
+    "case_custom_function_forward_mode_view_checks": (FORWARD_AD, "a jvp is not checked for "
+                                                                  "returning a view"),
+    "case_custom_function_forward_mode_inplace_checks": (FORWARD_AD, "an in-place jvp is not "
+                                                                     "checked"),
+    "case_custom_function_forward_mode_forward_is_no_op": (FORWARD_AD, "an input returned "
+                                                                       "as-is is not checked"),
+    "case_custom_function_forward_mode_non_differentiable": (FORWARD_AD, "a tangent for a "
+                                                                         "non-differentiable "
+                                                                         "output is not "
+                                                                         "refused"),
+    "case_custom_function_save_for_forward": (FORWARD_AD, "in jvp, ctx.saved_tensors also "
+                                                          "shows what save_for_backward "
+                                                          "saved"),
+    "case_set_fw_grad_having_own_fw_grad_at_same_level": (FORWARD_AD, "a dual tangent is not "
+                                                                      "refused"),
+    "case_advanced_packing_unpacking": (FORWARD_AD, "detach_() keeps the tangent"),
+    "case_view_inplace_non_differentiable_views": (FORWARD_AD, "in-place ops refuse dual "
+                                                               "operands"),
+    "case_view_inplace_differentiable_views": (FORWARD_AD, "in-place ops refuse dual operands"),
+    "case_view_inplace_always_creates_a_view": (FORWARD_AD, "in-place ops refuse dual "
+                                                            "operands"),
+    "case_CubeGenVmapAutogradFunction": (FORWARD_AD, "forward-over-reverse through a jvp made "
+                                                     "of custom Functions"),
+    # --- printing -----------------------------------------------------------------------
+    "case_autograd_print_tensor": (PRINTING, "grad_fn=<Invalid>"),
+    # --- numbers ------------------------------------------------------------------------
+    "case_power_function": (NUMBERS, "d(0 ** b)/db at b = -1 is nan (PyTorch: -inf)"),
+    "case_atan2_zero_gradient": (NUMBERS, "atan2's gradient at (0, 0) is nan (PyTorch: 0)"),
+}
