@@ -27,6 +27,10 @@ __version__ = "0.1.0"
 from math import e, inf, nan, pi  # noqa: E402,F401  (torch.pi, torch.inf ...)
 
 from . import arguments as _arguments  # noqa: E402
-_arguments.require_tensors_in(__import__("sys").modules[__name__])      # torch.exp(2.0)
+from . import signatures as _signatures  # noqa: E402
+_arguments.parse_arguments_in(__import__("sys").modules[__name__], _signatures.FUNCTIONS)
 _arguments.accept_numpy_names_in(__import__("sys").modules[__name__])   # torch.sum(x, axis=0)
+_arguments.parse_arguments_in(Tensor, _signatures.METHODS, method=True)
+_arguments.operators_give_way_in(Tensor)                                # x * None: TypeError
+_arguments.parse_arguments_in(nn.functional, _signatures.FUNCTIONAL)
 

@@ -1,10 +1,21 @@
-"""Arguments as PyTorch's Python layer takes them, for the top-level functions and the
-Tensor methods: numpy's names for two of them (`x.sum(axis=0, keepdims=True)`:
-PyTorch takes `axis` for `dim` and `keepdims` for `keepdim`, and students often come
-from numpy), and a TypeError that names the argument when a function is given a number
-or a list where it needs a tensor (`torch.exp(2.0)`)."""
+"""Arguments as PyTorch's Python layer takes them, for the top-level functions, the
+Tensor methods and operators, and nn.functional:
+
+- numpy's names for two of them (`x.sum(axis=0, keepdims=True)`: PyTorch takes `axis`
+  for `dim` and `keepdims` for `keepdim`, and students often come from numpy);
+- PyTorch's argument parser: each call is checked against the signatures of
+  signatures.py before anything is computed, and a wrong argument gives PyTorch's
+  TypeError in its words (`torch.exp(2.0)`: "exp(): argument 'input' (position 1) must be
+  Tensor, not float");
+- the operators give way to the other operand, as PyTorch's do: `x * None` is Python's
+  "unsupported operand type(s)" TypeError, not a tensor of NaNs.
+
+Nothing here computes; the ops do (ops/), behind these checks."""
 import functools
 
+import numpy as np
+
+from . import dtypes, signatures
 from .tensor_data import TensorData
 
 _ALIASES = {"axis": "dim", "keepdims": "keepdim"}
@@ -30,34 +41,236 @@ def accept_numpy_names_in(owner):
             setattr(owner, name, accept_numpy_names(getattr(owner, name)))
 
 
-# functions whose first argument (`input`), or first two (`input`, `other`), must be tensors
-TENSOR_INPUT = ("abs", "exp", "log", "sin", "cos", "tanh", "sigmoid", "relu", "sqrt", "square",
-                "neg", "reciprocal", "sign", "sum", "mean", "max", "min", "argmax", "argmin",
-                "softmax", "log_softmax", "flatten", "reshape", "permute", "squeeze",
-                "unsqueeze", "t", "transpose", "clone", "numel", "clamp", "masked_fill",
-                "cumsum", "prod", "std", "var", "norm", "amax", "amin", "logsumexp")
-TENSOR_PAIR = ("matmul", "mm", "dot", "maximum", "minimum", "equal")
+# --- the kinds of argument -----------------------------------------------------------------
+
+def _is_int(value):
+    if isinstance(value, TensorData):        # a one-element integer tensor counts
+        return value.numel() == 1 and value.dtype.category == 1
+    return isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_))
 
 
-def require_tensors(function, count):
-    names = ("input", "other")
+def _is_number(value):
+    if isinstance(value, TensorData):
+        return value.numel() == 1
+    return isinstance(value, (bool, int, float, complex, np.number, np.bool_))
+
+
+def _is_ints(value):
+    """A size or a list of dims (a bool counts inside one: PyTorch reads it as an index)."""
+    if isinstance(value, (list, tuple)):
+        return all(_is_int(item) or isinstance(item, (bool, np.bool_)) for item in value)
+    return _is_int(value)
+
+
+_CHECKS = {
+    "Tensor": lambda value: isinstance(value, TensorData),
+    "Tensor[]": lambda value: isinstance(value, (list, tuple)) and all(
+        isinstance(item, TensorData) for item in value),
+    "Number": _is_number,
+    "int": _is_int,
+    "float": lambda value: isinstance(value, (int, float, np.number)),
+    "bool": lambda value: isinstance(value, (bool, np.bool_)),
+    "str": lambda value: isinstance(value, str),
+    "int[]": lambda value: isinstance(value, (list, tuple)) and _is_ints(value),
+    "int[1]": _is_ints,
+    "int...": _is_ints,
+    "dtype": lambda value: isinstance(value, dtypes.dtype),
+    "any": lambda value: True,
+    "Dimname": lambda value: False,
+    "Dimname[]": lambda value: False,
+}
+_NAMES = {"Tensor[]": "tuple of Tensors", "int[]": "tuple of ints", "int[1]": "tuple of ints",
+          "int...": "tuple of ints",
+          "dtype": "torch.dtype", "Dimname[]": "tuple of names", "Dimname": "name"}
+
+
+class Parameter:
+    def __init__(self, text, keyword_only, numbers_as_tensors):
+        kind, _, rest = text.strip().partition(" ")
+        self.name, has_default, _ = rest.partition("=")
+        self.optional = kind.endswith("?")
+        self.kind = kind.rstrip("?")
+        self.required = not has_default
+        self.keyword_only = keyword_only
+        self.accepts_numbers = numbers_as_tensors and self.kind == "Tensor"
+
+    def fits(self, value):
+        if value is None and self.optional:
+            return True
+        if self.accepts_numbers and _is_number(value):
+            return True
+        return _CHECKS[self.kind](value)
+
+    def __str__(self):
+        return f"{_NAMES.get(self.kind, self.kind)} {self.name}"
+
+
+class Signature:
+    """One overload: its parameters, and whether a call fits it.  An overload with named
+    dims, or marked ``~`` (deprecated), is hidden: PyTorch tries it but never names it."""
+
+    def __init__(self, text, numbers_as_tensors=False):
+        self.hidden = text.startswith("~") or "Dimname" in text
+        self.parameters, keyword_only = [], False
+        for part in filter(None, (p.strip() for p in text.lstrip("~").split(","))):
+            if part == "*":
+                keyword_only = True
+            else:
+                self.parameters.append(Parameter(part, keyword_only, numbers_as_tensors))
+        self.positional = [p for p in self.parameters if not p.keyword_only]
+        self.varargs = bool(self.positional) and self.positional[-1].kind == "int..."
+        self.by_name = {p.name: p for p in self.parameters}
+        self.min_args = sum(p.required for p in self.parameters)
+
+    def _pack(self, args):
+        """ones(2, 3) as ones((2, 3)); ones("a") stays one (wrong) argument."""
+        head = len(self.positional) - 1
+        if self.varargs and len(args) > head:
+            rest = args[head:]
+            return args[:head] + (rest[0] if len(rest) == 1 and not _is_int(rest[0])
+                                  else tuple(rest),)
+        return args
+
+    def bind(self, args, kwargs):
+        """{parameter: value} for a call of the right shape, else None."""
+        args = self._pack(args)
+        if len(args) > len(self.positional):
+            return None
+        bound = dict(zip(self.positional, args))
+        for name, value in kwargs.items():
+            parameter = self.by_name.get(name)
+            if parameter is None or parameter in bound:
+                return None
+            bound[parameter] = value
+        if any(p.required and p not in bound for p in self.parameters):
+            return None
+        return bound
+
+    def fits(self, args, kwargs):
+        bound = self.bind(args, kwargs)
+        return bound is not None and all(p.fits(v) for p, v in bound.items())
+
+    def plausible(self, args, kwargs):
+        """PyTorch's test before it words its message: the number of arguments fits."""
+        count = len(args) + len(kwargs)
+        return not self.hidden and self.min_args <= count and (
+            self.varargs or count <= len(self.parameters))
+
+    def error(self, name, args, kwargs):
+        """PyTorch's TypeError for this overload, in the order its parser finds them."""
+        packed = self._pack(args)
+        if len(packed) > len(self.positional):
+            n = len(self.positional)
+            return TypeError(f"{name}() takes {n} positional argument{'s' * (n != 1)} but "
+                             f"{len(args)} were given")
+        missing = [p.name for p in self.positional[len(packed):]
+                   if p.required and p.name not in kwargs]
+        if missing:
+            return TypeError(f"{name}() missing {len(missing)} required positional arguments: "
+                             + ", ".join(f'"{m}"' for m in missing))
+        for position, (parameter, value) in enumerate(zip(self.positional, packed), 1):
+            if not parameter.fits(value):
+                return _wrong_type(name, parameter, value, position, varargs=len(args) > 1
+                                   and parameter.kind == "int...")
+        for key, value in kwargs.items():
+            parameter = self.by_name.get(key)
+            if parameter is None:
+                return TypeError(f"{name}() got an unexpected keyword argument '{key}'")
+            if not parameter.fits(value):
+                return _wrong_type(name, parameter, value, None)
+        return None
+
+    def shown(self):
+        """As PyTorch lists it (without the arguments minigrad does not check)."""
+        parts, star = [], False
+        for parameter in self.parameters:
+            if parameter.kind == "any":
+                continue
+            if parameter.keyword_only and not star:
+                parts.append("*")
+                star = True
+            parts.append(str(parameter))
+        return ", ".join(parts)
+
+
+def _type_name(value):
+    return "Tensor" if isinstance(value, TensorData) else type(value).__name__
+
+
+def _wrong_type(name, parameter, value, position, varargs=False):
+    where = f" (position {position})" if position else ""
+    expected = _NAMES.get(parameter.kind, parameter.kind)
+    if parameter.kind in ("int[]", "int[1]", "int...") and isinstance(value, (list, tuple)):
+        index, item = next((i, v) for i, v in enumerate(value) if not _is_ints([v]))
+        return TypeError(f"{name}(): argument '{parameter.name}' failed to unpack the object "
+                         f"at pos {index + 1} with error \"type must be tuple of ints,but got "
+                         f"{_type_name(item)}\"")
+    return TypeError(f"{name}(): argument '{parameter.name}'{where} must be {expected}, not "
+                     f"{_type_name(value)}")
+
+
+def _refusal(name, overloads, args, kwargs):
+    """PyTorch's TypeError for a call that fits none of `overloads`: the one overload's
+    own complaint when only one is plausible, else the list of them all."""
+    plausible = [s for s in overloads if s.plausible(args, kwargs)]
+    if len(overloads) == 1 or len(plausible) == 1:
+        return (overloads[0] if len(overloads) == 1 else plausible[0]).error(name, args, kwargs)
+    got = ", ".join([_type_name(a) for a in args]
+                    + [f"{k}={_type_name(v)}" for k, v in kwargs.items()])
+    shown = [s.shown() for s in overloads if not s.hidden]
+    expected = (f"({shown[0]})" if len(shown) == 1 else
+                "one of:\n" + "\n".join(f" * ({text})" for text in shown))
+    return TypeError(f"{name}() received an invalid combination of arguments - got ({got}), "
+                     f"but expected {expected}")
+
+
+def parsed(name, texts, function, method=False):
+    """`function`, checking its arguments against PyTorch's signatures `texts` first."""
+    overloads = [Signature(t, name in signatures.NUMBERS_AS_TENSORS) for t in texts]
 
     @functools.wraps(function)
-    def with_tensors(*args, **kwargs):
-        for position, value in enumerate(args[:count]):
-            if not isinstance(value, TensorData):
-                kind = type(value)
-                kind = kind.__name__ if kind.__module__ == "builtins" else (
-                    f"{kind.__module__}.{kind.__name__}")
-                raise TypeError(f"{function.__name__}(): argument '{names[position]}' "
-                                f"(position {position + 1}) must be Tensor, not {kind}")
-        return function(*args, **kwargs)
-    return with_tensors
+    def checked(*args, **kwargs):
+        given = args[1:] if method else args
+        names = ({_ALIASES.get(k, k): v for k, v in kwargs.items()}
+                 if "axis" in kwargs or "keepdims" in kwargs else kwargs)
+        for signature in overloads:
+            if signature.fits(given, names):
+                return function(*args, **kwargs)
+        raise _refusal(name, overloads, given, names)
+    checked.signatures = overloads
+    return checked
 
 
-def require_tensors_in(module):
-    """Wrap the functions of TENSOR_INPUT and TENSOR_PAIR that `module` has."""
-    for names, count in ((TENSOR_INPUT, 1), (TENSOR_PAIR, 2)):
-        for name in names:
-            if hasattr(module, name):
-                setattr(module, name, require_tensors(getattr(module, name), count))
+def parse_arguments_in(owner, table, method=False):
+    """Check the arguments of each function of `table` that `owner` (a module, or the
+    Tensor class for its methods) has."""
+    for name, texts in table.items():
+        if hasattr(owner, name):
+            setattr(owner, name, parsed(name, texts, getattr(owner, name), method))
+
+
+# --- operators ------------------------------------------------------------------------------
+
+OPERATORS = ("__add__", "__radd__", "__sub__", "__rsub__", "__mul__", "__rmul__",
+             "__truediv__", "__rtruediv__", "__floordiv__", "__rfloordiv__", "__mod__",
+             "__rmod__", "__pow__", "__rpow__", "__matmul__", "__rmatmul__", "__eq__", "__ne__",
+             "__lt__", "__le__", "__gt__", "__ge__")
+_OPERANDS = (TensorData, bool, int, float, np.number, np.bool_, np.ndarray)
+_MATRICES = (TensorData, np.ndarray)                 # x @ 2 is refused as well
+
+
+def giving_way(operator, operands=_OPERANDS):
+    """`operator`, returning NotImplemented for an operand that is neither a tensor nor a
+    number, so that Python asks the other operand and then raises PyTorch's TypeError."""
+    @functools.wraps(operator)
+    def binary(self, other):
+        if type(other) is float or isinstance(other, operands):
+            return operator(self, other)
+        return NotImplemented
+    return binary
+
+
+def operators_give_way_in(cls):
+    for name in OPERATORS:
+        operands = _MATRICES if "matmul" in name else _OPERANDS
+        setattr(cls, name, giving_way(getattr(cls, name), operands))

@@ -138,7 +138,7 @@ def _size(size):
         if d < 0:
             raise RuntimeError(
                 f"Trying to create tensor with negative dimension {d}: {list(size)}")
-    return tuple(size)
+    return tuple(int(d) for d in size)          # (a bool is a size, as in PyTorch)
 
 
 def _filled(fill, size, dtype, device, requires_grad):
@@ -193,6 +193,8 @@ def arange(start, end=None, step=1, dtype=None, device=None, requires_grad=False
         dtype = (dtypes.get_default_dtype()
                  if any(isinstance(n, float) for n in numbers) else dtypes.int64)
     dtype = dtypes.to_dtype(dtype)
+    if not all(np.isfinite(float(n)) for n in (start, end, step)):
+        raise RuntimeError(f"unsupported range: {start} -> {end}")
     if step == 0:
         raise RuntimeError("step must be nonzero")
     if (end - start) * step < 0:
@@ -201,6 +203,11 @@ def arange(start, end=None, step=1, dtype=None, device=None, requires_grad=False
 
 
 def linspace(start, end, steps, dtype=None, device=None, requires_grad=False):
+    for name, bound in (("start", start), ("end", end)):
+        if isinstance(bound, Tensor):
+            if bound.ndim != 0:
+                raise RuntimeError("linspace only supports 0-dimensional start and end tensors, "
+                                   f"but got {name} with {bound.ndim} dimension(s).")
     dtype = dtypes.get_default_dtype() if dtype is None else dtypes.to_dtype(dtype)
     return _finish(np.linspace(start, end, steps, dtype=dtype.numpy), dtype, device, requires_grad)
 
@@ -232,9 +239,14 @@ def randn(*size, dtype=None, device=None, requires_grad=False):
 
 
 def randint(low, high=None, size=(), dtype=None, device=None, requires_grad=False):
+    if isinstance(high, (tuple, list)):          # randint(high, size)
+        high, size = None, high
     if high is None:
         low, high = 0, low
     dtype = dtypes.int64 if dtype is None else dtypes.to_dtype(dtype)
+    if not low < high:
+        raise RuntimeError(f"random_ expects 'from' to be less than 'to', but got from={low} "
+                           f">= to={high}")
     array = _rng["generator"].integers(low, high, size=size).astype(dtype.numpy)
     return _finish(array, dtype, device, requires_grad)
 

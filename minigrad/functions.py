@@ -13,7 +13,9 @@ def add(input, other, alpha=1):
 
 
 def sub(input, other, alpha=1):
-    return input.sub(other, alpha=alpha)
+    if _is_tensor(input):
+        return input.sub(other, alpha=alpha)
+    return (other if alpha == 1 else other * alpha).__rsub__(input)     # torch.sub(2, x)
 
 
 def mul(input, other):
@@ -21,7 +23,7 @@ def mul(input, other):
 
 
 def div(input, other):
-    return input.div(other)
+    return input.div(other) if _is_tensor(input) else other.__rtruediv__(input)
 
 
 def pow(input, exponent):
@@ -213,6 +215,9 @@ def _check_sequence(tensors, name):
 
 
 def allclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
+    if _is_tensor(a) and _is_tensor(b) and a.dtype is not b.dtype:
+        from .ops._helpers import _type_name
+        raise RuntimeError(f"{_type_name(a.dtype)} did not match {_type_name(b.dtype)}")
     if _is_tensor(a) and _is_tensor(b) and a.device is not b.device:
         a, b = backend.match_devices("elementwise", (a, b))      # PyTorch's error
     x = a._data if _is_tensor(a) else a

@@ -5,7 +5,8 @@ import operator
 from . import backend, return_types
 from .autograd.grad_mode import is_grad_enabled
 from .ops import arithmetic, combine, index, inplace, linalg, reduce, shape, unary
-from .ops._helpers import binary_arrays, is_tensor, wrap_number
+from .ops._helpers import (binary_arrays, check_expandable, check_flatten_dims, is_tensor,
+                           wrap_number)
 
 
 def _shape_args(args):
@@ -177,6 +178,7 @@ class TensorMath:
             return self
         if not size:                  # PyTorch's sum_to: a plain sum() (SumBackward0)
             return self.sum()
+        check_expandable(size, self._data.shape)
         lead = self.ndim - len(size)
         dims = tuple(range(lead)) + tuple(
             lead + i for i, s in enumerate(size) if s == 1 and self.shape[lead + i] != 1)
@@ -202,10 +204,9 @@ class TensorMath:
             return shape.ReshapeCopy.apply(self, target, False)
 
     def flatten(self, start_dim=0, end_dim=-1):
+        start, end = check_flatten_dims(start_dim, end_dim, self.ndim)
         if self.ndim == 0:
             return self.reshape(1)
-        end = end_dim % self.ndim
-        start = start_dim % self.ndim
         if start == end:
             return self                     # nothing to merge: PyTorch returns self itself
         new_shape = self.shape[:start] + (-1,) + self.shape[end + 1:]

@@ -1,11 +1,11 @@
 """Bad arguments, minigrad against PyTorch: 2,000 seeded calls of the public API with one
 argument spoiled (tests/differential/bad_arguments.py), each run under both libraries.
 
-The bar is PyTorch's: the same builtin exception type where PyTorch raises, and no
-silent return.  minigrad does not reach it yet, so the figures of seed 0 are held where
-they stand (a change may raise them, not lower them; raise the floors with it), and the
-bar itself is a strict xfail.  No call may crash minigrad or run past the time limit.
-Other seeds: scripts/bad_arguments.py --seed N.
+The bar is PyTorch's: the same builtin exception type where PyTorch raises (95 %), at
+most 5 silent returns, no crash or hang.  The figures of seed 0 are also held where they
+stand (a change may raise them, not lower them; raise the floors with it).  Other seeds:
+scripts/bad_arguments.py --seed N.  Below them, the calls that returned silently or
+raised the wrong exception before PyTorch's argument checks were copied.
 """
 import importlib.util
 import pathlib
@@ -22,8 +22,8 @@ _spec.loader.exec_module(bad_arguments)
 
 SEED, COUNT = 0, 2000
 # where seed 0 stands today: the floors of the ratchet
-SAME_TYPE_FLOOR = 67.6          # % of the calls where PyTorch raises
-SILENT_CEILING = 98             # calls where PyTorch raises and minigrad returns
+SAME_TYPE_FLOOR = 96.5          # % of the calls where PyTorch raises
+SILENT_CEILING = 2              # calls where PyTorch raises and minigrad returns
 
 
 @pytest.fixture(scope="module")
@@ -69,8 +69,51 @@ def test_silent_returns_no_more_than_before(results, figures):
     assert figures["silent"] <= SILENT_CEILING, _examples(results, "silent")
 
 
-@pytest.mark.xfail(strict=True, reason="PyTorch's argument checks are not all copied yet: "
-                                       "scripts/bad_arguments.py lists what differs")
 def test_pytorchs_bar(results, figures):
     assert figures["same type %"] >= 95 and figures["silent"] <= 5, (
         _examples(results, "other type") + "\n" + _examples(results, "silent"))
+
+
+T2, INT, BOOL = bad_arguments.T2, bad_arguments.INT, bad_arguments.BOOL
+FLOAT_MASK = bad_arguments.tensor_spec((2, 3))
+INTS = bad_arguments.tensor_spec((2,), "int64")
+CALLS = [
+    ("op", "mul", [T2, None], {}),                    # was a tensor of NaNs
+    ("op", "mod", [T2, [2, -3]], {}),
+    ("op", "matmul", [bad_arguments.SQ, 2], {}),
+    ("op", "eq", [T2, None], {}),                     # False, as in PyTorch
+    ("method", "sum_to_size", [bad_arguments.tensor_spec((3,)), 6], {}),
+    ("method", "clamp_", [INTS, float("nan")], {}),  # wrote INT64_MIN
+    ("T", "masked_fill", [T2, FLOAT_MASK, 0.0], {}),
+    ("method", "masked_fill_", [T2, INT, 0.0], {}),
+    ("method", "masked_fill_", [T2, bad_arguments.tensor_spec((4, 5), "bool"), 0.0], {}),
+    ("T", "flatten", [T2, 0, 10 ** 10], {}),
+    ("T", "flatten", [T2, 1, 0], {}),
+    ("T", "pow", [None, 1], {}),                      # returned NotImplemented
+    ("T", "add", [[], T2], {}),                       # returned NotImplemented
+    ("F", "dropout", [T2], {"p": float("nan")}),
+    ("method", "requires_grad_", [T2, [2, -3]], {}),
+    ("T", "exp", [2.0], {}),
+    ("T", "sum", [T2, "abc"], {}),
+    ("T", "ones", ["abc"], {}),
+    ("method", "view", [T2, 3, "a"], {}),
+    ("T", "cat", [T2, T2], {}),
+    ("T", "allclose", [T2, bad_arguments.tensor_spec((2, 3), "float64")], {}),
+    ("T", "linspace", [T2, 1.0, 5], {}),
+    ("T", "arange", [float("inf")], {}),
+    ("method", "repeat", [T2, -100, 1], {}),
+    ("T", "randint", [0, -100, (2, 3)], {}),
+    ("F", "mse_loss", [T2, bad_arguments.tensor_spec((0,))], {}),
+    ("F", "cross_entropy", [T2, 2.0], {}),
+    ("T", "sub", [2, T2], {}),                        # a number first: PyTorch computes it
+    ("T", "div", [1.5, T2], {}),
+    ("T", "randint", [5, (2, 3)], {}),
+]
+
+
+@pytest.mark.parametrize("where, name, args, kwargs", CALLS,
+                         ids=[f"{w}.{n}-{i}" for i, (w, n, _, _) in enumerate(CALLS)])
+def test_call_answered_as_pytorch(where, name, args, kwargs):
+    call = bad_arguments.Call(where, name, args, kwargs, "", 0)
+    outcome, want, got = bad_arguments.compare(call)
+    assert outcome in ("same", "both return"), bad_arguments.describe((call, want, got))

@@ -64,6 +64,8 @@ def dropout(input, p=0.5, training=True, inplace=False):
     1 / (1 - p); otherwise the input itself."""
     if p < 0 or p > 1:
         raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
+    if p != p:                                   # NaN: PyTorch's kernel refuses it
+        raise RuntimeError(f"dropout probability has to be between 0 and 1, but got {p}")
     if not training or p == 0:
         return input
     from ..creation import _rng                  # PyTorch's CPU dropout: input * noise

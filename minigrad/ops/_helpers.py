@@ -126,3 +126,44 @@ _LEGACY_NAMES = {"float32": "Float", "float64": "Double", "float16": "Half", "in
 def _type_name(d):
     """PyTorch's legacy type name in error texts: float32 -> Float (torch.FloatTensor)."""
     return _LEGACY_NAMES.get(d.name, d.name)
+
+
+_CPP_NAMES = {"float32": "float", "float64": "double", "float16": "c10::Half",
+              "int64": "long int", "int32": "int", "int16": "short int", "int8": "signed char",
+              "uint8": "unsigned char", "bool": "bool"}
+
+
+def cpp_type_name(d):
+    """The C++ name some of PyTorch's messages use: int64 -> long int."""
+    return _CPP_NAMES.get(d.name, d.name)
+
+
+def check_mask(mask, shape, op="masked_fill_"):
+    """A masked_fill mask: bool, and broadcastable to the filled tensor's `shape`."""
+    if is_tensor(mask):
+        if mask.dtype is not dtypes.bool:
+            raise RuntimeError(f"{op} only supports boolean masks, but got mask with dtype "
+                               f"{cpp_type_name(mask.dtype)}")
+        check_shapes_broadcast(shape, mask.shape)
+
+
+def check_expandable(size, shape):
+    """sum_to_size's size must broadcast to the tensor's shape."""
+    lead = len(shape) - len(size)
+    if lead < 0 or any(s != 1 and s != shape[lead + i] for i, s in enumerate(size)):
+        raise RuntimeError(f"size {{{list(size)}}} is not expandable to size {{{list(shape)}}}.")
+
+
+def check_flatten_dims(start_dim, end_dim, ndim):
+    """flatten's dims, in range and in order."""
+    start, end = normalize_dim(start_dim, ndim), normalize_dim(end_dim, ndim)
+    if start > end:
+        raise RuntimeError("flatten() has invalid args: start_dim cannot come after end_dim")
+    return start, end
+
+
+def check_cast(result, out):
+    """An in-place op cannot write a float result into an integer tensor."""
+    if result.category > out.category:
+        raise RuntimeError(f"result type {_type_name(result)} can't be cast to the desired "
+                           f"output type {cpp_type_name(out)}")

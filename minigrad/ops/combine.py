@@ -2,7 +2,8 @@
 cat, stack; and softmax / log_softmax (for the lessons' small networks)."""
 from .. import dtypes
 from ..autograd.function import Function
-from ._helpers import _type_name, binary_arrays, is_tensor, normalize_dim, wrap_number
+from ._helpers import (_type_name, binary_arrays, check_mask, is_tensor, normalize_dim,
+                       wrap_number)
 from ._unrecorded import nothing_recorded
 
 
@@ -82,6 +83,7 @@ class MaskedFill(Function):
 
     @staticmethod
     def forward(ctx, x, mask, value):
+        check_mask(mask, x.shape)
         ctx.mask, ctx.shape = mask, x.shape
         out = x._xp.where(_mask_array(mask), value, x._data)
         return x._new(out.astype(x._data.dtype, copy=False))
@@ -100,6 +102,7 @@ class MaskedFillTensor(Function):
 
     @staticmethod
     def forward(ctx, x, mask, value):
+        check_mask(mask, x.shape)
         if value.ndim != 0:
             raise RuntimeError("masked_fill_ only supports a 0-dimensional value tensor, but got "
                                f"tensor with {value.ndim} dimension(s).")

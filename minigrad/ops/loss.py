@@ -8,7 +8,7 @@ divides the incoming gradient by the number of terms averaged.
 """
 from .. import dtypes
 from ..autograd.function import Function
-from ._helpers import _type_name
+from ._helpers import _type_name, check_broadcast
 from .arithmetic import DivScalar
 
 REDUCTIONS = ("mean", "sum", "none")
@@ -115,6 +115,7 @@ class MseLoss(Function):
         dtype = dtypes.result_type(x, target)
         if not dtype.is_floating_point:
             raise NotImplementedError(f'"mse_cpu" not implemented for \'{_type_name(dtype)}\'')
+        check_broadcast(x, target)
         ctx.reduction = reduction
         ctx.save_for_backward(x, target)
         losses = (x._data - target._data) ** 2

@@ -207,6 +207,11 @@ class Repeat(Function):
         if len(repeats) < x.ndim:
             raise RuntimeError("Number of dimensions of repeat dims can not be smaller than "
                                "number of dimensions of tensor")
+        padded = (1,) * (len(repeats) - x.ndim) + tuple(x.shape)
+        sizes = [size * times for size, times in zip(padded, repeats)]
+        if any(size < 0 for size in sizes):
+            raise RuntimeError("Trying to create tensor with negative dimension "
+                               f"{min(sizes)}: {sizes}")
         ctx.shape, ctx.repeats = x.shape, repeats
         return x._new(x._xp.tile(x._data, repeats))
 

@@ -1,0 +1,199 @@
+"""PyTorch's signatures of the public functions and Tensor methods, as its argument
+parser knows them: the Python types each argument accepts.  arguments.py checks every
+call against them, so a wrong argument gives the TypeError PyTorch gives, before any
+computing starts.
+
+One line per overload, in PyTorch's words: ``Kind name``, ``=default`` when the
+argument may be left out, ``?`` after the kind when None is allowed, ``*`` before the
+keyword-only ones.  Kinds:
+
+- ``Tensor``; ``Tensor[]`` (a list or tuple of tensors);
+- ``Number`` (a bool, int or float, or a one-element tensor);
+- ``int`` (not a bool; a one-element integer tensor counts), ``float``, ``bool``, ``str``;
+- ``int[]`` (a sequence of ints), ``int[1]`` (the same, or one int); ``int...`` (sizes
+  given one by one, as in ``ones(2, 3)``, or as one sequence);
+- ``dtype``; ``any`` (not checked: device, layout ...);
+- ``Dimname``, ``Dimname[]``: named dims, which minigrad does not have; their overloads
+  never match, and like the deprecated ones (marked ``~``) PyTorch leaves them out of its
+  message.
+
+The functions whose Tensor arguments also take a Python number (``torch.mul(2, x)``) are
+in NUMBERS_AS_TENSORS, as in PyTorch's parser.
+"""
+_CREATION = "*, dtype? dtype=None, any device=None, any layout=None, bool requires_grad=False"
+
+FUNCTIONS = {
+    "add": ["Tensor input, Tensor other, *, Number alpha=1, any out=None",
+            "~Tensor input, Number alpha, Tensor other, *, any out=None"],
+    "sub": ["Tensor input, Tensor other, *, Number alpha=1, any out=None",
+            "~Tensor input, Number alpha, Tensor other, *, any out=None"],
+    "mul": ["Tensor input, Tensor other, *, any out=None"],
+    "div": ["Tensor input, Tensor other, *, any out=None",
+            "Tensor input, Tensor other, *, str? rounding_mode, any out=None"],
+    "pow": ["Tensor input, Tensor exponent, *, any out=None",
+            "Number self, Tensor exponent, *, any out=None",
+            "Tensor input, Number exponent, *, any out=None"],
+    "matmul": ["Tensor input, Tensor other, *, any out=None"],
+    "mm": ["Tensor input, Tensor mat2, *, any out=None",
+           "Tensor input, Tensor mat2, dtype out_dtype, *, any out=None"],
+    "dot": ["Tensor input, Tensor tensor, *, any out=None"],
+    "outer": ["Tensor input, Tensor vec2, *, any out=None"],
+    "maximum": ["Tensor input, Tensor other, *, any out=None"],
+    "minimum": ["Tensor input, Tensor other, *, any out=None"],
+    "atan2": ["Tensor input, Tensor other, *, any out=None"],
+    "remainder": ["Tensor input, Tensor other, *, any out=None",
+                  "Number self, Tensor other",
+                  "Tensor input, Number other, *, any out=None"],
+    "floor_divide": ["Tensor input, Tensor other, *, any out=None",
+                     "Tensor input, Number other"],
+    "clamp": ["Tensor input, Tensor? min=None, Tensor? max=None, *, any out=None",
+              "Tensor input, Number? min=None, Number? max=None, *, any out=None"],
+    "sum": ["Tensor input, *, dtype? dtype=None",
+            "Tensor input, int[1]? dim, bool keepdim=False, *, dtype? dtype=None, any out=None",
+            "Tensor input, Dimname[] dim, bool keepdim=False, *, dtype? dtype=None"],
+    "mean": ["Tensor input, *, dtype? dtype=None",
+             "Tensor input, int[1]? dim, bool keepdim=False, *, dtype? dtype=None, "
+             "any out=None",
+             "Tensor input, Dimname[] dim, bool keepdim=False, *, dtype? dtype=None"],
+    "prod": ["Tensor input, *, dtype? dtype=None",
+             "Tensor input, int dim, bool keepdim=False, *, dtype? dtype=None, any out=None",
+             "Tensor input, Dimname dim, bool keepdim=False, *, dtype? dtype=None"],
+    "std": ["Tensor input, int[1]? dim, bool unbiased=True, bool keepdim=False, *, any out=None",
+            "Tensor input, int[1]? dim=None, *, Number? correction=None, bool keepdim=False, "
+            "any out=None",
+            "Tensor input, bool unbiased=True",
+            "Tensor input, Dimname[] dim, bool unbiased=True, bool keepdim=False"],
+    "max": ["Tensor input",
+            "Tensor input, Tensor other, *, any out=None",
+            "Tensor input, int dim, bool keepdim=False, *, any out=None",
+            "Tensor input, Dimname dim, bool keepdim=False"],
+    "argmax": ["Tensor input, int? dim=None, bool keepdim=False, *, any out=None"],
+    "logsumexp": ["Tensor input, int[1] dim, bool keepdim=False, *, any out=None",
+                  "Tensor input, Dimname[] dim, bool keepdim=False"],
+    "cumsum": ["Tensor input, int dim, *, dtype? dtype=None, any out=None",
+               "Tensor input, Dimname dim, *, dtype? dtype=None"],
+    "softmax": ["Tensor input, int dim, dtype? dtype=None",
+                "Tensor input, Dimname dim, *, dtype? dtype=None"],
+    "reshape": ["Tensor input, int[] shape"],
+    "transpose": ["Tensor input, int dim0, int dim1",
+                  "Tensor input, Dimname dim0, Dimname dim1"],
+    "permute": ["Tensor input, int[] dims"],
+    "squeeze": ["Tensor input", "Tensor input, int dim", "Tensor input, int[] dim",
+                "Tensor input, Dimname dim"],
+    "unsqueeze": ["Tensor input, int dim"],
+    "flatten": ["Tensor input, int start_dim=0, int end_dim=-1",
+                "Tensor input, int start_dim, int end_dim, Dimname out_dim",
+                "Tensor input, Dimname start_dim, Dimname end_dim, Dimname out_dim",
+                "Tensor input, Dimname[] dims, Dimname out_dim"],
+    "flip": ["Tensor input, int[] dims"],
+    "roll": ["Tensor input, int[1] shifts, int[1]? dims=None"],
+    "split": ["Tensor input, int split_size, int dim=0", "Tensor input, int[] split_size, int dim=0"],
+    "narrow": ["Tensor input, int dim, Tensor start, int length",
+               "Tensor input, int dim, int start, int length"],
+    "chunk": ["Tensor input, int chunks, int dim=0"],
+    "tril": ["Tensor input, int diagonal=0, *, any out=None"],
+    "cat": ["Tensor[] tensors, int dim=0, *, any out=None",
+            "Tensor[] tensors, Dimname dim, *, any out=None"],
+    "stack": ["Tensor[] tensors, int dim=0, *, any out=None"],
+    "where": ["Tensor condition",
+              "Tensor condition, Tensor input, Tensor other, *, any out=None",
+              "Tensor condition, Number self, Tensor other",
+              "Tensor condition, Tensor input, Number other",
+              "Tensor condition, Number self, Number other"],
+    "masked_fill": ["Tensor input, Tensor mask, Tensor value",
+                    "Tensor input, Tensor mask, Number value"],
+    "gather": ["Tensor input, int dim, Tensor index, *, bool sparse_grad=False, any out=None",
+               "Tensor input, Dimname dim, Tensor index, *, bool sparse_grad=False"],
+    "index_select": ["Tensor input, int dim, Tensor index, *, any out=None",
+                     "Tensor input, Dimname dim, Tensor index, *, any out=None"],
+    "allclose": ["Tensor input, Tensor other, float rtol=1e-05, float atol=1e-08, "
+                 "bool equal_nan=False"],
+    "equal": ["Tensor input, Tensor other"],
+    "ones": [f"int... size, *, any out=None, {_CREATION}",
+             f"int... size, *, Dimname[]? names, {_CREATION}"],
+    "full": [f"int[] size, Number fill_value, *, any out=None, {_CREATION}",
+             f"int[] size, Number fill_value, *, Dimname[]? names, {_CREATION}"],
+    "arange": [f"Number end, *, any out=None, {_CREATION}",
+               f"Number start, Number end, *, {_CREATION}",
+               f"Number start, Number end, Number step=1, *, any out=None, {_CREATION}"],
+    "eye": [f"int n, *, any out=None, {_CREATION}",
+            f"int n, int m, *, any out=None, {_CREATION}"],
+    "linspace": [f"Tensor start, Tensor end, int steps, *, any out=None, {_CREATION}",
+                 f"Number start, Tensor end, int steps, *, any out=None, {_CREATION}",
+                 f"Tensor start, Number end, int steps, *, any out=None, {_CREATION}",
+                 f"Number start, Number end, int steps, *, any out=None, {_CREATION}"],
+    "randint": [f"int high, int[] size, *, any generator=None, any out=None, {_CREATION}",
+                f"int low, int high, int[] size, *, any generator=None, any out=None, "
+                f"{_CREATION}"],
+    "ones_like": [f"Tensor input, {_CREATION}, any memory_format=None"],
+    "full_like": [f"Tensor input, Number fill_value, {_CREATION}, any memory_format=None"],
+}
+for _same, _as in (("exp log sin cos tan tanh sigmoid relu sqrt abs neg reciprocal sign square "
+                    "floor ceil trunc exp2 expm1 log2 log10 log1p sinh cosh asin acos atan erf "
+                    "erfc isnan isinf isfinite clone numel t", "abs"),
+                   ("min", "max"), ("argmin", "argmax"), ("var", "std"),
+                   ("log_softmax", "softmax"), ("triu", "tril"),
+                   ("zeros empty", "ones"), ("zeros_like empty_like rand_like randn_like",
+                                             "ones_like")):
+    for _name in _same.split():
+        FUNCTIONS.setdefault(_name, FUNCTIONS.get(_as, ["Tensor input"]))
+
+# Tensor methods: the arguments after self.  Below, the method forms of some FUNCTIONS (not of
+# those minigrad itself calls with arguments PyTorch's methods refuse, such as x.max(None)).
+METHODS = {
+    "to": ["dtype dtype, bool non_blocking=False, bool copy=False, *, any memory_format=None",
+           "any device=None, dtype? dtype=None, bool non_blocking=False, bool copy=False, *, "
+           "any memory_format=None",
+           "Tensor other, bool non_blocking=False, bool copy=False, *, any memory_format=None"],
+    "add": ["Tensor other, *, Number alpha=1"], "add_": ["Tensor other, *, Number alpha=1"],
+    "sub": ["Tensor other, *, Number alpha=1"], "sub_": ["Tensor other, *, Number alpha=1"],
+    "mul": ["Tensor other"], "mul_": ["Tensor other"],
+    "div": ["Tensor other", "Tensor other, *, str? rounding_mode"],
+    "div_": ["Tensor other", "Tensor other, *, str? rounding_mode"],
+    "clamp_": ["Tensor? min=None, Tensor? max=None", "Number? min=None, Number? max=None"],
+    "fill_": ["Tensor value", "Number value"],
+    "copy_": ["Tensor other, bool non_blocking=False"],
+    "masked_fill": ["Tensor mask, Tensor value", "Tensor mask, Number value"],
+    "masked_fill_": ["Tensor mask, Tensor value", "Tensor mask, Number value"],
+    "view": ["dtype dtype", "int... size"],
+    "expand": ["int... size, *, bool implicit=False"],
+    "repeat": ["int... repeats"],
+    "type_as": ["Tensor other"],
+    "sum_to_size": ["int... size"],
+    "requires_grad_": ["bool requires_grad=True"],
+    "size": ["", "int dim", "Dimname dim"],
+    "new_full": [f"int[] size, Number fill_value, {_CREATION}"],
+    "new_ones": [f"int... size, {_CREATION}"],
+    "new_zeros": [f"int... size, {_CREATION}"],
+}
+
+for _name in ("sum mean reshape permute flip transpose unsqueeze gather index_select narrow "
+              "chunk split roll tril triu clamp allclose equal mm matmul dot outer maximum "
+              "minimum atan2").split():
+    METHODS.setdefault(_name, [t[len("Tensor input"):].lstrip(", ").replace(
+        "int[] shape", "int... shape").replace("int[] dims", "int... dims")  # x.reshape(2, 3)
+        for t in FUNCTIONS[_name]])
+
+NUMBERS_AS_TENSORS = {"add", "add_", "sub", "sub_", "mul", "mul_", "div", "div_",
+                      "floor_divide", "copy_", "to"}
+
+# nn.functional: only what PyTorch's parser sees of them (they are Python functions there)
+FUNCTIONAL = {
+    "relu": ["Tensor input, bool inplace=False"],
+    "gelu": ["Tensor input, *, str approximate='none'"],
+    "silu": ["Tensor input, bool inplace=False"],
+    "leaky_relu": ["Tensor input, float negative_slope=0.01, bool inplace=False"],
+    "linear": ["Tensor input, Tensor weight, Tensor? bias=None"],
+    "one_hot": ["Tensor input, int num_classes=-1"],
+    "dropout": ["Tensor input, any p=0.5, bool training=True, bool inplace=False"],
+    "softmax": ["Tensor input, int? dim=None, any _stacklevel=3, dtype? dtype=None"],
+    "log_softmax": ["Tensor input, int? dim=None, any _stacklevel=3, dtype? dtype=None"],
+    # the losses in minigrad's order (without PyTorch's deprecated size_average and reduce)
+    "mse_loss": ["Tensor input, Tensor target, str reduction='mean'"],
+    "binary_cross_entropy": ["Tensor input, Tensor target, Tensor? weight=None, "
+                             "str reduction='mean'"],
+    "cross_entropy": ["Tensor input, Tensor target, Tensor? weight=None, int ignore_index=-100, "
+                      "str reduction='mean', float label_smoothing=0.0"],
+    "nll_loss": ["Tensor input, Tensor target, Tensor? weight=None, int ignore_index=-100, "
+                 "str reduction='mean'"],
+}
