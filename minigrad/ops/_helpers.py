@@ -138,13 +138,15 @@ def cpp_type_name(d):
     return _CPP_NAMES.get(d.name, d.name)
 
 
-def check_mask(mask, shape, op="masked_fill_"):
-    """A masked_fill mask: bool, and broadcastable to the filled tensor's `shape`."""
-    if is_tensor(mask):
-        if mask.dtype is not dtypes.bool:
-            raise RuntimeError(f"{op} only supports boolean masks, but got mask with dtype "
-                               f"{cpp_type_name(mask.dtype)}")
-        check_shapes_broadcast(shape, mask.shape)
+def check_mask(mask, shape):
+    """A masked_fill mask: bool, and broadcastable to the filled tensor's `shape`; its array."""
+    if not is_tensor(mask):
+        return mask
+    if mask.dtype is not dtypes.bool:
+        raise RuntimeError("masked_fill_ only supports boolean masks, but got mask with dtype "
+                           f"{cpp_type_name(mask.dtype)}")
+    check_shapes_broadcast(shape, mask.shape)
+    return mask._data
 
 
 def check_expandable(size, shape):
@@ -162,8 +164,12 @@ def check_flatten_dims(start_dim, end_dim, ndim):
     return start, end
 
 
-def check_cast(result, out):
-    """An in-place op cannot write a float result into an integer tensor."""
-    if result.category > out.category:
+def check_clamp_bounds(out, low, high):
+    """clamp_'s bounds: one at least, and no float one for an integer tensor (it cannot take
+    a float result)."""
+    if low is None and high is None:
+        raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
+    if not out.is_floating_point and any(isinstance(b, float) for b in (low, high)):
+        result = dtypes.get_default_dtype()
         raise RuntimeError(f"result type {_type_name(result)} can't be cast to the desired "
                            f"output type {cpp_type_name(out)}")

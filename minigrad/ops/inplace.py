@@ -7,10 +7,10 @@ modified before backward.
 from .. import dtypes
 from ..backend import array_module as backend_module
 from ..autograd.function import Function
-from ._helpers import array_of, check_broadcast, check_cast, check_mask, check_sub, is_tensor
+from ._helpers import (_type_name, array_of, check_broadcast, check_clamp_bounds, check_mask,
+                       check_sub, is_tensor)
 from .arithmetic import Pow, PowTensor, _power
 from .index import getitem, is_advanced, key_on_device, to_key
-from .reduce import _type_name
 from .unary import _where_inside
 
 
@@ -209,11 +209,7 @@ class ClampInplace(Function):
 
     @staticmethod
     def forward(ctx, x, low=None, high=None):
-        if low is None and high is None:
-            raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
-        for bound in (low, high):
-            if isinstance(bound, float) and not x.dtype.is_floating_point:
-                check_cast(dtypes.get_default_dtype(), x.dtype)
+        check_clamp_bounds(x.dtype, low, high)
         data = x._data
         clamped = data.clip(low, high).astype(data.dtype)
         ctx.inside = data == clamped
@@ -233,8 +229,7 @@ class MaskedFillInplace(Function):
 
     @staticmethod
     def forward(ctx, x, mask, value):
-        check_mask(mask, x.shape)
-        ctx.mask = mask._data if is_tensor(mask) else mask
+        ctx.mask = check_mask(mask, x.shape)
         filled = x._xp.where(ctx.mask, value, x._data).astype(x._data.dtype, copy=False)
         return _write_result(ctx, x, x.dtype, filled)
 
