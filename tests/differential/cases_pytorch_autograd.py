@@ -6557,6 +6557,37 @@ def _run_in_threads(fn, args=(), num_threads=10):
         raise errors[0]
 
 
+def _backward_in_threads_failing_once(T, t2, t3, lock):
+    """Five threads run backward(inputs=(t2, t3)) through a Function whose backward raises
+    the first time; the number of threads that met the error."""
+    counts = {"err": 0, "bw": 0}
+
+    class Func(T.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            return x
+
+        @staticmethod
+        def backward(ctx, gO):
+            with lock:
+                counts["bw"] += 1
+                if counts["bw"] == 1:
+                    raise RuntimeError("error message")
+            return gO
+
+    out = (Func.apply(t2) * t3).sum()
+
+    def backward_retain_graph():
+        try:
+            out.backward(inputs=(t2, t3), retain_graph=True)
+        except RuntimeError:
+            with lock:
+                counts["err"] += 1
+
+    _run_in_threads(backward_retain_graph, num_threads=5)
+    return counts["err"]
+
+
 def case_simple_backward(T, rec):
     results = []
 
@@ -6609,32 +6640,8 @@ def case_multithread_multi_grad_all_hooks(T, rec):
     _run_in_threads(lambda: out.backward(inputs=(t2, t3), retain_graph=True), num_threads=5)
     rec("first", dict(state))
     state.update(res=None, count=0)
-    counts = {"err": 0, "bw": 0}
-
-    class Func(T.autograd.Function):
-        @staticmethod
-        def forward(ctx, x):
-            return x
-
-        @staticmethod
-        def backward(ctx, gO):
-            with lock:
-                counts["bw"] += 1
-                if counts["bw"] == 1:
-                    raise RuntimeError("error message")
-            return gO
-
-    out = (Func.apply(t2) * t3).sum()
-
-    def backward_retain_graph():
-        try:
-            out.backward(inputs=(t2, t3), retain_graph=True)
-        except RuntimeError:
-            with lock:
-                counts["err"] += 1
-
-    _run_in_threads(backward_retain_graph, num_threads=5)
-    rec("with an error", (dict(state), counts["err"]))
+    errors = _backward_in_threads_failing_once(T, t2, t3, lock)
+    rec("with an error", (dict(state), errors))
     handle.remove()
 
 
@@ -6653,32 +6660,8 @@ def case_multithread_multi_grad_any_hooks(T, rec):
     _run_in_threads(lambda: out.backward(inputs=(t2, t3), retain_graph=True), num_threads=5)
     rec("count", count[0])
     count[0] = 0
-    counts = {"err": 0, "bw": 0}
-
-    class Func(T.autograd.Function):
-        @staticmethod
-        def forward(ctx, x):
-            return x
-
-        @staticmethod
-        def backward(ctx, gO):
-            with lock:
-                counts["bw"] += 1
-                if counts["bw"] == 1:
-                    raise RuntimeError("error message")
-            return gO
-
-    out = (Func.apply(t2) * t3).sum()
-
-    def backward_retain_graph():
-        try:
-            out.backward(inputs=(t2, t3), retain_graph=True)
-        except RuntimeError:
-            with lock:
-                counts["err"] += 1
-
-    _run_in_threads(backward_retain_graph, num_threads=5)
-    rec("with an error", (count[0], counts["err"]))
+    errors = _backward_in_threads_failing_once(T, t2, t3, lock)
+    rec("with an error", (count[0], errors))
 
 
 def case_python_thread_in_middle(T, rec):
