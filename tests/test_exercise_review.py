@@ -602,7 +602,9 @@ class AddNewStyleExpandAs(Function):
     @staticmethod
     def backward(ctx, grad_output):
         a, b = ctx.saved_tensors
-        return grad_output.sum_to_size(*a.shape), grad_output.sum_to_size(*b.shape)
+        # sum_to_size(a.shape), not sum_to_size(*a.shape): with a 0-dim `a` PyTorch refuses
+        # the call without sizes ("missing 1 required positional arguments"), as minigrad does
+        return grad_output.sum_to_size(a.shape), grad_output.sum_to_size(b.shape)
 
 
 # ---------------------------------------------------------------- seed_func
