@@ -79,12 +79,15 @@ _CHECKS = {
     "Dimname": lambda value: False,
     "Dimname[]": lambda value: False,
 }
+# the kinds as PyTorch's messages name them
 _NAMES = {"Tensor[]": "tuple of Tensors", "int[]": "tuple of ints", "int[1]": "tuple of ints",
-          "int...": "tuple of ints",
-          "dtype": "torch.dtype", "Dimname[]": "tuple of names", "Dimname": "name"}
+          "int...": "tuple of ints", "dtype": "torch.dtype", "Dimname[]": "tuple of names",
+          "Dimname": "name"}
 
 
 class Parameter:
+    """One argument of an overload: "Kind name", "Kind? name" (None allowed), "=default"."""
+
     def __init__(self, text, keyword_only, numbers_as_tensors):
         kind, _, rest = text.strip().partition(" ")
         self.name, has_default, _ = rest.partition("=")
@@ -170,8 +173,7 @@ class Signature:
                              + ", ".join(f'"{m}"' for m in missing))
         for position, (parameter, value) in enumerate(zip(self.positional, packed), 1):
             if not parameter.fits(value):
-                return _wrong_type(name, parameter, value, position, varargs=len(args) > 1
-                                   and parameter.kind == "int...")
+                return _wrong_type(name, parameter, value, position)
         for key, value in kwargs.items():
             parameter = self.by_name.get(key)
             if parameter is None:
@@ -197,7 +199,7 @@ def _type_name(value):
     return "Tensor" if isinstance(value, TensorData) else type(value).__name__
 
 
-def _wrong_type(name, parameter, value, position, varargs=False):
+def _wrong_type(name, parameter, value, position):
     where = f" (position {position})" if position else ""
     expected = _NAMES.get(parameter.kind, parameter.kind)
     if parameter.kind in ("int[]", "int[1]", "int...") and isinstance(value, (list, tuple)):
@@ -237,7 +239,6 @@ def parsed(name, texts, function, method=False):
             if signature.fits(given, names):
                 return function(*args, **kwargs)
         raise _refusal(name, overloads, given, names)
-    checked.signatures = overloads
     return checked
 
 

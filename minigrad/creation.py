@@ -204,10 +204,9 @@ def arange(start, end=None, step=1, dtype=None, device=None, requires_grad=False
 
 def linspace(start, end, steps, dtype=None, device=None, requires_grad=False):
     for name, bound in (("start", start), ("end", end)):
-        if isinstance(bound, Tensor):
-            if bound.ndim != 0:
-                raise RuntimeError("linspace only supports 0-dimensional start and end tensors, "
-                                   f"but got {name} with {bound.ndim} dimension(s).")
+        if isinstance(bound, Tensor) and bound.ndim != 0:
+            raise RuntimeError("linspace only supports 0-dimensional start and end tensors, "
+                               f"but got {name} with {bound.ndim} dimension(s).")
     dtype = dtypes.get_default_dtype() if dtype is None else dtypes.to_dtype(dtype)
     return _finish(np.linspace(start, end, steps, dtype=dtype.numpy), dtype, device, requires_grad)
 
