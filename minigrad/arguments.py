@@ -126,12 +126,11 @@ class Signature:
         self.min_args = sum(p.required for p in self.parameters)
 
     def _pack(self, args):
-        """ones(2, 3) as ones((2, 3)); ones("a") stays one (wrong) argument."""
+        """ones(2, 3) as ones((2, 3)), when the first size is an int; ones("a") stays one
+        (wrong) argument, and ones(True, 3) two (PyTorch does not read sizes after a bool)."""
         head = len(self.positional) - 1
-        if self.varargs and len(args) > head:
-            rest = args[head:]
-            return args[:head] + (rest[0] if len(rest) == 1 and not _is_int(rest[0])
-                                  else tuple(rest),)
+        if self.varargs and len(args) > head and _is_int(args[head]):
+            return args[:head] + (tuple(args[head:]),)
         return args
 
     def bind(self, args, kwargs):

@@ -59,6 +59,8 @@ class TensorOps:
             raise IndexError(f"start out of range (expected to be in range of [{-size}, "
                              f"{size}], but got {start})")
         start %= size if size else 1
+        if length < 0:
+            raise RuntimeError("narrow(): length must be non-negative.")
         if start + length > size:
             raise RuntimeError(f"start ({start}) + length ({length}) exceeds dimension size "
                                f"({size}).")

@@ -143,6 +143,9 @@ def check_nll_arguments(x, target, weight):
     if target.dtype.name not in ("int64", "uint8"):
         raise RuntimeError("expected target dtype to be Long or Byte, but got "
                            f"{_type_name(target.dtype)}")
+    if not x.dtype.is_floating_point:
+        raise NotImplementedError(f'"nll_loss_out_frame" not implemented for '
+                                  f"'{_type_name(x.dtype)}'")
     check_class_weight(x, weight)
     if weight is not None and weight.requires_grad:
         raise RuntimeError("The function 'nll_loss_forward' is not differentiable with respect "
