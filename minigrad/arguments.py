@@ -57,9 +57,12 @@ def _is_number(value):
 
 def _is_ints(value):
     """A size or a list of dims (a bool counts inside one: PyTorch reads it as an index)."""
-    if isinstance(value, (list, tuple)):
-        return all(_is_int(item) or isinstance(item, (bool, np.bool_)) for item in value)
-    return _is_int(value)
+    if not isinstance(value, (list, tuple)):
+        return _is_int(value)
+    for item in value:
+        if not (_is_int(item) or isinstance(item, (bool, np.bool_))):
+            return False
+    return True
 
 
 _CHECKS = {
@@ -123,7 +126,8 @@ class Signature:
         self.positional = [p for p in self.parameters if not p.keyword_only]
         self.varargs = bool(self.positional) and self.positional[-1].kind == "int..."
         self.by_name = {p.name: p for p in self.parameters}
-        self.min_args = sum(p.required for p in self.parameters)
+        self.required = [p for p in self.parameters if p.required]
+        self.min_args = len(self.required)
 
     def _pack(self, args):
         """ones(2, 3) as ones((2, 3)), when the first size is an int; ones("a") stays one
@@ -144,13 +148,19 @@ class Signature:
             if parameter is None or parameter in bound:
                 return None
             bound[parameter] = value
-        if any(p.required and p not in bound for p in self.parameters):
-            return None
+        for parameter in self.required:
+            if parameter not in bound:
+                return None
         return bound
 
     def fits(self, args, kwargs):
         bound = self.bind(args, kwargs)
-        return bound is not None and all(p.fits(v) for p, v in bound.items())
+        if bound is None:
+            return False
+        for parameter, value in bound.items():
+            if not parameter.fits(value):
+                return False
+        return True
 
     def plausible(self, args, kwargs):
         """PyTorch's test before it words its message: the number of arguments fits."""
