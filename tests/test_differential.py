@@ -32,6 +32,7 @@ def _load(name):
 
 
 harness = _load("harness")
+isolation = _load("isolation")
 PORTED_FAILING = _load("ported_failing").PORTED_FAILING
 
 # Cases where minigrad is known to differ from PyTorch (see the reasons).
@@ -122,7 +123,6 @@ def test_ported_failing_names_exist():
 
 @pytest.mark.parametrize("case", list(_cases()))
 def test_minigrad_matches_pytorch(case):
-    from minigrad.exercises._runner import _autograd_state_kept
-    with _autograd_state_kept():
+    with isolation.minigrad_state_kept():
         problems = harness.compare(case)
     assert not problems, "minigrad differs from PyTorch:\n" + "\n".join(problems)
