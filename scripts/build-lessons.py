@@ -22,6 +22,9 @@ setting the language.  The script also writes the parts of README.md and
 docs/teaching.md marked `<!-- begin NAME -->` ... `<!-- end NAME -->`: the
 Binder links and the lesson table with its Colab links, all made from the
 repository named once, in pyproject.toml's [project.urls].
+The student versions carry nbgrader's cell metadata (see `nbgrader_metadata`),
+which nothing but nbgrader reads: `minigrad-tutor --nbgrader` makes a course
+directory of them.
 
 Usage::
 
@@ -61,6 +64,7 @@ LANGS = ("en", "zh")
 LANGUAGE_TAG = "minigrad-language"
 BEGIN = re.compile(r"^(\s*)### BEGIN SOLUTION\s*$")
 END = re.compile(r"^\s*### END SOLUTION\s*$")
+STUB = ("# YOUR CODE HERE", "raise NotImplementedError()")   # nbgrader's stub, too
 KERNELSPEC = {"display_name": "Python 3 (ipykernel)", "language": "python", "name": "python3"}
 EXECUTE_TIMEOUT = 300      # seconds per cell
 BRANCH = "main"            # the branch Colab opens the notebooks from
@@ -108,7 +112,7 @@ def student_code(source):
         begin = BEGIN.match(line)
         if begin:
             indent, inside = begin.group(1), True
-            lines += [f"{indent}# YOUR CODE HERE", f"{indent}raise NotImplementedError()"]
+            lines += [indent + stub for stub in STUB]
         elif END.match(line):
             inside = False
         elif not inside:
@@ -215,6 +219,8 @@ def build_notebook(cells, lang, solution, stem):
     built[0].id = "open-in-colab"
     for number, cell in enumerate(built[1:]):
         cell.id = f"cell-{number:02d}"          # stable ids: rebuilding changes nothing
+    for cell in built if not solution else ():
+        cell.metadata["nbgrader"] = nbgrader_metadata(cell)
     notebook = nbformat.v4.new_notebook(cells=built)
     notebook.metadata = {
         "kernelspec": dict(KERNELSPEC),
@@ -351,6 +357,31 @@ def build_index(lang):
 def index_targets():
     """{path: notebook} of the course index in each language."""
     return {BUILT / lang / f"{INDEX}.ipynb": build_index(lang) for lang in LANGS}
+
+
+# --- nbgrader: which cells of a student version are answers, checks, or the lesson ------
+
+CHECK_LINE = re.compile(r'^check\("(?P<exercise>[a-z0-9_]+)", [^\n]*\)\Z', re.MULTILINE)
+POINTS = 1                       # per exercise; a teacher changes them in nbgrader's source
+
+
+def nbgrader_metadata(cell):
+    """nbgrader's metadata (schema 3) for one cell of a student version.
+
+    A cell with a stub is an answer (a solution cell); a cell that ends with
+    `check("id", answer)` is graded, worth POINTS, named by the exercise id (it
+    fails under nbgrader when the answer does not pass, see minigrad.exercises);
+    every other cell, prose and given code, is locked: nbgrader puts it back as
+    written before it grades.  Outside nbgrader the metadata does nothing.
+    """
+    metadata = {"grade": False, "grade_id": cell.id, "locked": True, "schema_version": 3,
+                "solution": False, "task": False}
+    check = CHECK_LINE.search(cell.source.strip())
+    if cell.cell_type == "code" and STUB[0] in cell.source:
+        metadata.update(locked=False, solution=True)
+    elif cell.cell_type == "code" and check:
+        metadata.update(grade=True, grade_id=check["exercise"], points=POINTS)
+    return metadata
 
 
 def targets(source_path):

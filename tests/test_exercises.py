@@ -18,7 +18,7 @@ import minigrad as torch
 from minigrad import settings
 from minigrad.autograd import Function
 from minigrad.autograd.graph import AccumulateGrad
-from minigrad.exercises import EXERCISES, Result, _exceptions, _messages, _tools, check
+from minigrad.exercises import EXERCISES, NotPassed, Result, _exceptions, _messages, _tools, check
 
 CONTRACT = {      # the ids of the lesson/exercise contract, by lesson
     "01-tensors-and-the-graph": ("graph_edges",),
@@ -241,6 +241,25 @@ def test_results_show_as_text_and_as_html():
     odd = Result("<b>", "failed", "a < b & c", hint="raised")
     assert "&lt;b&gt;" in odd._repr_html_() and "a &lt; b &amp; c" in odd._repr_html_()
 
+
+
+@pytest.mark.parametrize("stage", ["autograde", "validate"])
+def test_where_nbgrader_grades_an_answer_that_does_not_pass_fails_its_cell(monkeypatch, stage):
+    """nbgrader scores a graded cell by whether it raises: check() raises there (only there),
+    with its feedback as the message, which nbgrader shows the student."""
+    wrong = function_class(lambda ctx, x: x.exp(), lambda ctx, g: g * 0 + 1)
+    assert not check("exp", wrong) and not check("exp", stub_for("exp"))
+    monkeypatch.setenv("NBGRADER_EXECUTION", stage)
+    assert check("exp", reference("exp")).passed
+    with pytest.raises(NotPassed, match="^✗ exp: ") as failed:
+        check("exp", wrong, lang="en")
+    assert failed.value.result.hint and isinstance(failed.value, AssertionError)
+    with pytest.raises(NotPassed, match="^○ exp: "):
+        check("exp", stub_for("exp"))
+    with pytest.raises(NotPassed, match="还没有完成"):
+        check("exp", stub_for("exp"), lang="zh")
+    with pytest.raises(NotPassed):
+        check("no-such-exercise", None)
 
 def all_tables():
     tables = {"_messages.COMMON": _messages.COMMON}

@@ -9,7 +9,10 @@ and shows ✓, or ✗ with a hint naming the mistake (forgot grad_output, wrong
 number of gradients, a broadcast gradient not reduced...), in the lesson's
 language.  Checks test behaviour, not source text: values, gradients against
 the private reference solutions and finite differences, dtypes, what was
-saved.  `check` never raises and stops an answer that runs too long.
+saved.  `check` stops an answer that runs too long, and never raises, but
+under nbgrader's autograder or validator (which set NBGRADER_EXECUTION):
+there an answer that does not pass raises `NotPassed`, so that its graded
+cell fails and scores no points (docs/teaching.md, "Grading with nbgrader").
 `progress()` shows, lesson by lesson, which exercises are passed.
 
 Example::
@@ -33,18 +36,21 @@ Example::
     '输入 0 的梯度没有'
 """
 import importlib
+import os
 from typing import NamedTuple
 
 from .. import progress as progress_file
 from .. import settings
 from . import _isolation, _messages
-from ._result import Result
+from ._result import GradedResult, NotPassed, Result
 from ._runner import TIME_LIMIT, TimeLimitExceeded, run_limited
 from ._exceptions import hint_for_exception
 from ._tools import Hint
 from .overview import progress
 
-__all__ = ["check", "progress", "Result", "EXERCISES"]
+__all__ = ["check", "progress", "Result", "NotPassed", "EXERCISES"]
+
+GRADING = "NBGRADER_EXECUTION"    # set by nbgrader while it autogrades or validates
 
 
 def _exercise(lesson, module, en, zh):
@@ -122,7 +128,11 @@ EXERCISES = {
 
 
 def check(exercise_id, answer, lang=None, *, time_limit=TIME_LIMIT):
-    """Check `answer` for the exercise `exercise_id`; returns a Result, never raises.
+    """Check `answer` for the exercise `exercise_id`; returns a Result.
+
+    Raises NotPassed, with the Result's message, only where nbgrader grades the
+    notebook (NBGRADER_EXECUTION is set) and the answer does not pass; a pass
+    there is a GradedResult, which is not taken for a score.
 
     The answer runs in PyTorch's default autograd state, whatever the caller's
     (`with torch.no_grad(): check(...)` judges the same), and the caller's state
@@ -141,10 +151,15 @@ def check(exercise_id, answer, lang=None, *, time_limit=TIME_LIMIT):
     except Exception:       # noqa: BLE001 — a typo in lang must not hide the feedback
         lang = "en"
     try:
-        return _check(exercise_id, answer, lang, time_limit)
+        result = _check(exercise_id, answer, lang, time_limit)
     except Exception:       # noqa: BLE001 — a bug here must not crash the lesson
-        return Result(exercise_id, "failed", _messages.text("check_failed", lang),
-                      "check_failed", {}, lang)
+        result = Result(exercise_id, "failed", _messages.text("check_failed", lang),
+                        "check_failed", {}, lang)
+    if os.environ.get(GRADING):        # nbgrader scores the cell: an error, or full points
+        if not result.passed:
+            raise NotPassed(result)
+        return GradedResult(**vars(result))
+    return result
 
 
 def _check(exercise_id, answer, lang, time_limit):

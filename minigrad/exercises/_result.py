@@ -1,4 +1,5 @@
-"""Result: what `check` returns, shown as text in Python and as a coloured box in Jupyter."""
+"""Result: what `check` returns, shown as text in Python and as a coloured box in Jupyter;
+GradedResult and NotPassed: what it returns and raises while nbgrader grades."""
 import html
 import re
 
@@ -53,3 +54,21 @@ def _as_html(message):
     """The message escaped, its `code` shown as <code> (as Markdown shows it), its line
     breaks kept."""
     return re.sub(r"`([^`]+)`", r"<code>\1</code>", html.escape(message)).replace("\n", "<br>")
+
+
+class GradedResult(Result):
+    """A passed Result while nbgrader grades: shown next to the cell's value, not as it,
+    since nbgrader reads a graded cell's value as a number of points."""
+
+    def _ipython_display_(self):
+        from IPython.display import display
+        display({"text/plain": repr(self), "text/html": self._repr_html_()}, raw=True)
+
+
+class NotPassed(AssertionError):
+    """An answer that does not pass, raised by `check` only while nbgrader grades, so its
+    graded cell fails like a failed assert; the message is the check's feedback."""
+
+    def __init__(self, result):
+        super().__init__(repr(result))
+        self.result = result

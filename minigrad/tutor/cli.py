@@ -6,6 +6,7 @@
     minigrad-tutor --progress           which exercises you passed, and when
     minigrad-tutor --solutions          the solution notebooks
     minigrad-tutor --list               the lessons and their exercises
+    minigrad-tutor --nbgrader course    an nbgrader course directory of the lessons (teachers)
     minigrad-tutor --tour               a short tour of the engine in the terminal
 
 Re-running is always safe: new lessons are added, notebooks you edited are kept
@@ -25,7 +26,7 @@ import sys
 
 from minigrad import progress
 from minigrad.settings import LANGUAGES
-from minigrad.tutor import workspace
+from minigrad.tutor import nbgrader, workspace
 from minigrad.tutor.messages import say
 
 DEFAULT_DIR = "minigrad-lessons"
@@ -45,6 +46,8 @@ def parse_args(argv=None):
     parser.add_argument("--progress", action="store_true", help="print which exercises passed, and when")
     parser.add_argument("--list", action="store_true", help="list the lessons and their exercises")
     parser.add_argument("--tour", action="store_true", help="a short tour of the engine in the terminal")
+    parser.add_argument("--nbgrader", metavar="DIR", type=pathlib.Path,
+                        help="write an nbgrader course directory of the lessons into DIR (for teachers)")
     parser.add_argument("--no-browser", action="store_true", help="start JupyterLab without opening a browser")
     parser.add_argument("--port", type=int, help="JupyterLab's port (default: the first free one from 8888)")
     return parser.parse_args(argv)
@@ -208,6 +211,8 @@ def main(argv=None, source=None):
         return 0
     if args.progress:
         return _print_progress(args.dir, lang)
+    if args.nbgrader:
+        return _write_nbgrader_course(source, args.nbgrader, lang)
     try:
         return _reset(source, args, lang) if args.reset else _launch(source, args, lang)
     except workspace.WorkspaceError as error:
@@ -296,6 +301,18 @@ def _print_progress(folder, lang):
         print(say(lang, "no_progress", folder=_relative(folder)))
         return 0
     print(format_progress(entries, lesson_table(lang), lang, _relative(folder)))
+    return 0
+
+
+def _write_nbgrader_course(source, folder, lang):
+    """Write the nbgrader course directory and say what to run next."""
+    written = nbgrader.write_course(source, folder, lang)
+    assignments = [path.parent.name for path, _ in written if path.suffix == ".ipynb"]
+    print(say(lang, "nbgrader_course", folder=_relative(folder), count=len(assignments)))
+    for path, status in written:
+        print(say(lang, f"nbgrader_{status}" if status != nbgrader.ADDED else status,
+                  path=_relative(path)))
+    print(say(lang, "nbgrader_next", folder=_relative(folder), assignment=assignments[0]))
     return 0
 
 

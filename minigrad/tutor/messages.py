@@ -38,6 +38,14 @@ MESSAGES = {
         "already_starting": ("minigrad-tutor is already running on {folder} (process {pid}); its\n"
                              "  terminal shows the address to open. Stop it (Ctrl+C in its terminal)\n"
                              "  before starting a new one."),
+        "nbgrader_course": "nbgrader course of the {lang_name} lessons in {folder}: {count} assignments",
+        "nbgrader_kept": ("  kept     {path}: it differs from this lesson (your changes?);\n"
+                          "           delete it and run this again to get the lesson as shipped"),
+        "nbgrader_unchanged": "  unchanged {path}",
+        "nbgrader_next": ("Then, in {folder} (see docs/teaching.md, \"Grading with nbgrader\"):\n"
+                          "  nbgrader generate_assignment {assignment}\n"
+                          "  nbgrader autograde {assignment}\n"
+                          "  nbgrader export"),
         "lang_name": "English",
     },
     "zh": {
@@ -71,6 +79,14 @@ MESSAGES = {
                             "（在它的终端里按 Ctrl+C）。"),
         "already_starting": ("minigrad-tutor 已经在 {folder} 上运行（进程 {pid}），它的终端里显示了要打开的地址。\n"
                              "  如果要重新启动，请先停止它（在它的终端里按 Ctrl+C）。"),
+        "nbgrader_course": "{lang_name}课程的 nbgrader 课程目录在 {folder}：共 {count} 份作业",
+        "nbgrader_kept": ("  已保留  {path}：它和这一讲的内容不同（你改过？）；\n"
+                          "          删掉它再运行一次，就会重新写入课程原版"),
+        "nbgrader_unchanged": "  未改动  {path}",
+        "nbgrader_next": ("接下来在 {folder} 里运行（详见 docs/teaching.md 的 “Grading with nbgrader” 一节）：\n"
+                          "  nbgrader generate_assignment {assignment}\n"
+                          "  nbgrader autograde {assignment}\n"
+                          "  nbgrader export"),
         "lang_name": "中文",
     },
 }

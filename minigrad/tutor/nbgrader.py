@@ -1,0 +1,102 @@
+"""An nbgrader course directory of the lessons: `minigrad-tutor --nbgrader DIR [--lang zh]`.
+
+nbgrader (https://nbgrader.readthedocs.io) grades from an instructor's version
+of each assignment, kept in `source/<assignment>/`: the notebook with every
+answer between `### BEGIN SOLUTION` and `### END SOLUTION`, and cell metadata
+that says which cells are answers, which are graded (with points) and which
+are locked.  The student notebooks already carry that metadata
+(scripts/build-lessons.py writes it); here each stub gets its worked answer
+back, between the markers, and the course directory is written::
+
+    DIR/nbgrader_config.py
+    DIR/source/03-custom-functions/03-custom-functions.ipynb   (each lesson with exercises)
+
+Then nbgrader's own commands run in DIR (docs/teaching.md, "Grading with
+nbgrader"): `nbgrader generate_assignment 03-custom-functions` releases the
+student version, `nbgrader autograde 03-custom-functions` grades what was
+submitted, `nbgrader export` writes grades.csv.  A graded cell is the
+lesson's `check("exp", Exp)`: while nbgrader grades, a check that does not
+pass raises, so the cell scores nothing (minigrad.exercises).
+
+A file already in DIR is never overwritten: it may hold the teacher's
+changes (points, hidden tests); `write_course` says which it kept.
+"""
+import pathlib
+import re
+
+import nbformat
+
+CONFIG = "nbgrader_config.py"
+CONFIG_TEXT = '''\
+# nbgrader's settings for minigrad's lessons, written by `minigrad-tutor --nbgrader`.
+# Run nbgrader in this folder; docs/teaching.md ("Grading with nbgrader") has the commands.
+c = get_config()  # noqa: F821 (nbgrader defines it)
+
+c.CourseDirectory.course_id = "minigrad"
+# The stub that replaces an answer in the released notebook, as minigrad's student notebooks have it.
+c.ClearSolutions.code_stub = {"python": "# YOUR CODE HERE\\nraise NotImplementedError()"}
+# Seconds a cell may run while autograding (lesson 11 trains a small network).
+c.Execute.timeout = 300
+'''
+STUB = re.compile(r"^([ \t]*)# YOUR CODE HERE\n\1raise NotImplementedError\(\)$", re.MULTILINE)
+ADDED, UNCHANGED, KEPT = "added", "unchanged", "kept"
+
+
+def marked_answer(student, worked):
+    """The worked cell's code with each answer between nbgrader's markers, at the place and
+    indentation of the student cell's stub.
+
+    >>> student = "def double(x):\\n    # YOUR CODE HERE\\n    raise NotImplementedError()"
+    >>> print(marked_answer(student, "def double(x):\\n    return 2 * x"))
+    def double(x):
+        ### BEGIN SOLUTION
+        return 2 * x
+        ### END SOLUTION
+    """
+    pieces = STUB.split(student)         # given code, indent, given code, indent, ..., given code
+    given, indents = pieces[0::2], pieces[1::2]
+    pattern = "(.*?)".join(re.escape(text) for text in given)
+    match = re.fullmatch(pattern, worked, re.DOTALL)
+    if match is None:
+        raise ValueError(f"the worked cell is not this student cell with its stubs answered:\n"
+                         f"{student}\n---\n{worked}")
+    marked = given[0]
+    for answer, indent, after in zip(match.groups(), indents, given[1:]):
+        marked += f"{indent}### BEGIN SOLUTION\n{answer}\n{indent}### END SOLUTION{after}"
+    return marked
+
+
+def is_graded(notebook):
+    return any(cell.metadata.get("nbgrader", {}).get("grade") for cell in notebook.cells)
+
+
+def source_notebook(student_path, worked_path):
+    """The instructor's version of one lesson: the student notebook, answers marked in."""
+    notebook = nbformat.read(student_path, as_version=4)
+    worked = {cell.id: cell for cell in nbformat.read(worked_path, as_version=4).cells}
+    for cell in notebook.cells:
+        if cell.metadata.get("nbgrader", {}).get("solution"):
+            cell.source = marked_answer(cell.source, worked[cell.id].source)
+    return notebook
+
+
+def write_course(lessons_dir, folder, lang):
+    """Write the course directory `folder` of the `lang` lessons in `lessons_dir` (which holds
+    <lang>/NN-slug.ipynb and <lang>/solutions/); returns [(path, ADDED, UNCHANGED or KEPT)]."""
+    folder = pathlib.Path(folder)
+    lessons = pathlib.Path(lessons_dir) / lang
+    written = [_write_new(folder / CONFIG, CONFIG_TEXT)]
+    for student in sorted(lessons.glob("[0-9][0-9]-*.ipynb")):
+        notebook = source_notebook(student, lessons / "solutions" / student.name)
+        if is_graded(notebook):
+            path = folder / "source" / student.stem / student.name
+            written.append(_write_new(path, nbformat.writes(notebook) + "\n"))
+    return written
+
+
+def _write_new(path, text):
+    if path.exists():
+        return path, UNCHANGED if path.read_text(encoding="utf-8") == text else KEPT
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+    return path, ADDED
