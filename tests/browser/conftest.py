@@ -104,6 +104,16 @@ class JupyterLab:
                         / "notification.jupyterlab-settings")
         notification.parent.mkdir(parents=True)
         notification.write_text(json.dumps({"fetchNews": "false", "checkForUpdates": False}))
+        # nbgrader (in the test extra for tests/test_nbgrader.py) is no part of a student's
+        # JupyterLab: its menu, Validate button and sidebar stay out of the pages tested here
+        config = jupyter_dirs / "config"
+        (config / "labconfig").mkdir(parents=True)
+        (config / "labconfig" / "page_config.json").write_text(
+            json.dumps({"disabledExtensions": {"@jupyter/nbgrader": True}}))
+        (config / "jupyter_server_config.json").write_text(json.dumps({"ServerApp": {
+            "jpserver_extensions": {f"nbgrader.server_extensions.{name}": False for name in
+                                    ("formgrader", "validate_assignment", "assignment_list",
+                                     "course_list")}}}))
         self.log_file = open(self.log_path, "w", encoding="utf-8")
         self.process = subprocess.Popen(command, cwd=self.root, env=env, stdin=subprocess.DEVNULL,
                                         stdout=self.log_file, stderr=subprocess.STDOUT)
