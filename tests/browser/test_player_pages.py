@@ -3,8 +3,9 @@
 1. With no kernel: a notebook executed with its widget state saved, turned
    into HTML by nbconvert, opened from a file.  The widget manager of that
    page (@jupyter-widgets/html-manager) comes from the npm registry through
-   `npm pack` into tests/browser/.html-manager/ (ignored by git), never from
-   a CDN; the page must step on Next and play, in both languages.
+   `npm pack`, as the lesson website's does (scripts/build-site.py, cached in
+   build/site-cache), never from a CDN; the page must step on Next and play,
+   in both languages.
 2. On a laptop: each worked lesson with a player, run in JupyterLab at
    1280 × 800 with the file browser open.  Every player's output must be at
    most MAX_HEIGHT px tall and draw nothing past the window's right edge
@@ -12,8 +13,6 @@
 """
 import json
 import shutil
-import subprocess
-import tarfile
 
 import nbclient
 import nbformat
@@ -22,10 +21,10 @@ import pytest
 from minigrad.lessons import LESSONS, lesson_path
 
 from .test_jupyterlab_widgets import open_and_run
+from .test_site import site_builder
 
 pytestmark = pytest.mark.browser
 
-HTML_MANAGER = ("@jupyter-widgets/html-manager@1.0.15", "requirejs@2.3.7")
 MAX_HEIGHT = 760             # px: a 1280 × 800 window minus the browser's own bars
 WINDOW = {"width": 1280, "height": 800}
 CAPTION = ".minigrad-caption"
@@ -33,28 +32,13 @@ NEXT = '.minigrad-player button[title="Next"]:visible'
 
 
 @pytest.fixture(scope="session")
-def html_manager(tmp_path_factory):
-    """A folder holding the html-manager's dist/ and require.js, as a page next to it
-    finds them (its fonts load relative to the page)."""
-    cache = tmp_path_factory.getbasetemp().parent / "minigrad-html-manager"
-    wanted = cache / "@jupyter-widgets" / "html-manager" / "dist" / "embed-amd.js"
-    if not wanted.exists():
-        npm = shutil.which("npm")
-        if npm is None:
-            pytest.skip("no npm: the page's widget manager comes from the npm registry "
-                        "(apt-get install npm)")
-        download = cache / "download"
-        download.mkdir(parents=True, exist_ok=True)
-        subprocess.run([npm, "pack", "--silent", *HTML_MANAGER], cwd=download, check=True,
-                       capture_output=True, timeout=300)
-        for archive in download.glob("*.tgz"):
-            with tarfile.open(archive) as packed:
-                packed.extractall(download / archive.stem, filter="data")
-        (cache / "@jupyter-widgets").mkdir(exist_ok=True)
-        shutil.copytree(next(download.glob("*html-manager*/package")),
-                        cache / "@jupyter-widgets" / "html-manager", dirs_exist_ok=True)
-        shutil.copy(next(download.glob("requirejs*/package/require.js")), cache)
-    return cache
+def html_manager():
+    """A folder holding require.js and the html-manager's dist/ (and MathJax), as a page next
+    to it finds them (its fonts load relative to the page): the lesson website's static/."""
+    if shutil.which("npm") is None:
+        pytest.skip("no npm: the page's widget manager comes from the npm registry "
+                    "(apt-get install npm)")
+    return site_builder.npm_assets()
 
 
 def static_page(folder, html_manager, lang):
@@ -76,7 +60,7 @@ def static_page(folder, html_manager, lang):
     client.execute()
     assert "application/vnd.jupyter.widget-state+json" in notebook.metadata["widgets"]
     for item in html_manager.iterdir():
-        if item.name != "download" and not (folder / item.name).exists():
+        if not (folder / item.name).exists():
             (folder / item.name).symlink_to(item)
     exporter = HTMLExporter(template_name="lab", mathjax_url="", require_js_url="require.js",
                             widget_renderer_url="@jupyter-widgets/html-manager/dist/"

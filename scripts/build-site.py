@@ -1,0 +1,295 @@
+#!/usr/bin/env python3
+"""Build the lesson website: every lesson in both languages, with players that play.
+
+    scripts/build-site.sh                          # the whole site, in build/site
+    scripts/build-site.sh --lessons 1,2 OUTPUT     # some lessons (what the tests build)
+    python3 -m http.server -d build/site 8000      # then open http://localhost:8000
+
+For each lesson and language, the worked notebook
+(notebooks/<lang>/solutions/NN-slug.ipynb) runs in a fresh kernel with its
+widget state saved, so every player's frames are in the page and it plays
+with no kernel; nbconvert's lab template, extended by the theme in
+scripts/site/ (a bar with the lesson list and the language switch, the launch
+buttons, previous / next), turns it into <lang>/NN-slug.html.  Then the index
+pages (index.html, en/index.html, zh/index.html) and static/: the widget
+manager of a page with no kernel (@jupyter-widgets/html-manager), require.js
+and MathJax, from the npm registry (`npm pack`, pinned in NPM_PACKAGES) into
+a cache (build/site-cache), so that a page loads nothing from the internet.
+Unless told otherwise, scripts/build-lite.sh puts the JupyterLite site into
+lite/, where the JupyterLite buttons point.
+
+Why nbconvert and not Jupyter Book: see docs/teaching.md ("The lesson website").
+"""
+import argparse
+import importlib.util
+import json
+import os
+import pathlib
+import re
+import shutil
+import subprocess
+import sys
+import tarfile
+import tempfile
+import time
+
+import jinja2
+import nbformat
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))                 # this checkout's minigrad: LESSONS, the notebooks
+from minigrad.lessons import LESSONS, lesson_path  # noqa: E402
+
+THEME = ROOT / "scripts" / "site"
+TEMPLATE = "minigrad-site"                    # scripts/site/minigrad-site: the lesson pages
+LANGS = ("en", "zh")
+CACHE = ROOT / "build" / "site-cache"
+NPM_PACKAGES = ("@jupyter-widgets/html-manager@1.0.15", "requirejs@2.3.7", "mathjax@3.2.2")
+EXECUTE_TIMEOUT = 300                         # seconds per cell
+
+WORDS = {
+    "en": {"name": "English", "lessons": "Lessons", "run": "Run this lesson:",
+           "worked": "This page is the worked lesson, answers included; the buttons open the "
+                     "exercise version for you to solve.",
+           "course": "minigrad · PyTorch's autograd, small enough to read",
+           "intro": "Twelve lessons open up PyTorch's autograd with minigrad, a copy small "
+                    "enough to read. Each page is a worked lesson whose animations play right "
+                    "here; the buttons at the top of a lesson open it on Binder, Colab or "
+                    "JupyterLite (Python in your browser) for you to do the exercises.",
+           "exercises": "Exercises: ", "binder": "a JupyterLab on mybinder.org (free; starts in "
+           "about a minute)", "colab": "Google Colab (a Google account)",
+           "lite": "JupyterLite: Python in your browser, nothing to install"},
+    "zh": {"name": "中文", "lessons": "全部课程", "run": "运行这一讲：",
+           "worked": "本页是附答案的讲解版；点按钮打开练习版，自己动手完成练习。",
+           "course": "minigrad · 读得懂的 PyTorch autograd",
+           "intro": "十二讲课程借助 minigrad（一个小到能读懂的副本）拆开 PyTorch 的 autograd。"
+                    "每一页都是附答案的讲解版，动画在页面上就能播放；想自己做练习，"
+                    "点课程页顶部的按钮，在 Binder、Colab 或 JupyterLite（Python 直接在浏览器里运行）中打开。",
+           "exercises": "练习：", "binder": "mybinder.org 上的 JupyterLab（免费，约一分钟启动）",
+           "colab": "Google Colab（需要 Google 账号）",
+           "lite": "JupyterLite：Python 在浏览器里运行，无需安装"},
+}
+NOTEBOOK_LINK = re.compile(r'href="(?:\.\./|solutions/)?(\d\d-[\w-]+)\.ipynb"')
+
+
+def load_lesson_builder():
+    """scripts/build-lessons.py: it makes the Binder and Colab links (the repository is named
+    once, in pyproject.toml), for the notebooks' badges, the README and these pages alike."""
+    spec = importlib.util.spec_from_file_location("build_lessons",
+                                                  ROOT / "scripts" / "build-lessons.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+links = load_lesson_builder()
+
+
+# --- what a page links to ----------------------------------------------------------------
+
+def launch_buttons(slug, lang, lite):
+    """Binder, Colab and JupyterLite, each opening the students' version of the lesson."""
+    path = links.notebook_path(slug, lang)
+    words = WORDS[lang]
+    return [
+        {"name": "binder", "label": "Binder", "title": words["binder"],
+         "href": links.binder_url(path)},
+        {"name": "colab", "label": "Colab", "title": words["colab"],
+         "href": links.colab_url(path)},
+        {"name": "lite", "label": "JupyterLite", "title": words["lite"],
+         "href": f"{lite}/lab/index.html?path={lang}/{slug}.ipynb"},
+    ]
+
+
+def lesson_page(lesson, lang, lessons, lite):
+    """What the theme shows around one lesson (see scripts/site/minigrad-site/site.html.j2)."""
+    other = next(code for code in LANGS if code != lang)
+    place = lessons.index(lesson)
+    neighbours = {"previous": lessons[place - 1] if place > 0 else None,
+                  "next": lessons[place + 1] if place + 1 < len(lessons) else None}
+    page = {"lang": lang, "static": "../static", "home": "../index.html", "course": "index.html",
+            "words": WORDS[lang], "launch": launch_buttons(lesson.slug, lang, lite),
+            "switch": {"href": f"../{other}/{lesson.slug}.html", "lang": other,
+                       "label": WORDS[other]["name"]}}
+    for side, neighbour in neighbours.items():
+        page[side] = neighbour and {"href": f"{neighbour.slug}.html",
+                                    "title": f"{neighbour.number:02d} · {neighbour.title(lang)}"}
+    return page
+
+
+def course(lang, lessons, prefix=""):
+    """One language's list of lessons, for an index page (`prefix`: where its pages are)."""
+    return {"lang": lang, "heading": WORDS[lang]["course"], "href": f"{prefix}index.html",
+            "intro": WORDS[lang]["intro"], "exercises": WORDS[lang]["exercises"],
+            "lessons": [{"number": lesson.number, "title": lesson.title(lang),
+                         "href": f"{prefix}{lesson.slug}.html",
+                         "learn": lesson.learn(lang) if hasattr(lesson, "learn") else "",
+                         "exercises": lesson.exercises} for lesson in lessons]}
+
+
+# --- the pieces ----------------------------------------------------------------------------
+
+def npm_assets(cache=CACHE, log=print):
+    """A folder with require.js, @jupyter-widgets/html-manager/dist/ and mathjax/tex-svg.js,
+    from `npm pack` of NPM_PACKAGES (kept in `cache`: the registry is asked once)."""
+    static = cache / "static"
+    wanted = [static / "require.js", static / "mathjax" / "tex-svg.js",
+              static / "@jupyter-widgets" / "html-manager" / "dist" / "embed-amd.js"]
+    if all(path.exists() for path in wanted):
+        return static
+    npm = shutil.which("npm")
+    if npm is None:
+        raise SystemExit("error: no npm: the site's widget manager, require.js and MathJax come "
+                         "from the npm registry (apt-get install npm)")
+    log(f"npm pack {' '.join(NPM_PACKAGES)}")
+    download = pathlib.Path(tempfile.mkdtemp(dir=cache.parent if cache.parent.exists() else None))
+    try:
+        subprocess.run([npm, "pack", "--silent", *NPM_PACKAGES], cwd=download, check=True,
+                       capture_output=True, timeout=600)
+        for archive in download.glob("*.tgz"):
+            with tarfile.open(archive) as packed:
+                packed.extractall(download / archive.stem, filter="data")
+        package = {name: next(download.glob(f"{name}*/package"))
+                   for name in ("jupyter-widgets-html-manager", "requirejs", "mathjax")}
+        shutil.rmtree(static, ignore_errors=True)
+        manager = static / "@jupyter-widgets" / "html-manager" / "dist"
+        manager.mkdir(parents=True)
+        for item in (package["jupyter-widgets-html-manager"] / "dist").iterdir():
+            if item.name == "embed-amd.js" or re.fullmatch(r"[0-9a-f]{20}\.\w+", item.name):
+                shutil.copy(item, manager)     # the page's script and the fonts it loads
+            if item.suffix == ".woff2":        # ...which it also asks for one folder up
+                shutil.copy(item, manager.parent.parent)
+        shutil.copy(package["requirejs"] / "require.js", static)
+        (static / "mathjax").mkdir()
+        shutil.copy(package["mathjax"] / "es5" / "tex-svg.js", static / "mathjax")
+    finally:
+        shutil.rmtree(download, ignore_errors=True)
+    return static
+
+
+def execute(notebook):
+    """Run a notebook in a fresh kernel (in an empty folder), saving its widget state."""
+    from nbclient import NotebookClient
+    for cell in notebook.cells:
+        if cell.cell_type == "code":
+            cell.outputs, cell.execution_count = [], None
+    with tempfile.TemporaryDirectory() as folder:
+        NotebookClient(notebook, timeout=EXECUTE_TIMEOUT, kernel_name="python3",
+                       store_widget_state=True, record_timing=False,
+                       resources={"metadata": {"path": folder}}).execute()
+    return notebook
+
+
+def render_lesson(lesson, lang, page):
+    """The HTML of one lesson, and its notebook as run: the worked notebook in the theme."""
+    notebook = nbformat.read(lesson_path(lesson, lang, solutions=True), as_version=4)
+    notebook.cells = [cell for cell in notebook.cells if cell.get("id") != "open-in-colab"]
+    notebook.metadata["title"] = f"{lesson.number:02d} · {lesson.title(lang)} · minigrad"
+    return render(execute(notebook), lang, page), notebook
+
+
+def render(notebook, lang, page):
+    """A run notebook as a page of the site (links to other lessons' notebooks go to their
+    pages); `page` is what the theme shows around it (lesson_page)."""
+    from nbconvert import HTMLExporter
+    exporter = HTMLExporter(
+        template_name=TEMPLATE, extra_template_basedirs=[str(THEME)], language_code=lang,
+        mathjax_url="", require_js_url=f"{page['static']}/require.js",
+        widget_renderer_url=f"{page['static']}/@jupyter-widgets/html-manager/dist/embed-amd.js")
+    html, _ = exporter.from_notebook_node(notebook, resources={"site": page})
+    return NOTEBOOK_LINK.sub(lambda match: 'href="{}.html"'.format(
+        "index" if match[1] == "00-index" else match[1]), html)
+
+
+def render_index(page):
+    environment = jinja2.Environment(loader=jinja2.FileSystemLoader(THEME / TEMPLATE),
+                                     autoescape=True)
+    return environment.get_template("course.html.j2").render(page=page)
+
+
+# --- the whole site ------------------------------------------------------------------------
+
+def build(output, lessons, lite_url="../lite", make_lite=True, log=print):
+    """Write the site of `lessons` into `output` (replacing it).  `lite_url`: the JupyterLite
+    site, as a lesson page links to it; `make_lite`: scripts/build-lite.sh builds it into
+    output/lite (where the default `lite_url` points)."""
+    output = pathlib.Path(output).resolve()
+    if output.exists() and any(output.iterdir()) and not (output / "static" / "site.css").exists():
+        raise SystemExit(f"error: {output} is neither empty nor a lesson website: choose another "
+                         f"folder")
+    static = npm_assets(log=log)
+    work = pathlib.Path(tempfile.mkdtemp(prefix="site-", dir=output.parent
+                                         if output.parent.exists() else None))
+    try:
+        shutil.copytree(static, work / "static")
+        shutil.copy(THEME / "site.css", work / "static")
+        count, done = len(lessons) * len(LANGS), 0
+        for lang in LANGS:
+            (work / lang).mkdir()
+            for lesson in lessons:
+                started = time.monotonic()
+                page = lesson_page(lesson, lang, lessons, lite_url)
+                html, notebook = render_lesson(lesson, lang, page)
+                (work / lang / f"{lesson.slug}.html").write_text(html, encoding="utf-8")
+                done += 1
+                state = len(json.dumps(notebook.metadata.get("widgets", {})))
+                log(f"[{done}/{count}] {lang}/{lesson.slug}.html  ({time.monotonic() - started:.1f} s, "
+                    f"widget state {state / 1e6:.2f} MB)")
+            other = next(code for code in LANGS if code != lang)
+            (work / lang / "index.html").write_text(render_index({
+                "lang": lang, "static": "../static", "home": "../index.html",
+                "course": "index.html", "words": WORDS[lang], "title": WORDS[lang]["course"],
+                "switch": {"href": f"../{other}/index.html", "lang": other,
+                           "label": WORDS[other]["name"]},
+                "courses": [course(lang, lessons)]}), encoding="utf-8")
+        (work / "index.html").write_text(render_index({
+            "lang": "en", "static": "static", "home": "index.html", "course": None,
+            "words": WORDS["en"], "title": "minigrad",
+            "courses": [course(lang, lessons, f"{lang}/") for lang in LANGS]}), encoding="utf-8")
+        if make_lite:
+            log("JupyterLite: scripts/build-lite.sh")
+            subprocess.run(["bash", str(ROOT / "scripts" / "build-lite.sh"), str(work / "lite")],
+                           check=True)
+        shutil.rmtree(output, ignore_errors=True)
+        output.parent.mkdir(parents=True, exist_ok=True)
+        os.replace(work, output)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    log(f"The lesson website is in {output}: python3 -m http.server -d {output} 8000")
+    return output
+
+
+def chosen_lessons(text):
+    """The lessons named by "1,3" or "01-tensors-and-the-graph,3"; all for None."""
+    if not text:
+        return list(LESSONS)
+    wanted = [item.strip() for item in text.split(",") if item.strip()]
+    chosen = [lesson for lesson in LESSONS
+              if str(lesson.number) in [w.lstrip("0") for w in wanted] or lesson.slug in wanted]
+    if len(chosen) != len(wanted):
+        raise SystemExit(f"error: --lessons {text}: the lessons are "
+                         + ", ".join(lesson.slug for lesson in LESSONS))
+    return chosen
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("output", nargs="?", default=ROOT / "build" / "site", type=pathlib.Path,
+                        help="the site's folder (default: build/site)")
+    parser.add_argument("--lessons", help="only these lessons, e.g. 1,2 (default: all)")
+    lite = parser.add_mutually_exclusive_group()
+    lite.add_argument("--lite-url", help="the address of a JupyterLite site of the lessons "
+                      "hosted elsewhere (default: lite/ in this site, built by build-lite.sh)")
+    lite.add_argument("--skip-lite", action="store_true",
+                      help="do not build lite/ (the buttons still point at it)")
+    options = parser.parse_args(argv)
+    for name in ("MINIGRAD_WORKSPACE", "NBGRADER_EXECUTION"):   # no progress file, no grading
+        os.environ.pop(name, None)
+    build(options.output, chosen_lessons(options.lessons),
+          lite_url=options.lite_url.rstrip("/") if options.lite_url else "../lite",
+          make_lite=not (options.lite_url or options.skip_lite))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
