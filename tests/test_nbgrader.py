@@ -57,15 +57,15 @@ def test_student_notebooks_say_which_cells_are_answers_checks_and_lesson(lesson,
 @pytest.mark.parametrize("lang", ["en", "zh"])
 @pytest.mark.parametrize("lesson", GRADED_LESSONS, ids=lambda lesson: lesson.slug)
 def test_the_instructor_version_is_the_worked_lesson_with_answers_marked(lesson, lang):
-    """Without its markers it is the worked notebook; with nbgrader's stubs in place of the
-    marked answers (as generate_assignment writes them) it is the student notebook."""
+    """Without its markers its code is the worked notebook's; with nbgrader's stubs in place
+    of the marked answers (as generate_assignment writes them) it is the student notebook."""
     pytest.importorskip("nbgrader", reason="nbgrader needs Python 3.11 or newer")
     from nbgrader.preprocessors import ClearSolutions
     student, worked = lesson_path(lesson, lang), lesson_path(lesson, lang, solutions=True)
     source = course.source_notebook(student, worked)
     unmarked = ["\n".join(line for line in cell.source.split("\n") if not MARKER.match(line))
-                for cell in source.cells]
-    assert unmarked == [cell.source for cell in read(worked).cells]
+                for cell in source.cells if cell.cell_type == "code"]
+    assert unmarked == [cell.source for cell in read(worked).cells if cell.cell_type == "code"]
     released, _ = ClearSolutions().preprocess(copy.deepcopy(source), {})
     assert [cell.source for cell in released.cells] == [cell.source for cell in read(student).cells]
     marked = sum(cell.source.count("### BEGIN SOLUTION") for cell in source.cells)
