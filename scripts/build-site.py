@@ -176,7 +176,8 @@ def execute(notebook):
     with tempfile.TemporaryDirectory() as folder:
         NotebookClient(notebook, timeout=EXECUTE_TIMEOUT, kernel_name="python3",
                        store_widget_state=True, record_timing=False,
-                       resources={"metadata": {"path": folder}}).execute()
+                       resources={"metadata": {"path": folder}}).execute(
+            stderr=subprocess.DEVNULL)      # the kernel's log: a cell's error is in its output
     return notebook
 
 
@@ -246,15 +247,15 @@ def build(output, lessons, lite_url="../lite", make_lite=True, log=print):
             "lang": "en", "static": "static", "home": "index.html", "course": None,
             "words": WORDS["en"], "title": "minigrad",
             "courses": [course(lang, lessons, f"{lang}/") for lang in LANGS]}), encoding="utf-8")
-        if make_lite:
-            log("JupyterLite: scripts/build-lite.sh")
-            subprocess.run(["bash", str(ROOT / "scripts" / "build-lite.sh"), str(work / "lite")],
-                           check=True)
         shutil.rmtree(output, ignore_errors=True)
         output.parent.mkdir(parents=True, exist_ok=True)
         os.replace(work, output)
     finally:
         shutil.rmtree(work, ignore_errors=True)
+    if make_lite:
+        log("JupyterLite, into lite/: scripts/build-lite.sh")
+        subprocess.run(["bash", str(ROOT / "scripts" / "build-lite.sh"), str(output / "lite")],
+                       check=True)
     log(f"The lesson website is in {output}: python3 -m http.server -d {output} 8000")
     return output
 

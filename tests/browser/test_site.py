@@ -19,7 +19,7 @@ import urllib.parse
 import nbformat
 import pytest
 
-from minigrad.lessons import LESSONS
+from minigrad.lessons import LESSONS, LESSONS_DIR, lesson_path
 
 pytestmark = pytest.mark.browser
 
@@ -106,6 +106,8 @@ def test_a_lesson_page_plays_with_no_kernel_and_launches_the_same_lesson(
     assert buttons["colab"].startswith("https://colab.research.google.com/github/")
     assert buttons["colab"].endswith(f"/blob/main/{student_notebook}")
     assert buttons["lite"] == f"../lite/lab/index.html?path={lang}/{lesson.slug}.ipynb"
+    # build-lite.sh keeps the lessons where they are in notebooks/ (tests/test_lite.py)
+    assert buttons["lite"].endswith(lesson_path(lesson, lang).relative_to(LESSONS_DIR).as_posix())
 
     assert page.locator(".site-next").get_attribute("href") == f"{BUILT[1].slug}.html"
     page.locator(".site-switch").click()
