@@ -4,6 +4,7 @@
     minigrad-tutor --lang zh --dir ~/ag   中文课程，放在 ~/ag
     minigrad-tutor --reset 3            put lesson 03 back as shipped (your copy is backed up)
     minigrad-tutor --progress           which exercises you passed, and when
+    minigrad-tutor --progress /home/* --format csv    a class's progress as one table (teachers)
     minigrad-tutor --solutions          the solution notebooks
     minigrad-tutor --list               the lessons and their exercises
     minigrad-tutor --nbgrader course    an nbgrader course directory of the lessons (teachers)
@@ -26,7 +27,7 @@ import sys
 
 from minigrad import progress
 from minigrad.settings import LANGUAGES
-from minigrad.tutor import nbgrader, workspace
+from minigrad.tutor import nbgrader, progress_table, workspace
 from minigrad.tutor.messages import say
 
 DEFAULT_DIR = "minigrad-lessons"
@@ -43,7 +44,12 @@ def parse_args(argv=None):
     parser.add_argument("--solutions", action="store_true", help="open the solution notebooks")
     parser.add_argument("--reset", metavar="LESSON",
                         help="restore one lesson (a number or a slug) after backing up your copy")
-    parser.add_argument("--progress", action="store_true", help="print which exercises passed, and when")
+    parser.add_argument("--progress", nargs="*", metavar="FOLDER",
+                        help="print which exercises passed, and when: in this workspace, or in "
+                             "each student's FOLDER named (a class's home folders) as one table")
+    parser.add_argument("--format", choices=tuple(progress_table.FORMATS), default="text",
+                        help="--progress as text (default), csv or json (one row per student "
+                             "and exercise)")
     parser.add_argument("--list", action="store_true", help="list the lessons and their exercises")
     parser.add_argument("--tour", action="store_true", help="a short tour of the engine in the terminal")
     parser.add_argument("--nbgrader", metavar="DIR", type=pathlib.Path,
@@ -209,7 +215,9 @@ def main(argv=None, source=None):
         for number, _, title, exercises in lesson_table(lang):
             print(f"{number:02d}  {title}" + (f"  [{', '.join(exercises)}]" if exercises else ""))
         return 0
-    if args.progress:
+    if args.progress is not None:
+        if args.progress or args.format != "text":
+            return _print_progress_table(args.progress, args.dir, args.format, lang)
         return _print_progress(args.dir, lang)
     if args.nbgrader:
         return _write_nbgrader_course(source, args.nbgrader, lang)
@@ -301,6 +309,21 @@ def _print_progress(folder, lang):
         print(say(lang, "no_progress", folder=_relative(folder)))
         return 0
     print(format_progress(entries, lesson_table(lang), lang, _relative(folder)))
+    return 0
+
+
+def _print_progress_table(folders, folder, form, lang):
+    """--progress as a table: of each student folder in `folders`, else of this workspace."""
+    if not folders and not _is_workspace(folder):
+        folder = progress.find_workspace() or folder
+        if not _is_workspace(folder):
+            print(say(lang, "no_workspace", folder=_relative(folder)), file=sys.stderr)
+            return 1
+    missing = [name for name in folders if not pathlib.Path(name).is_dir()]
+    if missing:
+        print(say(lang, "no_folder", folder=missing[0]), file=sys.stderr)
+        return 2
+    print(progress_table.FORMATS[form](progress_table.class_rows(folders, folder)))
     return 0
 
 
