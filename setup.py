@@ -6,6 +6,7 @@ minigrad/lessons/{en,zh}, where `minigrad.lessons` finds them once
 installed; the sdist carries them as notebooks/.  An editable install copies
 nothing: `minigrad.lessons` reads the clone's notebooks/ folder itself.
 """
+import os
 import pathlib
 import shutil
 
@@ -17,8 +18,11 @@ LANGS = ("en", "zh")
 
 
 def lesson_notebooks():
-    """notebooks/<lang>/NN-slug.ipynb and notebooks/<lang>/solutions/NN-slug.ipynb, relative."""
-    found = [path.relative_to(ROOT) for lang in LANGS for folder in ("", "solutions")
+    """notebooks/<lang>/NN-slug.ipynb and notebooks/<lang>/solutions/NN-slug.ipynb, relative;
+    without the solutions where MINIGRAD_HIDE_SOLUTIONS=1 (a class's image, docs/teaching.md)."""
+    hidden = os.environ.get("MINIGRAD_HIDE_SOLUTIONS") == "1"
+    folders = ("",) if hidden else ("", "solutions")
+    found = [path.relative_to(ROOT) for lang in LANGS for folder in folders
              for path in sorted((ROOT / "notebooks" / lang / folder).glob("[0-9][0-9]-*.ipynb"))]
     if not found:
         raise SystemExit("no lesson notebooks in notebooks/en or notebooks/zh: "

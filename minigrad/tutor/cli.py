@@ -6,6 +6,7 @@
     minigrad-tutor --progress           which exercises you passed, and when
     minigrad-tutor --progress /home/* --format csv    a class's progress as one table (teachers)
     minigrad-tutor --solutions          the solution notebooks
+    minigrad-tutor --hide-solutions     none in the workspace (a class's setup; MINIGRAD_HIDE_SOLUTIONS=1)
     minigrad-tutor --list               the lessons and their exercises
     minigrad-tutor --nbgrader course    an nbgrader course directory of the lessons (teachers)
     minigrad-tutor --tour               a short tour of the engine in the terminal
@@ -42,6 +43,9 @@ def parse_args(argv=None):
     parser.add_argument("--dir", default=DEFAULT_DIR, type=pathlib.Path,
                         help=f"workspace folder (default: ./{DEFAULT_DIR})")
     parser.add_argument("--solutions", action="store_true", help="open the solution notebooks")
+    parser.add_argument("--hide-solutions", action="store_true",
+                        help="leave the solution notebooks out of the workspace, and take out the "
+                             "copies nobody edited (as MINIGRAD_HIDE_SOLUTIONS=1 does)")
     parser.add_argument("--reset", metavar="LESSON",
                         help="restore one lesson (a number or a slug) after backing up your copy")
     parser.add_argument("--progress", nargs="*", metavar="FOLDER",
@@ -221,6 +225,11 @@ def main(argv=None, source=None):
         return _print_progress(args.dir, lang)
     if args.nbgrader:
         return _write_nbgrader_course(source, args.nbgrader, lang)
+    args.hide_solutions = args.hide_solutions or workspace.solutions_hidden()
+    if args.solutions and (args.hide_solutions
+                           or not workspace.source_notebooks(source, lang, solutions=True)):
+        print(say(lang, "solutions_hidden"), file=sys.stderr)
+        return 1
     try:
         return _reset(source, args, lang) if args.reset else _launch(source, args, lang)
     except workspace.WorkspaceError as error:
@@ -236,6 +245,8 @@ def main(argv=None, source=None):
 
 def _reset(source, args, lang):
     _set_aside_damaged(args.dir, lang)
+    if args.hide_solutions:
+        _remove_solutions(args.dir, lang)
     try:
         restored, backups = workspace.reset(source, args.dir, lang, args.reset, args.solutions)
     except LookupError as error:
@@ -258,6 +269,8 @@ def _launch(source, args, lang):
         return 1
     try:
         _set_aside_damaged(args.dir, lang)
+        if args.hide_solutions:
+            _remove_solutions(args.dir, lang)
         changes = workspace.sync(source, args.dir, lang, args.solutions)
         print(report_sync(changes, lang, _relative(args.dir), args.solutions))
         if importlib.util.find_spec("jupyterlab") is None:
@@ -310,6 +323,14 @@ def _print_progress(folder, lang):
         return 0
     print(format_progress(entries, lesson_table(lang), lang, _relative(folder)))
     return 0
+
+
+def _remove_solutions(folder, lang):
+    removed, kept = workspace.remove_solutions(folder)
+    if removed:
+        print(say(lang, "solutions_removed", count=len(removed)))
+    for path in kept:
+        print(say(lang, "solutions_kept", path=_relative(path)))
 
 
 def _print_progress_table(folders, folder, form, lang):

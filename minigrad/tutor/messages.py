@@ -38,6 +38,10 @@ MESSAGES = {
         "already_starting": ("minigrad-tutor is already running on {folder} (process {pid}); its\n"
                              "  terminal shows the address to open. Stop it (Ctrl+C in its terminal)\n"
                              "  before starting a new one."),
+        "solutions_hidden": ("The solution notebooks are hidden in this course (your teacher set "
+                             "MINIGRAD_HIDE_SOLUTIONS=1, or they are not installed here)."),
+        "solutions_removed": "  Solution notebooks hidden by your teacher: {count} taken out of the workspace.",
+        "solutions_kept": "  kept     {path}: you edited it, so it stays.",
         "no_folder": "{folder} is not a folder: name each student's folder (their home, or their workspace).",
         "nbgrader_course": "nbgrader course of the {lang_name} lessons in {folder}: {count} assignments",
         "nbgrader_kept": ("  kept     {path}: it differs from this lesson (your changes?);\n"
@@ -80,6 +84,9 @@ MESSAGES = {
                             "（在它的终端里按 Ctrl+C）。"),
         "already_starting": ("minigrad-tutor 已经在 {folder} 上运行（进程 {pid}），它的终端里显示了要打开的地址。\n"
                              "  如果要重新启动，请先停止它（在它的终端里按 Ctrl+C）。"),
+        "solutions_hidden": "这门课隐藏了参考答案（老师设置了 MINIGRAD_HIDE_SOLUTIONS=1，或者这里没有安装参考答案）。",
+        "solutions_removed": "  老师隐藏了参考答案：已从工作区移走 {count} 个参考答案笔记本。",
+        "solutions_kept": "  已保留  {path}：你修改过它，所以原样保留。",
         "no_folder": "{folder} 不是文件夹：请写出每个学生的文件夹（他们的主目录或课程工作区）。",
         "nbgrader_course": "{lang_name}课程的 nbgrader 课程目录在 {folder}：共 {count} 份作业",
         "nbgrader_kept": ("  已保留  {path}：它和这一讲的内容不同（你改过？）；\n"

@@ -302,6 +302,41 @@ def _lock_file(handle):
         fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
 
 
+# --- the worked notebooks, where the teacher keeps them out ---------------------------------
+
+HIDE_SOLUTIONS = "MINIGRAD_HIDE_SOLUTIONS"     # =1: no worked notebooks in the workspace
+
+
+def solutions_hidden(environ=None):
+    """Whether the teacher keeps the worked notebooks out of the workspace:
+    MINIGRAD_HIDE_SOLUTIONS=1 (setup.py then also leaves them out of the package)."""
+    return (os.environ if environ is None else environ).get(HIDE_SOLUTIONS) == "1"
+
+
+def remove_solutions(workspace):
+    """Take the worked notebooks the launcher wrote into `workspace` out again; returns
+    (removed, kept).  A copy the student never edited is deleted; an edited one is the
+    student's work (see the NOTE above) and stays."""
+    workspace = pathlib.Path(workspace)
+    manifest = read_manifest(workspace)
+    removed, kept = [], []
+    for copy in sorted(workspace.glob("*/solutions/*.ipynb")):
+        inside(workspace, copy)                    # never deletes through a link out of it
+        key = copy.relative_to(workspace).as_posix()
+        if manifest.get(key) == digest(copy):
+            copy.unlink()
+            del manifest[key]
+            removed.append(copy)
+        else:
+            kept.append(copy)
+    if removed:
+        progress.write_json(workspace / MANIFEST, manifest)
+    for folder in {copy.parent for copy in removed}:
+        if not any(folder.iterdir()):
+            folder.rmdir()
+    return removed, kept
+
+
 def digest(path):
     """sha256 of a file's bytes."""
     return hashlib.sha256(pathlib.Path(path).read_bytes()).hexdigest()
