@@ -60,11 +60,12 @@ WORDS = {
            "about a minute)", "colab": "Google Colab (a Google account)",
            "lite": "JupyterLite: Python in your browser, nothing to install"},
     "zh": {"name": "中文", "lessons": "全部课程", "run": "运行这一讲：",
-           "worked": "本页是附答案的讲解版；点按钮打开练习版，自己动手完成练习。",
+           "worked": "本页是附参考答案的讲解版；点按钮打开练习版，自己动手完成练习。",
            "course": "minigrad · 读得懂的 PyTorch autograd",
-           "intro": "十二讲课程借助 minigrad（一个小到能读懂的副本）拆开 PyTorch 的 autograd。"
-                    "每一页都是附答案的讲解版，动画在页面上就能播放；想自己做练习，"
-                    "点课程页顶部的按钮，在 Binder、Colab 或 JupyterLite（Python 直接在浏览器里运行）中打开。",
+           "intro": "这门课共十二讲，用 minigrad（一个小到能读懂的 autograd 副本）带你拆开 "
+                    "PyTorch 的 autograd。每一页都是附参考答案的讲解版，动画在页面上就能直接播放；"
+                    "想自己做练习，就点课程页顶部的按钮，在 Binder、Colab 或 JupyterLite"
+                    "（Python 直接在浏览器里运行）中打开。",
            "exercises": "练习：", "binder": "mybinder.org 上的 JupyterLab（免费，约一分钟启动）",
            "colab": "Google Colab（需要 Google 账号）",
            "lite": "JupyterLite：Python 在浏览器里运行，无需安装"},

@@ -88,6 +88,8 @@ def test_a_package_built_without_them_says_so(tmp_path, source, launch, capsys):
     code, out = run(capsys, source, "--dir", str(tmp_path / "work"), "--lang", "en",
                     "--solutions")
     assert code == 1 and "not installed here" in out
+    code, out = run(capsys, source, "--nbgrader", str(tmp_path / "course"), "--lang", "zh")
+    assert code == 1 and "没有安装参考答案" in out and not (tmp_path / "course").exists()
 
 
 def test_the_package_built_for_a_class_carries_no_worked_notebooks(monkeypatch):

@@ -310,8 +310,7 @@ def _already_running(folder, pid, lang):
 
 def _print_progress(folder, lang):
     """Print the progress of `folder`, else of the workspace around (MINIGRAD_WORKSPACE, or upwards)."""
-    if not _is_workspace(folder):
-        folder = progress.find_workspace() or folder
+    folder = _workspace_around(folder)
     if not _is_workspace(folder):
         print(say(lang, "no_workspace", folder=_relative(folder)))
         return 1
@@ -335,11 +334,10 @@ def _remove_solutions(folder, lang):
 
 def _print_progress_table(folders, folder, form, lang):
     """--progress as a table: of each student folder in `folders`, else of this workspace."""
+    folder = _workspace_around(folder)
     if not folders and not _is_workspace(folder):
-        folder = progress.find_workspace() or folder
-        if not _is_workspace(folder):
-            print(say(lang, "no_workspace", folder=_relative(folder)), file=sys.stderr)
-            return 1
+        print(say(lang, "no_workspace", folder=_relative(folder)))
+        return 1
     missing = [name for name in folders if not pathlib.Path(name).is_dir()]
     if missing:
         print(say(lang, "no_folder", folder=missing[0]), file=sys.stderr)
@@ -350,6 +348,9 @@ def _print_progress_table(folders, folder, form, lang):
 
 def _write_nbgrader_course(source, folder, lang):
     """Write the nbgrader course directory and say what to run next."""
+    if not workspace.source_notebooks(source, lang, solutions=True):
+        print(say(lang, "nbgrader_no_solutions"), file=sys.stderr)
+        return 1
     written = nbgrader.write_course(source, folder, lang)
     assignments = [path.parent.name for path, _ in written if path.suffix == ".ipynb"]
     print(say(lang, "nbgrader_course", folder=_relative(folder), count=len(assignments)))
@@ -358,6 +359,11 @@ def _write_nbgrader_course(source, folder, lang):
                   path=_relative(path)))
     print(say(lang, "nbgrader_next", folder=_relative(folder), assignment=assignments[0]))
     return 0
+
+
+def _workspace_around(folder):
+    """`folder` when it is a workspace, else the workspace check() would use, if any."""
+    return folder if _is_workspace(folder) else progress.find_workspace() or folder
 
 
 def _is_workspace(folder):

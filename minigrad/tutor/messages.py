@@ -43,6 +43,9 @@ MESSAGES = {
         "solutions_removed": "  Solution notebooks hidden by your teacher: {count} taken out of the workspace.",
         "solutions_kept": "  kept     {path}: you edited it, so it stays.",
         "no_folder": "{folder} is not a folder: name each student's folder (their home, or their workspace).",
+        "nbgrader_no_solutions": ("The solution notebooks are not installed here (a package built "
+                                  "with MINIGRAD_HIDE_SOLUTIONS=1); nbgrader's course needs them: "
+                                  'pip install "minigrad-tutor[tutor]" without that variable.'),
         "nbgrader_course": "nbgrader course of the {lang_name} lessons in {folder}: {count} assignments",
         "nbgrader_kept": ("  kept     {path}: it differs from this lesson (your changes?);\n"
                           "           delete it and run this again to get the lesson as shipped"),
@@ -88,6 +91,9 @@ MESSAGES = {
         "solutions_removed": "  老师隐藏了参考答案：已从工作区移走 {count} 个参考答案笔记本。",
         "solutions_kept": "  已保留  {path}：你修改过它，所以原样保留。",
         "no_folder": "{folder} 不是文件夹：请写出每个学生的文件夹（他们的主目录或课程工作区）。",
+        "nbgrader_no_solutions": ("这里没有安装参考答案（安装包是在 MINIGRAD_HIDE_SOLUTIONS=1 下构建的），"
+                                  "而 nbgrader 的课程目录需要它们：请不设这个变量，重新 "
+                                  'pip install "minigrad-tutor[tutor]"。'),
         "nbgrader_course": "{lang_name}课程的 nbgrader 课程目录在 {folder}：共 {count} 份作业",
         "nbgrader_kept": ("  已保留  {path}：它和这一讲的内容不同（你改过？）；\n"
                           "          删掉它再运行一次，就会重新写入课程原版"),
