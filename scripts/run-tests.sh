@@ -9,9 +9,10 @@ PYTHON=${PYTHON:-python3}
 # Optional system packages, installed where we may (root with apt), after one `apt-get update`:
 # graphviz's `dot` lets the tests draw graphs both ways (minigrad.viz draws without it too);
 # Debian's chromium runs the browser tests (tests/browser: JupyterLab driven by Playwright,
-# which never downloads a browser of its own), and a small CJK font makes the Chinese readable.
+# which never downloads a browser of its own), and a small CJK font makes the Chinese readable;
+# npm fetches the widget manager of the pages with no kernel (the lesson website, its tests).
 if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null \
-    && ! { command -v dot && command -v chromium; } >/dev/null; then
+    && ! { command -v dot && command -v chromium && command -v npm; } >/dev/null; then
   apt-get update -qq >/dev/null 2>&1 || true
   if ! command -v dot >/dev/null; then
     echo "Installing graphviz (optional: minigrad.viz draws without it too)..."
@@ -23,9 +24,16 @@ if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null \
     DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
       chromium fonts-wqy-microhei >/dev/null 2>&1 || echo "  could not install chromium with apt-get"
   fi
+  if ! command -v npm >/dev/null; then
+    echo "Installing npm for the lesson website's tests..."
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends npm \
+      >/dev/null 2>&1 || echo "  could not install npm with apt-get"
+  fi
 fi
 command -v chromium >/dev/null \
   || echo "No chromium: the browser tests (tests/browser) will be skipped; apt-get install chromium"
+command -v npm >/dev/null \
+  || echo "No npm: the pages with no kernel (tests/browser/test_site.py ...) will be skipped; apt-get install npm"
 if [ ! -x .venv/bin/python ]; then
   echo "Creating .venv with $($PYTHON --version)..."
   "$PYTHON" -m venv .venv
