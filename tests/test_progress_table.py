@@ -63,6 +63,18 @@ def test_a_class_in_one_csv_table(homes, capsys):
     assert by_student["carol"]["exp"]["workspace"] == ""
 
 
+def test_a_damaged_progress_file_is_read_as_far_as_it_can_be_and_named(homes, capsys):
+    path = homes[1] / progress.FILENAME
+    content = json.loads(path.read_text(encoding="utf-8"))
+    content["exercises"]["exp"] = "garbled"
+    path.write_text(json.dumps(content), encoding="utf-8")
+    code, out, err = run(capsys, "--progress", *map(str, homes), "--format", "csv")
+    rows = [row for row in csv.DictReader(io.StringIO(out)) if row["student"] == "bob"]
+    assert code == 0 and {row["exercise"] for row in rows if row["status"] == "passed"} == {
+        "topo_order", "retired_exercise"}
+    assert err.strip() == f"{path} is damaged: the table holds what could be read of it."
+
+
 def test_the_same_class_as_json_and_as_text(homes, capsys):
     _, out, _ = run(capsys, "--progress", *map(str, homes), "--format", "json")
     students = json.loads(out)["students"]

@@ -342,7 +342,12 @@ def _print_progress_table(folders, folder, form, lang):
     if missing:
         print(say(lang, "no_folder", folder=missing[0]), file=sys.stderr)
         return 2
-    print(progress_table.FORMATS[form](progress_table.class_rows(folders, folder)))
+    table = progress_table.class_rows(folders, folder)
+    print(progress_table.FORMATS[form](table))
+    for damaged in sorted({row["workspace"] for row in table if row["workspace"]
+                           and progress.read(row["workspace"])[1]}):
+        print(say(lang, "table_damaged", file=pathlib.Path(damaged, progress.FILENAME)),
+              file=sys.stderr)
     return 0
 
 

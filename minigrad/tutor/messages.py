@@ -42,6 +42,7 @@ MESSAGES = {
                              "MINIGRAD_HIDE_SOLUTIONS=1, or they are not installed here)."),
         "solutions_removed": "  Solution notebooks hidden by your teacher: {count} taken out of the workspace.",
         "solutions_kept": "  kept     {path}: you edited it, so it stays.",
+        "table_damaged": "{file} is damaged: the table holds what could be read of it.",
         "no_folder": "{folder} is not a folder: name each student's folder (their home, or their workspace).",
         "nbgrader_no_solutions": ("The solution notebooks are not installed here (a package built "
                                   "with MINIGRAD_HIDE_SOLUTIONS=1); nbgrader's course needs them: "
@@ -90,6 +91,7 @@ MESSAGES = {
         "solutions_hidden": "这门课隐藏了参考答案（老师设置了 MINIGRAD_HIDE_SOLUTIONS=1，或者这里没有安装参考答案）。",
         "solutions_removed": "  老师隐藏了参考答案：已从工作区移走 {count} 个参考答案笔记本。",
         "solutions_kept": "  已保留  {path}：你修改过它，所以原样保留。",
+        "table_damaged": "{file} 已损坏：表中只有能读出的部分。",
         "no_folder": "{folder} 不是文件夹：请写出每个学生的文件夹（他们的主目录或课程工作区）。",
         "nbgrader_no_solutions": ("这里没有安装参考答案（安装包是在 MINIGRAD_HIDE_SOLUTIONS=1 下构建的），"
                                   "而 nbgrader 的课程目录需要它们：请不设这个变量，重新 "
