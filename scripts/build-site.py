@@ -35,6 +35,7 @@ import time
 
 import jinja2
 import nbformat
+from nbclient.exceptions import CellExecutionError
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))                 # this checkout's minigrad: LESSONS, the notebooks
@@ -231,7 +232,12 @@ def build(output, lessons, lite_url="../lite", make_lite=True, log=print):
             for lesson in lessons:
                 started = time.monotonic()
                 page = lesson_page(lesson, lang, lessons, lite_url)
-                html, notebook = render_lesson(lesson, lang, page)
+                try:
+                    html, notebook = render_lesson(lesson, lang, page)
+                except CellExecutionError as error:       # the cell and its traceback, plain
+                    plain = re.sub(r"\x1b\[[0-9;]*m", "", str(error))
+                    raise SystemExit(f"error: {lesson_path(lesson, lang, solutions=True)} "
+                                     f"failed:\n{plain[-3000:]}") from None
                 (work / lang / f"{lesson.slug}.html").write_text(html, encoding="utf-8")
                 done += 1
                 state = len(json.dumps(notebook.metadata.get("widgets", {})))
