@@ -95,7 +95,7 @@ def launch_buttons(slug, lang, lite):
     words = WORDS[lang]
     return [
         {"name": "binder", "label": "Binder", "title": words["binder"],
-         "href": links.binder_url(path)},
+         "href": links.binder_url(path, lang)},
         {"name": "colab", "label": "Colab", "title": words["colab"],
          "href": links.colab_url(path)},
         {"name": "lite", "label": "JupyterLite", "title": words["lite"],
@@ -125,7 +125,7 @@ def course(lang, lessons, prefix=""):
             "intro": WORDS[lang]["intro"], "exercises": WORDS[lang]["exercises"],
             "lessons": [{"number": lesson.number, "title": lesson.title(lang),
                          "href": f"{prefix}{lesson.slug}.html",
-                         "learn": lesson.learn(lang) if hasattr(lesson, "learn") else "",
+                         "learn": lesson.learn(lang),
                          "exercises": lesson.exercises} for lesson in lessons]}
 
 

@@ -87,7 +87,10 @@ def write_course(lessons_dir, folder, lang):
     lessons = pathlib.Path(lessons_dir) / lang
     written = [_write_new(folder / CONFIG, CONFIG_TEXT)]
     for student in sorted(lessons.glob("[0-9][0-9]-*.ipynb")):
-        notebook = source_notebook(student, lessons / "solutions" / student.name)
+        worked = lessons / "solutions" / student.name
+        if not worked.exists():                   # the course index: nothing to grade
+            continue
+        notebook = source_notebook(student, worked)
         if is_graded(notebook):
             path = folder / "source" / student.stem / student.name
             written.append(_write_new(path, nbformat.writes(notebook) + "\n"))

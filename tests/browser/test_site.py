@@ -102,7 +102,8 @@ def test_a_lesson_page_plays_with_no_kernel_and_launches_the_same_lesson(
     assert (ROOT / student_notebook).is_file()
     binder = urllib.parse.urlparse(buttons["binder"])
     assert binder.netloc == "mybinder.org" and binder.path.endswith("/HEAD")
-    assert urllib.parse.parse_qs(binder.query)["urlpath"] == [f"lab/tree/{student_notebook}"]
+    opens = urllib.parse.urlparse(urllib.parse.parse_qs(binder.query)["urlpath"][0])
+    assert urllib.parse.parse_qs(opens.query)["next"] == [f"lab/tree/{student_notebook}"]
     assert buttons["colab"].startswith("https://colab.research.google.com/github/")
     assert buttons["colab"].endswith(f"/blob/main/{student_notebook}")
     assert buttons["lite"] == f"../lite/lab/index.html?path={lang}/{lesson.slug}.ipynb"
