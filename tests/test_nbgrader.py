@@ -104,6 +104,26 @@ def graded_index(notebook):
     return next(i for i, cell in enumerate(notebook.cells) if metadata(cell).get("grade"))
 
 
+@pytest.mark.notebooks
+@pytest.mark.parametrize("lesson", GRADED_LESSONS, ids=lambda lesson: lesson.slug)
+def test_every_worked_lesson_scores_full_marks_where_nbgrader_grades(lesson):
+    """The worked notebook run as nbgrader's autograder runs it (NBGRADER_EXECUTION set):
+    nbgrader gives a graded cell nothing for an error and for any text on stderr."""
+    from nbclient import NotebookClient
+    graded = {cell.id for cell in read(lesson_path(lesson, "en")).cells
+              if metadata(cell).get("grade")}
+    notebook = read(lesson_path(lesson, "en", solutions=True))
+    environment = {key: value for key, value in os.environ.items() if key != "MINIGRAD_WORKSPACE"}
+    NotebookClient(notebook, timeout=300, kernel_name="python3", allow_errors=True,
+                   record_timing=False).execute(env={**environment,
+                                                     "NBGRADER_EXECUTION": "autograde"})
+    scored = [cell for cell in notebook.cells if cell.id in graded]
+    assert len(scored) == len(lesson.exercises)
+    for cell in scored:
+        assert [output.output_type for output in cell.outputs] == ["display_data"], cell.outputs
+        assert cell.outputs[0].data["text/plain"].startswith("✓ ")
+
+
 # --- a whole round of nbgrader, as docs/teaching.md gives it ----------------------------
 
 def nbgrader(folder, *arguments):
