@@ -272,6 +272,11 @@ cuda = types.SimpleNamespace(
 )
 
 
+# numpy's keywords that CuPy's function of the same name does not take (seen on a GPU:
+# cupy.indices(shape, sparse=True) is a TypeError there).
+_NOT_IN_CUPY = {"indices": {"sparse"}}
+
+
 def __getattr__(name):
     """Any other cupy.<name>: numpy's, taking and returning device arrays."""
     attr = getattr(np, name)
@@ -279,6 +284,8 @@ def __getattr__(name):
         return attr                      # dtypes (cupy.int64), constants (cupy.nan)
 
     def function(*args, **kwargs):
+        for keyword in _NOT_IN_CUPY.get(name, set()) & kwargs.keys():
+            raise TypeError(f"{name}() got an unexpected keyword argument '{keyword}'")
         device_id = _device_of_args(args)
         return _wrap(attr(*_unwrap(args), **_unwrap(kwargs)), device_id)
     function.__name__ = name

@@ -129,7 +129,7 @@ class ScatterAdd(Function):
         ctx.save_for_backward(index)
         xp = grad._xp
         out = xp.zeros(shape, grad._data.dtype)
-        spots = list(xp.indices(index.shape, sparse=True))
+        spots = list(xp.ix_(*[xp.arange(n) for n in index.shape]))   # an open grid
         spots[dim] = index._data
         backend.scatter_add(out, tuple(spots), grad._data)
         return grad._new(out)
