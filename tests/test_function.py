@@ -113,6 +113,35 @@ def test_wrong_number_and_shape_of_gradients():
     assert x.grad.tolist() == [3.0, 3.0]
 
 
+def test_a_function_is_built_in_by_its_base_class_not_by_its_module_name():
+    """A Function is trusted as built-in only if it derives from BuiltinFunction: one
+    defined in a module named like ops/ is still a custom Function, whose backward is
+    checked; every op in minigrad/ops says it is built-in."""
+    from minigrad.ops.builtin import BuiltinFunction
+
+    class Impostor(Function):
+        @staticmethod
+        def forward(ctx, x):
+            return x * 1
+
+        @staticmethod
+        def backward(ctx, grad):
+            return grad, grad
+
+    Impostor.__module__ = "minigrad.ops.student"
+    x = torch.tensor([1.0, 2.0], requires_grad=True)
+    with pytest.raises(RuntimeError, match=r"incorrect number of gradients"):
+        Impostor.apply(x).sum().backward()
+    stack, found = list(Function.__subclasses__()), []
+    while stack:
+        cls = stack.pop()
+        stack.extend(cls.__subclasses__())
+        if cls.__module__.startswith("minigrad.ops."):
+            found.append(cls)
+    assert len(found) > 40
+    assert [c for c in found if not issubclass(c, BuiltinFunction) and c is not Impostor] == []
+
+
 def test_returning_an_input_unchanged_gives_a_new_tensor():
     class Identity(Function):
         @staticmethod

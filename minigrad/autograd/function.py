@@ -173,15 +173,14 @@ class Function:
     # text of its other kernels).  A custom Function checks nothing itself: the ops inside
     # its forward do.  Ops that move data between devices (copy_, x[i] = v) set False.
     device_check = None
+    # True for minigrad's own ops, which derive from ops.builtin.BuiltinFunction.
+    _builtin = False
     # Positions of tensor arguments that never carry a gradient (a mask, a condition):
     # like PyTorch, the node gets no edge for them, so next_functions lists only the rest.
     nondifferentiable_args = ()
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
-        cls._builtin = cls.__module__.startswith("minigrad.ops.")
-        if cls.device_check is None and cls._builtin:
-            cls.device_check = "inplace" if cls.__module__.endswith(".inplace") else "elementwise"
         cls._node_class = _node_class_for(cls)
         if cls.vjp is not Function.vjp and cls.backward is Function.backward:
             cls.backward = cls.vjp                    # vjp is PyTorch's other name for it

@@ -1,4 +1,4 @@
-"""Built-in ops: each a Function subclass, grouped by family.
+"""Built-in ops: each a BuiltinFunction (builtin.py), grouped by family.
 
     arithmetic   + - * / ** and negation        unary     exp log sin ... clamp
     linalg       @ (mm, mv, dot, batched)        reduce    sum mean max min

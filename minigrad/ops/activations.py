@@ -4,7 +4,7 @@ written with tensor ops, so a double backward works (gelu's and silu's double-ba
 nodes are then the ones of those ops, not PyTorch's fused *BackwardBackward0 nodes)."""
 import math
 
-from ..autograd.function import Function
+from .builtin import BuiltinFunction
 from ._helpers import _type_name
 from .special import Erf
 
@@ -14,7 +14,7 @@ def _float_only(x, kernel):
         raise NotImplementedError(f'"{kernel}" not implemented for \'{_type_name(x.dtype)}\'')
 
 
-class LeakyRelu(Function):
+class LeakyRelu(BuiltinFunction):
     """out = x where x > 0, else slope·x;  dx = g where x > 0, else slope·g."""
 
     node_name = "LeakyReluBackward0"
@@ -33,7 +33,7 @@ class LeakyRelu(Function):
         return LeakyReluBackward.apply(grad, x, ctx.slope), None
 
 
-class LeakyReluBackward(Function):
+class LeakyReluBackward(BuiltinFunction):
     """LeakyRelu's backward as one op, as in PyTorch (create_graph records this node, which
     depends on x too):  out = g where x > 0, else slope·g;  dg = the same of h,  dx = 0."""
 
@@ -54,7 +54,7 @@ class LeakyReluBackward(Function):
         return grad_grad, grad_x, None
 
 
-class Silu(Function):
+class Silu(BuiltinFunction):
     """out = x·σ(x);  dx = g·σ(x)·(1 + x·(1 - σ(x)))."""
 
     node_name = "SiluBackward0"
@@ -73,7 +73,7 @@ class Silu(Function):
         return grad * s * (1 + x * (1 - s))
 
 
-class Gelu(Function):
+class Gelu(BuiltinFunction):
     """out = x·Φ(x), Φ the normal distribution (approximate="tanh": PyTorch's tanh
     formula);  dx = g·(Φ(x) + x·φ(x)), φ the normal density (tanh: its derivative)."""
 

@@ -9,7 +9,7 @@ import math
 import operator
 
 from .. import backend
-from ..autograd.function import Function
+from .builtin import BuiltinFunction
 from ..autograd.metadata import shared_sizes
 from ..tensor_data import TensorData
 from ._helpers import binary_arrays, check_sub, is_tensor
@@ -66,7 +66,7 @@ def _remember_shapes(ctx, a, b):
         ctx.a_shape, ctx.b_shape = shared_sizes(a_shape), shared_sizes(b_shape)
 
 
-class Add(Function):
+class Add(BuiltinFunction):
     """out = a + alpha * b;  da = g,  db = alpha * g."""
 
     node_name = "AddBackward0"
@@ -87,7 +87,7 @@ class Add(Function):
         return _sum_to(grad, ctx.a_shape), grad_b, None
 
 
-class Sub(Function):
+class Sub(BuiltinFunction):
     """out = a - alpha * b;  da = g,  db = -alpha * g."""
 
     node_name = "SubBackward0"
@@ -110,7 +110,7 @@ class Sub(Function):
         return _sum_to(grad, ctx.a_shape), grad_b, None
 
 
-class RSub(Function):
+class RSub(BuiltinFunction):
     """out = number - a;  da = -g."""
 
     node_name = "RsubBackward1"
@@ -127,7 +127,7 @@ class RSub(Function):
         return negative(grad), None
 
 
-class Mul(Function):
+class Mul(BuiltinFunction):
     """out = a * b;  da = g * b,  db = g * a."""
 
     node_name = "MulBackward0"
@@ -149,7 +149,7 @@ class Mul(Function):
         return grad_a, grad_b
 
 
-class Div(Function):
+class Div(BuiltinFunction):
     """out = a / b;  da = g / b,  db = -g * ((a / b) / b)  (PyTorch's order of operations)."""
 
     node_name = "DivBackward0"
@@ -169,7 +169,7 @@ class Div(Function):
         return grad_a, grad_b
 
 
-class DivScalar(Function):
+class DivScalar(BuiltinFunction):
     """out = a / number, the number not a tensor (PyTorch's div.Scalar, as mean's backward
     divides);  da = g / number."""
 
@@ -186,7 +186,7 @@ class DivScalar(Function):
         return DivScalar.apply(grad, ctx.number), None
 
 
-class Reciprocal(Function):
+class Reciprocal(BuiltinFunction):
     """out = 1 / a;  da = -g * out²."""
 
     node_name = "ReciprocalBackward0"
@@ -204,7 +204,7 @@ class Reciprocal(Function):
         return -grad * (result * result)
 
 
-class Neg(Function):
+class Neg(BuiltinFunction):
     """out = -a;  da = -g."""
 
     node_name = "NegBackward0"
@@ -220,7 +220,7 @@ class Neg(Function):
         return negative(grad)
 
 
-class Pow(Function):
+class Pow(BuiltinFunction):
     """out = a ** n for a number n;  da = g * n * a ** (n - 1)."""
 
     node_name = "PowBackward0"
@@ -254,7 +254,7 @@ def _power(x, y):
     return xp.where(y < 0, negative, x ** xp.abs(y))
 
 
-class PowTensor(Function):
+class PowTensor(BuiltinFunction):
     """out = a ** b for tensors;  da = g * b * a ** (b - 1),  db = g * out * log(a)."""
 
     node_name = "PowBackward1"
@@ -280,7 +280,7 @@ class PowTensor(Function):
         return grad_a, grad_b
 
 
-class RPow(Function):
+class RPow(BuiltinFunction):
     """out = number ** b;  db = g * out * log(number)."""
 
     node_name = "PowBackward2"
@@ -307,7 +307,7 @@ def _refuse_integer_zero(x, y):
         raise RuntimeError("ZeroDivisionError")
 
 
-class FloorDivide(Function):
+class FloorDivide(BuiltinFunction):
     """out = a // b, rounded toward -inf;  no derivative (as in PyTorch: backward raises)."""
 
     node_name = "torch::autograd::NotImplemented"
@@ -324,7 +324,7 @@ class FloorDivide(Function):
         raise RuntimeError("derivative for aten::floor_divide is not implemented")
 
 
-class Remainder(Function):
+class Remainder(BuiltinFunction):
     """out = a % b, with b's sign (a - (a // b)·b);  da = g,  db = -g·(a // b)."""
 
     node_name = "RemainderBackward1"

@@ -1,7 +1,7 @@
 """Ops that choose or combine elements: where, maximum/minimum, masked_fill,
 cat, stack; and softmax / log_softmax (for the lessons' small networks)."""
 from .. import dtypes
-from ..autograd.function import Function
+from .builtin import BuiltinFunction
 from ._helpers import (_type_name, binary_arrays, check_mask, is_tensor, normalize_dim,
                        wrap_number)
 from ._unrecorded import nothing_recorded
@@ -11,7 +11,7 @@ def _mask_array(mask):
     return mask._data if is_tensor(mask) else mask
 
 
-class Where(Function):
+class Where(BuiltinFunction):
     """out = a where cond else b;  da = g where cond,  db = g elsewhere."""
 
     node_name = "WhereBackward0"
@@ -47,7 +47,7 @@ def where(condition, a, b):
     return Where.apply(condition, wrap_number(a, like), wrap_number(b, like))
 
 
-class Maximum(Function):
+class Maximum(BuiltinFunction):
     """out = max(a, b) elementwise;  the gradient goes to the larger (half each on ties)."""
 
     node_name = "MaximumBackward0"
@@ -74,7 +74,7 @@ class Minimum(Maximum):
     pick = "minimum"
 
 
-class MaskedFill(Function):
+class MaskedFill(BuiltinFunction):
     """out = x with `value` where mask is True (x and mask broadcast);
     dx = g where mask is False, summed back to x's shape."""
 
@@ -93,7 +93,7 @@ class MaskedFill(Function):
         return grad.masked_fill(ctx.mask, 0.0).sum_to_size(ctx.shape), None, None
 
 
-class MaskedFillTensor(Function):
+class MaskedFillTensor(BuiltinFunction):
     """out = x with the 0-dim tensor `value` where mask is True;
     dx = g where mask is False (summed to x's shape),  dvalue = the sum of g where mask is True."""
 
@@ -117,7 +117,7 @@ class MaskedFillTensor(Function):
         return grad_x, None, Where.apply(ctx.mask, grad, zero).sum()
 
 
-class Cat(Function):
+class Cat(BuiltinFunction):
     """out = the tensors joined along `dim`;  each input gets its slice of g."""
 
     node_name = "CatBackward0"
@@ -161,7 +161,7 @@ def _check_cat(tensors, dim):
     return dim
 
 
-class Stack(Function):
+class Stack(BuiltinFunction):
     """out = the tensors stacked along a new dim;  each input gets g selected there."""
 
     node_name = "StackBackward0"
@@ -201,7 +201,7 @@ def _shifted_by_max(ctx, x, dim, kernel):
     return x._data - x._data.max(axis=ctx.dim, keepdims=True)
 
 
-class Softmax(Function):
+class Softmax(BuiltinFunction):
     """out = eˣ / Σ eˣ along dim;  dx = out * (g - Σ g·out)."""
 
     node_name = "SoftmaxBackward0"
@@ -221,7 +221,7 @@ class Softmax(Function):
         return SoftmaxBackwardData.apply(grad, out, ctx.dim), None
 
 
-class SoftmaxBackwardData(Function):
+class SoftmaxBackwardData(BuiltinFunction):
     """Softmax's backward as one op, as in PyTorch (so create_graph records this node):
     out = y * (g - Σ g·y);  dg = y * (h - Σ h·y),  dy = g·h - (Σ y·g)·h - g·Σ y·h  (h: its grad)."""
 
@@ -246,7 +246,7 @@ class SoftmaxBackwardData(Function):
         return grad_grad, grad_out, None
 
 
-class LogSoftmax(Function):
+class LogSoftmax(BuiltinFunction):
     """out = x - log Σ eˣ along dim;  dx = g - softmax(x) * Σ g."""
 
     node_name = "LogSoftmaxBackward0"
@@ -272,7 +272,7 @@ def _log_softmax_grad(xp, g, y, dim):
     return g - xp.exp(y) * g.sum(axis=dim, keepdims=True)
 
 
-class LogSoftmaxBackwardData(Function):
+class LogSoftmaxBackwardData(BuiltinFunction):
     """LogSoftmax's backward as one op, as in PyTorch:
     out = g - eʸ Σ g;  dg = h - Σ h·eʸ,  dy = -Σg · eʸ · h  (h: its grad)."""
 

@@ -6,13 +6,13 @@ and its backward scatter-adds, so repeated indices accumulate.
 import numpy as np
 
 from .. import backend
-from ..autograd.function import Function
+from .builtin import BuiltinFunction
 from ._helpers import is_tensor
 from ._unrecorded import nothing_recorded
 from .shape import Unsqueeze
 
 
-class Slice(Function):
+class Slice(BuiltinFunction):
     """out = x[key] for a basic key (a view);  dx = g placed into zeros at key."""
 
     node_name = "SliceBackward0"
@@ -47,7 +47,7 @@ class Alias(Slice):
         return grad, None
 
 
-class EmbedInZeros(Function):
+class EmbedInZeros(BuiltinFunction):
     """out = zeros(shape) with g at key (the backward of Slice);  dg = gg[key]."""
 
     node_name = "SliceBackwardBackward0"
@@ -73,7 +73,7 @@ class SelectEmbed(EmbedInZeros):
 EmbedInZeros.picks, SelectEmbed.picks = Slice, Select
 
 
-class Index(Function):
+class Index(BuiltinFunction):
     """out = x[arrays] (a copy);  dx = g scatter-added at the indices."""
 
     node_name = "IndexBackward0"
@@ -106,7 +106,7 @@ def _index_grad(xp, g, shape, key):
     return out
 
 
-class IndexPutAccumulate(Function):
+class IndexPutAccumulate(BuiltinFunction):
     """out = zeros(shape) with g added at the indices (the backward of Index);  dg = gg[key]."""
 
     node_name = "IndexPutImplBackward0"      # PyTorch's index_backward uses _index_put_impl_

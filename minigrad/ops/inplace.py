@@ -6,7 +6,7 @@ modified before backward.
 """
 from .. import dtypes
 from ..backend import array_module as backend_module
-from ..autograd.function import Function
+from .builtin import InPlaceFunction
 from ._helpers import (_type_name, array_of, check_broadcast, check_clamp_bounds, check_mask,
                        check_sub, is_tensor)
 from .arithmetic import Pow, PowTensor, _power
@@ -34,7 +34,7 @@ def _write_result(ctx, x, result_dtype, array):
     return x
 
 
-class AddInplace(Function):
+class AddInplace(InPlaceFunction):
     """x.add_(other, alpha=1): x ← x + alpha·other;  dx = g,  dother = alpha·g."""
 
     node_name = "AddBackward0"
@@ -74,7 +74,7 @@ class SubInplace(AddInplace):
         return AddInplace.forward(ctx, x, other, -alpha)
 
 
-class MulInplace(Function):
+class MulInplace(InPlaceFunction):
     """x.mul_(other): x ← x·other;  dx = g·other,  dother = g·(x before)."""
 
     node_name = "MulBackward0"
@@ -96,7 +96,7 @@ class MulInplace(Function):
         return grad_x, grad_other
 
 
-class DivInplace(Function):
+class DivInplace(InPlaceFunction):
     """x.div_(other): x ← x / other;  dx = g / other,  dother = -g·((x before / other) / other).
     Like PyTorch it saves a copy of x before the write, so changing x later is allowed."""
 
@@ -118,7 +118,7 @@ class DivInplace(Function):
         return grad / other, grad_other
 
 
-class PowInplace(Function):
+class PowInplace(InPlaceFunction):
     """x.pow_(n), x **= n: x ← x ** n.  The backward is Pow's (PowTensor's for a tensor n),
     given a copy of x from before the write: the x that Pow would have saved."""
 
@@ -146,7 +146,7 @@ class PowTensorInplace(PowInplace):
 PowInplace.out_of_place, PowTensorInplace.out_of_place = Pow, PowTensor
 
 
-class ZeroInplace(Function):
+class ZeroInplace(InPlaceFunction):
     """x.zero_(): x ← 0;  dx = 0."""
 
     node_name = "ZeroBackward0"
@@ -160,7 +160,7 @@ class ZeroInplace(Function):
         return _zeros_like(grad)
 
 
-class FillInplace(Function):
+class FillInplace(InPlaceFunction):
     """x.fill_(value): x ← value everywhere;  dx = 0."""
 
     node_name = "FillBackward2"
@@ -181,7 +181,7 @@ def _zeros_like(grad):
     return grad._new(grad._xp.zeros_like(grad._data))
 
 
-class CopyInplace(Function):
+class CopyInplace(InPlaceFunction):
     """x.copy_(src): x ← src (broadcast, cast);  dx = 0,  dsrc = g summed to src's shape."""
 
     node_name = "torch::autograd::CopyBackwards"
@@ -202,7 +202,7 @@ class CopyInplace(Function):
         return grad._new(grad._xp.zeros_like(grad._data)), grad_src   # zeros: no history
 
 
-class ClampInplace(Function):
+class ClampInplace(InPlaceFunction):
     """x.clamp_(min, max);  dx = g where min ≤ x_before ≤ max, else 0."""
 
     node_name = "ClampBackward1"
@@ -220,7 +220,7 @@ class ClampInplace(Function):
         return _where_inside(grad._new(ctx.inside), grad), None, None
 
 
-class MaskedFillInplace(Function):
+class MaskedFillInplace(InPlaceFunction):
     """x.masked_fill_(mask, value): x ← value where mask is True (mask broadcasts to x);
     dx = g where mask is False, 0 where it is True."""
 
@@ -238,7 +238,7 @@ class MaskedFillInplace(Function):
         return grad.masked_fill(grad._new(ctx.mask), 0.0), None, None
 
 
-class SetItem(Function):
+class SetItem(InPlaceFunction):
     """x[key] = value;  dx = g with zeros at key,  dvalue = g[key] summed to value's shape."""
 
     node_name = "torch::autograd::CopySlices"
@@ -292,7 +292,7 @@ def is_advanced_key(index):
 # grad_fn becomes a fresh gather from the base (AsStridedBackward0).
 # Elements are located by their position in the base's memory.
 
-class CopySlices(Function):
+class CopySlices(InPlaceFunction):
     """base with the elements at flat positions `flat` replaced by `value`;
     dbase = g with zeros at flat,  dvalue = g at flat."""
 
@@ -314,7 +314,7 @@ class CopySlices(Function):
         return grad * grad._new(kept), None, grad_value
 
 
-class AsStrided(Function):
+class AsStrided(InPlaceFunction):
     """out = the elements of x at flat positions `flat` (a view's place in its base);
     dx = g scattered back to those positions."""
 

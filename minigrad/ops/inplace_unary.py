@@ -7,7 +7,7 @@ changing x later is fine), x itself where it saves its result (so changing x lat
 is caught by x's version counter).  Plus normal_ and uniform_, for initialising.
 """
 from .. import backend
-from ..autograd.function import Function
+from .builtin import BuiltinFunction
 from . import activations, arithmetic, unary
 from .inplace import _value_before, _write_result
 
@@ -36,7 +36,7 @@ IN_PLACE = {name: _in_place(op, name) for name, op in [
 LeakyReluInplace = _in_place(activations.LeakyRelu, "leaky_relu_", "LeakyReluBackward1")
 
 
-class RandomFill(Function):
+class RandomFill(BuiltinFunction):
     """x.normal_(mean, std), x.uniform_(a, b): x ← random numbers;  dx = 0."""
 
     node_name = "NormalBackward0"

@@ -1,5 +1,5 @@
 """Matrix products.  `a @ b` picks one by the operands' dimensions, as PyTorch does."""
-from ..autograd.function import Function
+from .builtin import BuiltinFunction
 from ._helpers import check_shapes_broadcast
 from ._unrecorded import nothing_recorded
 from .reduce import _type_name
@@ -28,7 +28,7 @@ def _check_same_dtype(a, b, kind="mm"):
         f"expected m1 and m2 to have the same dtype, but got: {names[0]} != {names[1]}")
 
 
-class Mm(Function):
+class Mm(BuiltinFunction):
     """out = A @ B (matrices);  dA = g @ Bᵀ,  dB = Aᵀ @ g."""
 
     node_name = "MmBackward0"
@@ -60,7 +60,7 @@ class Mm(Function):
         return grad_a, grad_b
 
 
-class Mv(Function):
+class Mv(BuiltinFunction):
     """out = A @ v (matrix, vector);  dA = g vᵀ (outer product),  dv = Aᵀ @ g."""
 
     node_name = "MvBackward0"
@@ -85,7 +85,7 @@ class Mv(Function):
         return grad_a, grad_v
 
 
-class Dot(Function):
+class Dot(BuiltinFunction):
     """out = a · b (vectors);  da = g * b,  db = g * a."""
 
     node_name = "DotBackward0"
@@ -112,7 +112,7 @@ class Dot(Function):
                 grad * a if a is not None else None)
 
 
-class Bmm(Function):
+class Bmm(BuiltinFunction):
     """out = A @ B over broadcast batch dims;  dA = g @ Bᵀ,  dB = Aᵀ @ g (summed to shape)."""
 
     node_name = "BmmBackward0"
@@ -139,7 +139,7 @@ class Bmm(Function):
         return grad_a, grad_b
 
 
-class SqueezeResult(Function):
+class SqueezeResult(BuiltinFunction):
     """out = x without its size-1 dim `dim`: matmul's own result, reshaped in place
     (PyTorch's squeeze_, so not a view);  dx = g with the dim put back."""
 
@@ -157,7 +157,7 @@ class SqueezeResult(Function):
         return grad.unsqueeze(ctx.dim), None
 
 
-class UnsafeView(Function):
+class UnsafeView(BuiltinFunction):
     """out = x with the shape of matmul's result (PyTorch's _unsafe_view: not tracked as
     a view);  dx = g reshaped back."""
 

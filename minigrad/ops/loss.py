@@ -7,7 +7,7 @@ Each is one op, as in PyTorch, so `loss.grad_fn` prints the same name
 divides the incoming gradient by the number of terms averaged.
 """
 from .. import dtypes
-from ..autograd.function import Function
+from .builtin import BuiltinFunction
 from ._helpers import _type_name, check_broadcast
 from .arithmetic import DivScalar
 
@@ -40,7 +40,7 @@ def _same_size(x, target):
                          f"({x.shape})")
 
 
-class BinaryCrossEntropyWithLogits(Function):
+class BinaryCrossEntropyWithLogits(BuiltinFunction):
     """ℓ = max(x, 0) - x·y + log(1 + e^-|x|)  (= -y log σ(x) - (1-y) log(1-σ(x)), stably);
     dx = g·(σ(x) - y),  dy = -g·x."""
 
@@ -72,7 +72,7 @@ class BinaryCrossEntropyWithLogits(Function):
         return grad_x, grad_target, None
 
 
-class BinaryCrossEntropy(Function):
+class BinaryCrossEntropy(BuiltinFunction):
     """ℓ = -(y·log p + (1-y)·log(1-p)), each log clamped at -100 as in PyTorch;
     dp = g·(p - y) / max(p(1-p), 1e-12),  dy = g·(log(1-p) - log p)."""
 
@@ -105,7 +105,7 @@ class BinaryCrossEntropy(Function):
         return grad_p, grad_target, None
 
 
-class MseLoss(Function):
+class MseLoss(BuiltinFunction):
     """ℓ = (x - y)²  (x and y broadcast);  dx = 2g·(x - y),  dy = -2g·(x - y)."""
 
     node_name = "MseLossBackward0"
@@ -181,7 +181,7 @@ def _picked(log_probs, target, weight, ignore_index):
     return where.reshape(log_probs.shape), row_weight
 
 
-class NllLoss(Function):
+class NllLoss(BuiltinFunction):
     """ℓᵢ = -wᵢ·x[i, targetᵢ] (rows of class scores x, target class indices);
     "mean" divides by Σ wᵢ;  dx[i, targetᵢ] = -g·wᵢ, 0 elsewhere."""
 
@@ -207,7 +207,7 @@ class NllLoss(Function):
         return NllLossBackward.apply(grad, x, ctx), None, None, None, None
 
 
-class NllLossBackward(Function):
+class NllLossBackward(BuiltinFunction):
     """NllLoss's backward as one op, as in PyTorch (create_graph records this node, which
     depends on the input x too):  out = -g·wᵢ at each (i, targetᵢ) ("mean": / Σ wᵢ);
     dg = nll_loss(h) with the same target and weight,  dx = 0."""

@@ -11,7 +11,7 @@ back where its value came from (a scatter into zeros, PyTorch's ScatterBackward0
 # returns them sorted.
 """
 from .. import dtypes
-from ..autograd.function import Function
+from .builtin import BuiltinFunction
 from ._helpers import normalize_dim
 from .pieces import ScatterOnZeros
 
@@ -65,7 +65,7 @@ def _put_back(ctx, grad):
     return ScatterOnZeros.apply(grad, ctx.shape, ctx.dim, indices)
 
 
-class Sort(Function):
+class Sort(BuiltinFunction):
     """(values, indices) = x sorted along dim;  dx = g scattered back to the indices."""
 
     node_name = "SortBackward0"
@@ -87,7 +87,7 @@ class SortStable(Sort):
     node_name = "SortBackward1"
 
 
-class Topk(Function):
+class Topk(BuiltinFunction):
     """(values, indices) = the k largest (or smallest) of x along dim;
     dx = g scattered back to the indices, 0 elsewhere."""
 

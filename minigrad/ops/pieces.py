@@ -5,7 +5,7 @@ tril, triu, diag).
 The views share their base's data and version counter (`x._view`), as in PyTorch.
 """
 from .. import backend, dtypes
-from ..autograd.function import Function
+from .builtin import BuiltinFunction
 from ._helpers import normalize_dim
 from .combine import Cat, Stack
 
@@ -15,7 +15,7 @@ def _along(dim, piece):
     return (slice(None),) * dim + (piece,)
 
 
-class SplitWithSizes(Function):
+class SplitWithSizes(BuiltinFunction):
     """outs = consecutive pieces of x along `dim`, of the given sizes (views);  dx = the
     pieces' gradients joined again (cat)."""
 
@@ -57,7 +57,7 @@ def split_sizes(length, size):
     return [min(size, length - i * size) for i in range(count)]
 
 
-class Unbind(Function):
+class Unbind(BuiltinFunction):
     """outs = x[i] along `dim` for every i (views);  dx = the gradients stacked again."""
 
     node_name = "UnbindBackward0"
@@ -88,7 +88,7 @@ def refuse_inplace(outputs, name):
     return outputs
 
 
-class Gather(Function):
+class Gather(BuiltinFunction):
     """out[i][j] = x[index[i][j]][j] (dim 0);  dx = g scatter-added back at index."""
 
     node_name = "GatherBackward0"
@@ -117,7 +117,7 @@ class Gather(Function):
         return ScatterAdd.apply(grad, ctx.shape, ctx.dim, index), None, None
 
 
-class ScatterAdd(Function):
+class ScatterAdd(BuiltinFunction):
     """out = zeros(shape) with g added at index along dim (Gather's backward);  dg = h gathered."""
 
     node_name = "ScatterAddBackward0"
@@ -147,7 +147,7 @@ class ScatterOnZeros(ScatterAdd):
     node_name = "ScatterBackward0"
 
 
-class IndexSelect(Function):
+class IndexSelect(BuiltinFunction):
     """out = x's slices at `index` along dim;  dx = g index-added back."""
 
     node_name = "IndexSelectBackward0"
@@ -174,7 +174,7 @@ class IndexSelect(Function):
         return IndexAdd.apply(grad, ctx.shape, ctx.dim, index), None, None
 
 
-class IndexAdd(Function):
+class IndexAdd(BuiltinFunction):
     """out = zeros(shape) with g's slices added at index along dim;  dg = h index-selected."""
 
     node_name = "IndexAddBackward0"
@@ -197,7 +197,7 @@ class IndexAdd(Function):
         return IndexSelect.apply(h, ctx.dim, index), None, None, None
 
 
-class Repeat(Function):
+class Repeat(BuiltinFunction):
     """out = x tiled `repeats` times along each dim;  dx = g summed over the copies."""
 
     node_name = "RepeatBackward0"
@@ -239,7 +239,7 @@ def _copies_split(repeats, shape):
     return split, tuple(copies_dims)
 
 
-class Flip(Function):
+class Flip(BuiltinFunction):
     """out = x reversed along `dims`;  dx = g reversed back."""
 
     node_name = "FlipBackward0"
@@ -258,7 +258,7 @@ class Flip(Function):
         return Flip.apply(grad, ctx.dims), None
 
 
-class Roll(Function):
+class Roll(BuiltinFunction):
     """out = x shifted cyclically by `shifts` along `dims` (flattened when none);
     dx = g shifted back."""
 
@@ -278,7 +278,7 @@ class Roll(Function):
         return Roll.apply(grad, tuple(-s for s in ctx.shifts), ctx.dims), None, None
 
 
-class Tril(Function):
+class Tril(BuiltinFunction):
     """out = x with the elements above diagonal k zeroed;  dx = g with them zeroed too."""
 
     node_name = "TrilBackward0"
@@ -313,7 +313,7 @@ def _diagonal_spots(shape, offset, xp):
     return steps + first_row, steps + first_col
 
 
-class DiagonalCopy(Function):
+class DiagonalCopy(BuiltinFunction):
     """out = diagonal `offset` of the matrix x (a copy);  dx = g on that diagonal of zeros."""
 
     node_name = "DiagonalBackward0"
@@ -334,7 +334,7 @@ class Diag(DiagonalCopy):
     node_name = "DiagonalBackward0_copy"
 
 
-class DiagonalScatter(Function):
+class DiagonalScatter(BuiltinFunction):
     """out = zeros(shape) with g on diagonal `offset` (the backward of a diagonal);
     dg = h's diagonal."""
 
@@ -352,7 +352,7 @@ class DiagonalScatter(Function):
         return DiagonalCopy.apply(h, ctx.offset), None, None
 
 
-class DiagEmbed(Function):
+class DiagEmbed(BuiltinFunction):
     """torch.diag of a vector: out = the square matrix with x on diagonal `offset`, zeros
     elsewhere;  dx = g's diagonal."""
 

@@ -5,7 +5,7 @@ The backward of a reduction puts the gradient back in the reduced dims
 """
 
 from .. import dtypes
-from ..autograd.function import Function
+from .builtin import BuiltinFunction
 from ._helpers import _type_name, normalize_dim, normalize_dims  # noqa: F401 (re-exported)
 from ._unrecorded import nothing_recorded
 from .arithmetic import DivScalar
@@ -22,7 +22,7 @@ def _unreduce(grad, shape, dims, keepdim):
     return grad.expand(shape)
 
 
-class Sum(Function):
+class Sum(BuiltinFunction):
     """out = Σ x over `dim` (all elements when dim is None);  dx = g, broadcast back."""
 
     node_name = "SumBackward0"
@@ -46,7 +46,7 @@ class SumDim(Sum):
     node_name = "SumBackward1"
 
 
-class Mean(Function):
+class Mean(BuiltinFunction):
     """out = mean of x over `dim`;  dx = g / n, broadcast back."""
 
     node_name = "MeanBackward0"
@@ -81,7 +81,7 @@ class MeanDim(Mean):
     node_name = "MeanBackward1"
 
 
-class Max(Function):
+class Max(BuiltinFunction):
     """out = max of all elements;  dx = g shared evenly among the maxima."""
 
     node_name = "MaxBackward1"
@@ -113,7 +113,7 @@ class Min(Max):
     pick = "min"
 
 
-class MaxDim(Function):
+class MaxDim(BuiltinFunction):
     """(values, indices) = max along `dim`;  dx = g at the chosen index, 0 elsewhere."""
 
     node_name = "MaxBackward0"

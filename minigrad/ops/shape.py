@@ -7,7 +7,7 @@ an in-place change through a view is seen by the saved-tensor checks of the base
 import math
 
 from .. import backend
-from ..autograd.function import Function
+from .builtin import BuiltinFunction
 from ._helpers import normalize_dim
 
 
@@ -26,7 +26,7 @@ def infer_shape(shape, numel):
     return shape
 
 
-class View(Function):
+class View(BuiltinFunction):
     """out = x seen with another shape (shares data);  dx = g reshaped back."""
 
     node_name = "ViewBackward0"
@@ -63,7 +63,7 @@ class ReshapeCopy(View):
     node_name = "UnsafeViewBackward0"
 
 
-class Transpose(Function):
+class Transpose(BuiltinFunction):
     """out = x with dims d0 and d1 swapped (a view);  dx = g with them swapped back."""
 
     node_name = "TransposeBackward0"
@@ -78,7 +78,7 @@ class Transpose(Function):
         return grad.transpose(*ctx.dims), None, None
 
 
-class T(Function):
+class T(BuiltinFunction):
     """out = xᵀ for x of at most 2 dims (x.t());  dx = gᵀ."""
 
     node_name = "TBackward0"
@@ -94,7 +94,7 @@ class T(Function):
         return grad.t()
 
 
-class Permute(Function):
+class Permute(BuiltinFunction):
     """out = x with its dims reordered (a view);  dx = g with the inverse order."""
 
     node_name = "PermuteBackward0"
@@ -117,7 +117,7 @@ class Permute(Function):
         return grad.permute(*ctx.inverse), None
 
 
-class Squeeze(Function):
+class Squeeze(BuiltinFunction):
     """out = x without its size-1 dims (a view);  dx = g with each removed dim put back
     by unsqueeze (PyTorch's unsqueeze_to: g itself when no dim was removed)."""
 
@@ -147,7 +147,7 @@ class SqueezeDim(Squeeze):
     node_name = "SqueezeBackward1"
 
 
-class Unsqueeze(Function):
+class Unsqueeze(BuiltinFunction):
     """out = x with a new size-1 dim at `dim` (a view);  dx = g squeezed there."""
 
     node_name = "UnsqueezeBackward0"
@@ -162,7 +162,7 @@ class Unsqueeze(Function):
         return grad.squeeze(ctx.dim), None
 
 
-class Expand(Function):
+class Expand(BuiltinFunction):
     """out = x broadcast to `shape` (a view, no copy);  dx = g summed back to x's shape."""
 
     node_name = "ExpandBackward0"
@@ -199,7 +199,7 @@ def _type_str(x):
     return "torch." + {"float32": "Float", "float64": "Double"}.get(x.dtype.name, "") + "Tensor"
 
 
-class Clone(Function):
+class Clone(BuiltinFunction):
     """out = a copy of x with its own storage;  dx = g."""
 
     node_name = "CloneBackward0"
@@ -213,7 +213,7 @@ class Clone(Function):
         return grad
 
 
-class ToCopy(Function):
+class ToCopy(BuiltinFunction):
     """out = x converted to another dtype and/or device;  dx = g converted back."""
 
     node_name = "ToCopyBackward0"

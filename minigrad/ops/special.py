@@ -13,7 +13,7 @@ import math
 
 import numpy as np
 
-from ..autograd.function import Function
+from .builtin import BuiltinFunction
 from .unary import _float_data
 
 TWO_OVER_SQRT_PI = 2.0 / math.sqrt(math.pi)
@@ -88,7 +88,7 @@ def erf_array(data, xp, complement=False):
     return out.astype(data.dtype, copy=False)
 
 
-class Erf(Function):
+class Erf(BuiltinFunction):
     """out = erf x = 2/√π ∫₀ˣ e^(-t²) dt;  dx = g * 2/√π e^(-x²)."""
 
     node_name = "ErfBackward0"

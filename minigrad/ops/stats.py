@@ -5,7 +5,7 @@ Each backward puts the gradient back in the reduced dims with reduce._unreduce.
 import math
 
 from .. import dtypes
-from ..autograd.function import Function
+from .builtin import BuiltinFunction
 from ._helpers import _type_name, normalize_dim, normalize_dims
 from .combine import MaskedFill, Where
 from .reduce import _unreduce
@@ -22,7 +22,7 @@ def _float_only(x, message):
         raise RuntimeError(message)
 
 
-class Cumsum(Function):
+class Cumsum(BuiltinFunction):
     """out[i] = Σ_{j≤i} x[j] along dim;  dx[j] = Σ_{i≥j} g[i] (a cumsum of g reversed)."""
 
     node_name = "CumsumBackward0"
@@ -40,7 +40,7 @@ class Cumsum(Function):
         return grad.flip(ctx.dim).cumsum(ctx.dim).flip(ctx.dim), None
 
 
-class Prod(Function):
+class Prod(BuiltinFunction):
     """out = Π x over `dim` (all elements when dim is None);  dx = g * Π of the others
     (g * out / x where x ≠ 0; where a zero sits, the product of the rest)."""
 
@@ -85,7 +85,7 @@ class ProdDim(Prod):
     node_name = "ProdBackward1"
 
 
-class Amax(Function):
+class Amax(BuiltinFunction):
     """out = max over `dim` (all dims when empty);  dx = g shared evenly among the maxima."""
 
     node_name = "AmaxBackward0"
@@ -118,7 +118,7 @@ class Amin(Amax):
     pick = "min"
 
 
-class Logsumexp(Function):
+class Logsumexp(BuiltinFunction):
     """out = log Σ eˣ over `dim` (computed as m + log Σ e^(x-m), m the max);
     dx = g * e^(x - out)."""
 
@@ -144,7 +144,7 @@ class Logsumexp(Function):
         return _unreduce(grad, ctx.shape, ctx.dims, ctx.keepdim) * (x - out).exp(), None, None
 
 
-class VectorNorm(Function):
+class VectorNorm(BuiltinFunction):
     """out = (Σ |x|ᵖ)^(1/p) over `dim` (p = ±inf: max or min |x|, p = 0: count of x ≠ 0);  dx = g * sign(x) |x|ᵖ⁻¹ / outᵖ⁻¹
     (p = 2: g * x / out; 0 where out = 0)."""
 
@@ -195,7 +195,7 @@ def _p_norm_backward(x, g, out, p):
     return x * x.abs() ** (p - 2) * scale
 
 
-class Var(Function):
+class Var(BuiltinFunction):
     """out = Σ (x - mean)² / (n - correction) over `dim`;
     dx = g * 2 (x - mean) / (n - correction)."""
 

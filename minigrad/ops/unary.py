@@ -5,7 +5,7 @@ sigmoid, relu, sqrt) save the result; the others save their input.
 """
 
 from .. import dtypes
-from ..autograd.function import Function
+from .builtin import BuiltinFunction
 from ._helpers import is_tensor
 from ._unrecorded import nothing_recorded
 from .arithmetic import _sum_to
@@ -19,7 +19,7 @@ def _float_data(a):
     return a._data.astype(dtypes.get_default_dtype().numpy)
 
 
-class Exp(Function):
+class Exp(BuiltinFunction):
     """out = eˣ;  dx = g * out."""
 
     node_name = "ExpBackward0"
@@ -36,7 +36,7 @@ class Exp(Function):
         return grad * result
 
 
-class Log(Function):
+class Log(BuiltinFunction):
     """out = ln x;  dx = g / x."""
 
     node_name = "LogBackward0"
@@ -52,7 +52,7 @@ class Log(Function):
         return grad / x
 
 
-class Sin(Function):
+class Sin(BuiltinFunction):
     """out = sin x;  dx = g * cos x."""
 
     node_name = "SinBackward0"
@@ -68,7 +68,7 @@ class Sin(Function):
         return grad * x.cos()
 
 
-class Cos(Function):
+class Cos(BuiltinFunction):
     """out = cos x;  dx = -g * sin x."""
 
     node_name = "CosBackward0"
@@ -84,7 +84,7 @@ class Cos(Function):
         return -grad * x.sin()
 
 
-class Tanh(Function):
+class Tanh(BuiltinFunction):
     """out = tanh x;  dx = g * (1 - out²)."""
 
     node_name = "TanhBackward0"
@@ -112,7 +112,7 @@ def _tanh_grad(xp, g, y):
     return g * (1 - y * y)
 
 
-class TanhBackward(Function):
+class TanhBackward(BuiltinFunction):
     """Tanh's backward as one op, as in PyTorch (one step instead of three; create_graph
     records this node):  out = g * (1 - y²);  dg = h * (1 - y²),  dy = h * (-2 y g)."""
 
@@ -131,7 +131,7 @@ class TanhBackward(Function):
         return grad_grad, grad_out
 
 
-class Sigmoid(Function):
+class Sigmoid(BuiltinFunction):
     """out = 1 / (1 + e⁻ˣ);  dx = g * out * (1 - out)."""
 
     node_name = "SigmoidBackward0"
@@ -150,7 +150,7 @@ class Sigmoid(Function):
         return grad * result * (1 - result)
 
 
-class Relu(Function):
+class Relu(BuiltinFunction):
     """out = max(x, 0);  dx = g where out > 0, else 0."""
 
     node_name = "ReluBackward0"
@@ -177,7 +177,7 @@ def _threshold(xp, g, y):
     return xp.where(y <= 0, 0, g).astype(g.dtype, copy=False)
 
 
-class ThresholdBackward(Function):
+class ThresholdBackward(BuiltinFunction):
     """Relu's backward as one op, as in PyTorch (create_graph records this node, which
     depends on relu's output too):  out = g where y > 0;  dg = h where y > 0,  dy = 0."""
 
@@ -196,7 +196,7 @@ class ThresholdBackward(Function):
         return grad_grad, grad_result
 
 
-class Sqrt(Function):
+class Sqrt(BuiltinFunction):
     """out = √x;  dx = g / (2 out)."""
 
     node_name = "SqrtBackward0"
@@ -213,7 +213,7 @@ class Sqrt(Function):
         return grad / (2 * result)
 
 
-class Abs(Function):
+class Abs(BuiltinFunction):
     """out = |x|;  dx = g * sign(x)."""
 
     node_name = "AbsBackward0"
@@ -231,7 +231,7 @@ class Abs(Function):
         return grad * x.sign()
 
 
-class Sign(Function):
+class Sign(BuiltinFunction):
     """out = sign(x) (-1, 0 or 1);  dx = 0."""
 
     node_name = "SignBackward0"
@@ -251,7 +251,7 @@ def _where_inside(inside, grad):
     return Where.apply(inside, grad, grad._new(grad._xp.zeros((), grad._data.dtype)))
 
 
-class Clamp(Function):
+class Clamp(BuiltinFunction):
     """out = min(max(x, low), high);  dx = g where low ≤ x ≤ high, else 0."""
 
     node_name = "ClampBackward1"
@@ -281,7 +281,7 @@ class Clamp(Function):
         return _where_inside(inside, grad), None, None
 
 
-class ClampTensor(Function):
+class ClampTensor(BuiltinFunction):
     """clamp with tensor bounds (all broadcast together): dx = g where low ≤ x ≤ high,
     dlow = g where x < low, dhigh = g where x > high, each summed back to its shape."""
 

@@ -2,13 +2,13 @@
 softplus, and the rounding family (floor ceil round trunc: gradient 0)."""
 import math
 
-from ..autograd.function import Function
+from .builtin import BuiltinFunction
 from ._helpers import _type_name, binary_arrays
 from .combine import Where
 from .unary import _float_data
 
 
-class Log1p(Function):
+class Log1p(BuiltinFunction):
     """out = ln(1 + x);  dx = g / (1 + x)."""
 
     node_name = "Log1PBackward0"
@@ -109,7 +109,7 @@ class Atan(Log1p):
         return grad / (x * x + 1)
 
 
-class Expm1(Function):
+class Expm1(BuiltinFunction):
     """out = eˣ - 1;  dx = g * (out + 1)."""
 
     node_name = "Expm1Backward0"
@@ -126,7 +126,7 @@ class Expm1(Function):
         return grad * (result + 1)
 
 
-class Atan2(Function):
+class Atan2(BuiltinFunction):
     """out = atan2(y, x), the angle of the point (x, y);
     dy = g * x / (x² + y²),  dx = -g * y / (x² + y²)."""
 
@@ -145,7 +145,7 @@ class Atan2(Function):
         return (scale * x).sum_to_size(y.shape), (-scale * y).sum_to_size(x.shape)
 
 
-class Softplus(Function):
+class Softplus(BuiltinFunction):
     """out = ln(1 + e^(βx)) / β  (x itself where βx > threshold);
     dx = g * sigmoid(βx)  (g where βx > threshold)."""
 
@@ -170,7 +170,7 @@ class Softplus(Function):
         return Where.apply(scaled > ctx.threshold, grad, grad * scaled.sigmoid()), None, None
 
 
-class Floor(Function):
+class Floor(BuiltinFunction):
     """out = ⌊x⌋ (integers come back unchanged);  dx = 0."""
 
     node_name = "FloorBackward0"
@@ -211,7 +211,7 @@ class Round(Floor):
     compute = "round"
 
 
-class RoundDecimals(Function):
+class RoundDecimals(BuiltinFunction):
     """out = x rounded to `decimals` places (halves to even);  dx = 0."""
 
     node_name = "RoundBackward1"
