@@ -21,7 +21,7 @@ from .functions import (abs, add, allclose, argmax, argmin, cat, clamp, clone, c
 from .functions_ops import *  # noqa: F401,F403 (split, cumsum, norm, outer ...)
 from .serialization import load, save
 from .tensor import Tensor
-from .tensor_data import Size
+from .tensor_shape import Size
 
 __version__ = "0.1.0"
 from math import e, inf, nan, pi  # noqa: E402,F401  (torch.pi, torch.inf ...)

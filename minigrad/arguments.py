@@ -16,7 +16,7 @@ import functools
 import numpy as np
 
 from . import dtypes, signatures
-from .tensor_data import TensorData
+from .autograd import tensor_door
 
 _ALIASES = {"axis": "dim", "keepdims": "keepdim"}
 # the functions and Tensor methods with a dim (and keepdim) argument that take them
@@ -44,13 +44,13 @@ def accept_numpy_names_in(owner):
 # --- the kinds of argument -----------------------------------------------------------------
 
 def _is_int(value):
-    if isinstance(value, TensorData):        # a one-element integer tensor counts
+    if isinstance(value, tensor_door.Tensor):        # a one-element integer tensor counts
         return value.numel() == 1 and value.dtype.category == 1
     return isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_))
 
 
 def _is_number(value):
-    if isinstance(value, TensorData):
+    if isinstance(value, tensor_door.Tensor):
         return value.numel() == 1
     return isinstance(value, (bool, int, float, complex, np.number, np.bool_))
 
@@ -66,9 +66,9 @@ def _is_ints(value):
 
 
 _CHECKS = {
-    "Tensor": lambda value: isinstance(value, TensorData),
+    "Tensor": lambda value: isinstance(value, tensor_door.Tensor),
     "Tensor[]": lambda value: isinstance(value, (list, tuple)) and all(
-        isinstance(item, TensorData) for item in value),
+        isinstance(item, tensor_door.Tensor) for item in value),
     "Number": _is_number,
     "int": _is_int,
     "float": lambda value: isinstance(value, (int, float, np.number)),
@@ -205,7 +205,7 @@ class Signature:
 
 
 def _type_name(value):
-    return "Tensor" if isinstance(value, TensorData) else type(value).__name__
+    return "Tensor" if isinstance(value, tensor_door.Tensor) else type(value).__name__
 
 
 def _wrong_type(name, parameter, value, position):
@@ -265,11 +265,7 @@ OPERATORS = ("__add__", "__radd__", "__sub__", "__rsub__", "__mul__", "__rmul__"
              "__truediv__", "__rtruediv__", "__floordiv__", "__rfloordiv__", "__mod__",
              "__rmod__", "__pow__", "__rpow__", "__matmul__", "__rmatmul__", "__eq__", "__ne__",
              "__lt__", "__le__", "__gt__", "__ge__")
-_OPERANDS = (TensorData, bool, int, float, np.number, np.bool_, np.ndarray)
-_MATRICES = (TensorData, np.ndarray)                 # x @ 2 is refused as well
-
-
-def giving_way(operator, operands=_OPERANDS):
+def giving_way(operator, operands):
     """`operator`, returning NotImplemented for an operand that is neither a tensor nor a
     number, so that Python asks the other operand and then raises PyTorch's TypeError."""
     @functools.wraps(operator)
@@ -281,6 +277,9 @@ def giving_way(operator, operands=_OPERANDS):
 
 
 def operators_give_way_in(cls):
+    """Make the operators of `cls` (the Tensor class) give way to other operands."""
+    numbers = (cls, bool, int, float, np.number, np.bool_, np.ndarray)
+    matrices = (cls, np.ndarray)                     # x @ 2 is refused as well
     for name in OPERATORS:
-        operands = _MATRICES if "matmul" in name else _OPERANDS
+        operands = matrices if "matmul" in name else numbers
         setattr(cls, name, giving_way(getattr(cls, name), operands))

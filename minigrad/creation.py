@@ -6,7 +6,6 @@ import numpy as np
 
 from . import backend, dtypes
 from .autograd.grad_mode import mark_inference
-from .ops._helpers import _type_name
 from .tensor import Tensor
 
 _rng = {"generator": np.random.default_rng()}
@@ -220,7 +219,7 @@ def _random_dtype(dtype, kernel):
     """PyTorch draws random floats only: an integer or bool dtype has no kernel."""
     if dtype is not None and not dtypes.to_dtype(dtype).is_floating_point:
         raise NotImplementedError(f'"{kernel}" not implemented for '
-                                  f"'{_type_name(dtypes.to_dtype(dtype))}'")
+                                  f"'{dtypes.legacy_name(dtypes.to_dtype(dtype))}'")
 
 
 def rand(*size, dtype=None, device=None, requires_grad=False):

@@ -130,3 +130,23 @@ def promote_types(a, b):
 def can_cast(from_dtype, to_dtype_):
     """In-place ops may not turn e.g. a float result into an integer tensor."""
     return from_dtype.category <= to_dtype_.category
+
+
+_LEGACY_NAMES = {"float32": "Float", "float64": "Double", "float16": "Half", "int64": "Long",
+                 "int32": "Int", "int16": "Short", "int8": "Char", "uint8": "Byte",
+                 "bool": "Bool"}
+
+
+def legacy_name(d):
+    """PyTorch's legacy type name in error texts: float32 -> Float (torch.FloatTensor)."""
+    return _LEGACY_NAMES.get(d.name, d.name)
+
+
+_CPP_NAMES = {"float32": "float", "float64": "double", "float16": "c10::Half",
+              "int64": "long int", "int32": "int", "int16": "short int", "int8": "signed char",
+              "uint8": "unsigned char", "bool": "bool"}
+
+
+def cpp_name(d):
+    """The C++ name some of PyTorch's messages use: int64 -> long int."""
+    return _CPP_NAMES.get(d.name, d.name)

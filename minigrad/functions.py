@@ -3,9 +3,9 @@ import builtins
 
 import numpy as np
 
-from . import backend
+from . import backend, dtypes
 from .ops import combine
-from .ops._helpers import _type_name, is_tensor as _is_tensor
+from .ops.arithmetic import is_tensor as _is_tensor
 
 
 def add(input, other, alpha=1):
@@ -216,7 +216,7 @@ def _check_sequence(tensors, name):
 
 def allclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
     if _is_tensor(a) and _is_tensor(b) and a.dtype is not b.dtype:
-        raise RuntimeError(f"{_type_name(a.dtype)} did not match {_type_name(b.dtype)}")
+        raise RuntimeError(f"{dtypes.legacy_name(a.dtype)} did not match {dtypes.legacy_name(b.dtype)}")
     if _is_tensor(a) and _is_tensor(b) and a.device is not b.device:
         a, b = backend.match_devices("elementwise", (a, b))      # PyTorch's error
     x = a._data if _is_tensor(a) else a

@@ -1,8 +1,8 @@
-"""torch.split(x, 2), torch.cumsum(x, 0), torch.sort(x) ...: the function forms of the
-ops in tensor_ops.py (outer's code lives here; Tensor.outer calls it).  Each calls the
-op; read the op's class for its backward."""
+"""torch.split(x, 2), torch.cumsum(x, 0), torch.sort(x) ...: the function forms of
+Tensor methods of tensor_math.py and tensor_shape.py (outer's code lives here;
+Tensor.outer calls it).  Each calls the op; read the op's class for its backward."""
 from .ops import ordering
-from .ops._helpers import normalize_dims
+from .ops.shape import normalize_dims
 
 
 def split(tensor, split_size_or_sections, dim=0):

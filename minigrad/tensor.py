@@ -6,9 +6,15 @@
     _output_nr         which output of grad_fn this tensor is
     grad               gradients accumulated by backward (leaves, or retain_grad())
 
-The math methods (+, exp, sum, view, [] ...) live in tensor_math.py, each
-calling one op of minigrad/ops/; shape, dtype, numpy(), item() ... live in
-tensor_data.py.
+This file holds what a tensor is: its array and what describes it (shape, dtype,
+device), and its part in autograd (requires_grad, grad, grad_fn, hooks, version
+counter, backward).  Its methods live by kind, each calling one op of minigrad/ops/:
+
+    tensor_math.py      + - * / ** @, exp log erf ..., sum mean max norm ..., == < &
+    tensor_shape.py     view reshape transpose expand .T, x[...], split gather, repeat flip
+    tensor_inplace.py   add_ mul_ zero_ copy_ masked_fill_ exp_ ..., x[...] = v
+    tensor_convert.py   numpy() item() tolist(), float(t) len(t), .to() .cpu() .double(),
+                        clone(), new_zeros ...
 """
 import warnings
 import weakref
@@ -17,27 +23,27 @@ import numpy as np
 
 from . import backend, dtypes
 from ._formatting import tensor_repr
-from .autograd import api as autograd_api
-from .autograd import saved_tensor
-from .autograd.graph import register_leaf_accumulator
 from .arguments import accept_numpy_names_in
-from .ops._helpers import _type_name
-from .tensor_data import TensorData
-from .tensor_extras import TensorExtras
+from .autograd import api as autograd_api
+from .autograd import tensor_door
+from .autograd.grad_mode import _state as _grad_mode, mark_inference
+from .autograd.node import leaf_accumulator
+from .ops import view_history
+from .ops.shape import normalize_dim
+from .tensor_convert import TensorConvert
+from .tensor_inplace import TensorInPlace
 from .tensor_math import TensorMath
+from .tensor_shape import Size, TensorShape
 from .utils.hooks import HookDict, add_hook
 
 
 class VersionCounter:
     """How many in-place writes a tensor's storage has had (shared by its views)."""
 
-    __slots__ = ("value",)
-
-    def __init__(self):
-        self.value = 0
+    value = 0                   # until the first write
 
 
-class Tensor(TensorData, TensorMath, TensorExtras):
+class Tensor(TensorMath, TensorShape, TensorInPlace, TensorConvert):
     """A multi-dimensional array that can record the operations made with it.
 
     Make tensors with `minigrad.tensor(...)`, `ones`, `zeros`, `randn` ...
@@ -59,6 +65,7 @@ class Tensor(TensorData, TensorMath, TensorExtras):
     # Rarely set: class defaults, so that making a tensor (every op makes some) stays short.
     _base_grad_fn = _leaf_hooks = _post_accumulate_hooks = _accumulator_ref = None
     _retains_grad = False
+    _inference = False          # set on tensors made inside inference_mode()
     _is_minigrad_tensor = True
     __array_ufunc__ = None          # numpy defers to Tensor's reflected operators
     __hash__ = object.__hash__      # == is elementwise, so hash by identity
@@ -92,7 +99,7 @@ class Tensor(TensorData, TensorMath, TensorExtras):
         return tensor
 
     def _new(self, data):
-        """A new tensor with this array; numpy scalars become 0-d arrays."""
+        """A new tensor with this array (ops write it so); numpy scalars become 0-d arrays."""
         if type(data) is not np.ndarray and (
                 not hasattr(data, "shape") or isinstance(data, np.generic)):
             data = np.asarray(data)
@@ -116,14 +123,81 @@ class Tensor(TensorData, TensorMath, TensorExtras):
         alias._grad_fn, alias._output_nr = node, output_nr
         return alias
 
+    # --- what it holds ---------------------------------------------------------------
+    @property
+    def shape(self):
+        return Size(self._data.shape)
+
+    def size(self, dim=None):
+        if dim is None:
+            return self.shape
+        ndim = self._data.ndim
+        if ndim == 0:
+            raise IndexError(f"Dimension specified as {dim} but tensor has no dimensions")
+        if not -ndim <= dim < ndim:
+            raise IndexError(f"Dimension out of range (expected to be in range of "
+                             f"[{-ndim}, {ndim - 1}], but got {dim})")
+        return self._data.shape[dim]
+
+    @property
+    def dtype(self):
+        numpy_dtype = self._data.dtype
+        return dtypes.BY_CHAR.get(numpy_dtype.char) or dtypes.from_numpy_dtype(numpy_dtype)
+
+    @property
+    def device(self):
+        if type(self._data) is np.ndarray:       # the common case, without a call
+            return backend.CPU
+        return backend.device_of(self._data)
+
+    @property
+    def is_cuda(self):
+        return self.device.type == "cuda"
+
+    @property
+    def ndim(self):
+        return self._data.ndim
+
+    def dim(self):
+        return self._data.ndim
+
+    def numel(self):
+        return int(self._data.size)
+
+    nelement = numel
+
+    def element_size(self):
+        return self._data.itemsize
+
+    def is_floating_point(self):
+        return self.dtype.is_floating_point
+
+    def is_contiguous(self):
+        return bool(self._data.flags.c_contiguous)
+
+    def stride(self, dim=None):
+        """Steps in elements between neighbours along each dim (PyTorch counts elements,
+        numpy bytes)."""
+        steps = tuple(s // self._data.itemsize for s in self._data.strides)
+        return steps if dim is None else steps[normalize_dim(dim, self.ndim)]
+
+    @property
+    def nbytes(self):
+        return int(self._data.nbytes)
+
+    @property
+    def itemsize(self):
+        return int(self._data.itemsize)
+
     @property
     def _xp(self):
-        return backend.array_module(self._data)
+        """The array module of the data: numpy, or CuPy for a tensor on a GPU."""
+        return np if type(self._data) is np.ndarray else backend.array_module(self._data)
 
     # --- autograd state -----------------------------------------------------
 
     @property
-    def requires_grad(self):      # (the rules for changing it: tensor_extras.py)
+    def requires_grad(self):      # (the rules for changing it: _set_requires_grad)
         """True if operations on this tensor are recorded.  A view made under no_grad of a
         tensor that requires grad reports True too, but has no grad_fn (as in PyTorch)."""
         if self._requires_grad:
@@ -135,6 +209,36 @@ class Tensor(TensorData, TensorMath, TensorExtras):
     def requires_grad(self, value):
         self._set_requires_grad(bool(value), attribute=True)
 
+    def requires_grad_(self, requires_grad=True):
+        """Record operations on this leaf from now on (or stop, with False)."""
+        self._set_requires_grad(bool(requires_grad), attribute=False)
+        return self
+
+    def _set_requires_grad(self, value, attribute):
+        """PyTorch's rules, whose texts differ a little between `t.requires_grad = v`
+        (the attribute: no change at all of a non-leaf) and `t.requires_grad_(v)`."""
+        if self.grad_fn is not None and (attribute or not value):
+            raise RuntimeError("you can only change requires_grad flags of leaf variables." + (
+                "" if value else " If you want to use a computed variable in a subgraph "
+                "that doesn't require differentiation use var_no_grad = var.detach()."))
+        if value and not self.dtype.is_floating_point:
+            kinds = "floating point and complex dtype" if attribute else "floating point dtype"
+            raise RuntimeError(f"only Tensors of {kinds} can require gradients")
+        if value and self._inference and not _grad_mode["inference"]:
+            raise RuntimeError("Setting requires_grad=True on inference tensor outside "
+                               "InferenceMode is not allowed.")
+        if self.grad_fn is None:
+            self._requires_grad = value
+
+    @property
+    def output_nr(self):
+        """Which output of its grad_fn this tensor is (0 for a leaf)."""
+        return self._output_nr
+
+    def is_inference(self):
+        """True for a tensor made inside `torch.inference_mode()`."""
+        return self._inference
+
     @property
     def grad_fn(self):
         """The node that made this tensor (None for a leaf).
@@ -144,8 +248,7 @@ class Tensor(TensorData, TensorMath, TensorExtras):
         """
         base = self._base
         if base is not None and base._grad_fn is not self._base_grad_fn:
-            from .ops.inplace import regenerate_view_history
-            regenerate_view_history(self)
+            view_history.regenerate_view_history(self)
         return self._grad_fn
 
     @property
@@ -220,7 +323,7 @@ class Tensor(TensorData, TensorMath, TensorExtras):
 
     @data.setter
     def data(self, value):
-        if not isinstance(value, TensorData):
+        if not isinstance(value, Tensor):
             raise TypeError(f"Variable data has to be a tensor, but got {type(value).__name__}")
         if self._requires_grad and not value.dtype.is_floating_point:
             raise RuntimeError("data set to a tensor that requires gradients must be floating "
@@ -259,17 +362,12 @@ class Tensor(TensorData, TensorMath, TensorExtras):
         return True
 
     def _gradient_edge(self):
-        """Where this tensor's gradient enters the graph: (node, input slot)."""
-        node = self._gradient_node()
-        return (node, self._output_nr if node is self._grad_fn else 0)
-
-    def _gradient_node(self):
-        """The node this tensor's gradient flows into: its grad_fn, a leaf's
-        AccumulateGrad, or None (no gradient)."""
+        """Where this tensor's gradient enters the graph: (its grad_fn, which output of it
+        this tensor is), (a leaf's AccumulateGrad, 0), or (None, 0): no gradient."""
         grad_fn = self._grad_fn if self._base is None else self.grad_fn   # (a view: see grad_fn)
         if grad_fn is not None:
-            return grad_fn
-        return register_leaf_accumulator(self) if self._requires_grad else None
+            return grad_fn, self._output_nr
+        return (leaf_accumulator(self) if self._requires_grad else None), 0
 
     def retain_grad(self):
         """Keep `.grad` for this non-leaf tensor during backward."""
@@ -300,8 +398,11 @@ class Tensor(TensorData, TensorMath, TensorExtras):
         if self.grad_fn is not None:
             hooks = self.grad_fn._tensor_hook_dict(self._output_nr)
         else:
-            if self._leaf_hooks is None:
+            if self._leaf_hooks is None:     # (the leaf's AccumulateGrad runs them too)
                 self._leaf_hooks = HookDict()
+                node = self._accumulator_ref() if self._accumulator_ref else None
+                if node is not None:
+                    node._tensor_pre_hooks = {0: self._leaf_hooks}
             hooks = self._leaf_hooks
         return add_hook(hooks, hook)
 
@@ -319,38 +420,6 @@ class Tensor(TensorData, TensorMath, TensorExtras):
         """Compute the gradient of this tensor w.r.t. the graph leaves (into their `.grad`)."""
         autograd_api.backward(self, gradient, retain_graph, create_graph, inputs=inputs)
 
-    # --- in-place writes ------------------------------------------------------
-
-    def _write(self, array, result_dtype, key=Ellipsis, bump=True):
-        """Write into this tensor's storage and bump its version (every in-place op ends here;
-        a built-in op passes bump=False: its ctx.mark_dirty bumps, as PyTorch's does)."""
-        self._check_write(array.shape, result_dtype, key)
-        self._data[key] = array
-        if bump:
-            self._version_counter.value += 1
-
-    def _check_write(self, shape, result_dtype, key=Ellipsis):
-        """May a result of this shape and dtype be written into this tensor (at key)?"""
-        # PyTorch's checks, in its order: overlapping memory, then shape, then dtype.
-        if backend.has_internal_overlap(self._data):
-            raise RuntimeError(
-                "unsupported operation: more than one element of the written-to tensor refers "
-                "to a single memory location. Please clone() the tensor before performing the "
-                "operation.")
-        if key is Ellipsis and tuple(shape) != self._data.shape:
-            broadcast = np.broadcast_shapes(tuple(shape), self.shape)
-            if broadcast != self.shape:
-                raise RuntimeError(f"output with shape {list(self.shape)} doesn't match the "
-                                   f"broadcast shape {list(broadcast)}")
-        if not dtypes.can_cast(result_dtype, self.dtype):
-            raise RuntimeError(f"result type {_type_name(result_dtype)} can't be cast to the "
-                               f"desired output type {_type_name(self.dtype)}")
-
-    def _accumulate_in_place(self, grad):
-        self._check_write(grad._data.shape, self.dtype)
-        self._data += grad._data.astype(self._data.dtype, copy=False)     # no temporary
-        self._version_counter.value += 1
-
     def _has_nan(self):
         return self.dtype.is_floating_point and bool(self._xp.isnan(self._data).any())
 
@@ -364,8 +433,43 @@ class Tensor(TensorData, TensorMath, TensorExtras):
 
     def _type_description(self):
         """PyTorch's name for a tensor in error messages: 'torch.FloatTensor [2]'."""
-        return f"torch.{_type_name(self.dtype)}Tensor [{', '.join(map(str, self.shape))}]"
+        return f"torch.{dtypes.legacy_name(self.dtype)}Tensor [{', '.join(map(str, self.shape))}]"
 
 
-saved_tensor.make_tensor = Tensor._make      # saved numbers are made tensors again there
 accept_numpy_names_in(Tensor)                # x.sum(axis=0, keepdims=True), as PyTorch
+
+
+# --- the door by which the autograd core makes tensors (autograd/tensor_door.py) ------
+
+def _ones_like(tensor):
+    """The gradient backward() starts from: ones of the tensor's shape, dtype and device."""
+    data = tensor._data
+    ones = np.ones(data.shape, data.dtype)
+    if type(data) is not np.ndarray:
+        ones = backend.move(ones, tensor.device)
+    ones = Tensor._make(ones)
+    return mark_inference(ones) if _grad_mode["inference"] else ones
+
+
+def _zeros(shape, dtype, device):
+    """Zeros of that shape, dtype and device: a gradient that never came."""
+    zeros = np.zeros(shape, dtype.numpy)
+    zeros = Tensor._make(zeros if device is backend.CPU else backend.move(zeros, device))
+    return mark_inference(zeros) if _grad_mode["inference"] else zeros
+
+
+def _copy(tensor):
+    """A copy of a gradient for a leaf's .grad: recorded (CopyBackwards, as copy_() records
+    it) when grad mode is on, as in a backward with create_graph=True."""
+    if _grad_mode["enabled"]:
+        return _zeros(tensor._data.shape, tensor.dtype, tensor.device).copy_(tensor)
+    copy = Tensor._make(tensor._data.copy())
+    return mark_inference(copy) if _grad_mode["inference"] else copy
+
+
+tensor_door.Tensor = Tensor
+tensor_door.ones_like = _ones_like
+tensor_door.zeros = _zeros
+tensor_door.copy = _copy
+tensor_door.rebase_view = view_history.rebase_view_changed_by_function
+tensor_door.positions_in_base = view_history.positions_in_base

@@ -1,25 +1,20 @@
-"""The math methods of Tensor.  Each is one line that calls an op in ops/;
-read the op's class for its forward and backward."""
+"""The math methods of Tensor: arithmetic and its operators, elementwise functions
+(exp, log, erf ...), reductions (sum, mean, max, norm, var ...), sorting, and
+comparisons.  Each calls one op of minigrad/ops/; read the op's class for its forward
+and backward.  A mixin of Tensor."""
 import operator
 
-from . import backend, return_types
-from .autograd.grad_mode import is_grad_enabled
-from .ops import arithmetic, combine, index, inplace, linalg, reduce, shape, unary
-from .ops._helpers import (binary_arrays, check_expandable, check_flatten_dims, is_tensor,
-                           wrap_number)
-
-
-def _shape_args(args):
-    """Accept both t.view(2, 3) and t.view((2, 3))."""
-    if len(args) == 1 and isinstance(args[0], (tuple, list)):
-        return tuple(args[0])
-    return tuple(args)
+from . import backend, functions_ops, return_types
+from .ops import arithmetic, combine, linalg, ordering, reduce, special, stats, unary, unary_more
+from .ops.arithmetic import binary_arrays, is_tensor, wrap_number
+from .ops.shape import check_expandable
+from .tensor_shape import _sizes
 
 
 class TensorMath:
     __slots__ = ()
 
-    # --- arithmetic ----------------------------------------------------------
+    # --- arithmetic: + - * / // % ** @ ------------------------------------------
     def add(self, other, alpha=1):
         return arithmetic.Add.apply(self, wrap_number(other, self), alpha)
 
@@ -56,11 +51,17 @@ class TensorMath:
         return linalg.Dot.apply(self, other)
 
     __add__ = add
+
     __sub__ = sub
+
     __mul__ = mul
+
     __truediv__ = div
+
     __pow__ = pow
+
     __matmul__ = matmul
+
     __neg__ = neg
 
     def __radd__(self, other):
@@ -87,7 +88,31 @@ class TensorMath:
     def __abs__(self):
         return self.abs()
 
-    # --- elementwise functions ------------------------------------------------
+    def __floordiv__(self, other):
+        """self // other: rounded toward -inf, as Python's and numpy's (no gradient)."""
+        return arithmetic.FloorDivide.apply(self, wrap_number(other, self))
+
+    def __rfloordiv__(self, other):
+        return arithmetic.FloorDivide.apply(wrap_number(other, self), self)
+
+    def __mod__(self, other):
+        """self % other, with the sign of other, as Python's and numpy's."""
+        op = arithmetic.Remainder if is_tensor(other) else arithmetic.RemainderScalar
+        return op.apply(self, wrap_number(other, self))
+
+    def __rmod__(self, other):
+        return arithmetic.Remainder.apply(wrap_number(other, self), self)
+
+    floor_divide, remainder = __floordiv__, __mod__
+
+    def outer(self, vec2):
+        """self ⊗ vec2 for two vectors: self[:, None] * vec2 (see torch.outer)."""
+        return functions_ops.outer(self, vec2)
+
+    ger = outer
+
+
+    # --- elementwise functions --------------------------------------------------
     def exp(self):
         return unary.Exp.apply(self)
 
@@ -139,6 +164,91 @@ class TensorMath:
     def minimum(self, other):
         return combine.Minimum.apply(self, other)
 
+    def where(self, condition, other):
+        """torch.where(condition, self, other): self where condition is True, else other.
+
+        Example::
+
+            >>> import minigrad as torch
+            >>> x = torch.tensor([1.0, -2.0, 3.0])
+            >>> x.where(x > 0, 0.0)
+            tensor([1., 0., 3.])
+        """
+        return combine.where(condition, self, other)
+
+    def log1p(self):
+        return unary_more.Log1p.apply(self)
+
+    def expm1(self):
+        return unary_more.Expm1.apply(self)
+
+    def log2(self):
+        return unary_more.Log2.apply(self)
+
+    def log10(self):
+        return unary_more.Log10.apply(self)
+
+    def sinh(self):
+        return unary_more.Sinh.apply(self)
+
+    def cosh(self):
+        return unary_more.Cosh.apply(self)
+
+    def asin(self):
+        return unary_more.Asin.apply(self)
+
+    def acos(self):
+        return unary_more.Acos.apply(self)
+
+    def atan(self):
+        return unary_more.Atan.apply(self)
+
+    arcsin, arccos, arctan = asin, acos, atan
+
+    def atan2(self, other):
+        return unary_more.Atan2.apply(self, other)
+
+    arctan2 = atan2
+
+    def floor(self):
+        return unary_more.Floor.apply(self)
+
+    def ceil(self):
+        return unary_more.Ceil.apply(self)
+
+    def trunc(self):
+        return unary_more.Trunc.apply(self)
+
+    def round(self, decimals=0):
+        if decimals:
+            return unary_more.RoundDecimals.apply(self, decimals)
+        return unary_more.Round.apply(self)
+
+    def erf(self):
+        """erf x = 2/√π ∫₀ˣ e^(-t²) dt (GELU's exact form uses it).
+
+        Example::
+
+            >>> import minigrad as torch
+            >>> torch.tensor([0.0, 1.0, -2.0]).erf()
+            tensor([ 0.0000,  0.8427, -0.9953])
+        """
+        return special.Erf.apply(self)
+
+    def erfc(self):
+        """erfc x = 1 - erf x (accurate where erf x is close to 1)."""
+        return special.Erfc.apply(self)
+
+    def isnan(self):
+        return self._new(self._xp.isnan(self._data))
+
+    def isinf(self):
+        return self._new(self._xp.isinf(self._data))
+
+    def isfinite(self):
+        return self._new(self._xp.isfinite(self._data))
+
+
     # --- reductions -------------------------------------------------------------
     def sum(self, dim=None, keepdim=False, dtype=None):
         result = (reduce.Sum if dim is None else reduce.SumDim).apply(self, dim, keepdim)
@@ -173,7 +283,7 @@ class TensorMath:
 
     def sum_to_size(self, *size):
         """Sum broadcast dims away so the result has shape `size` (used by backward)."""
-        size = _shape_args(size)
+        size = _sizes(size)
         if self._data.shape == size:
             return self
         if not size:                  # PyTorch's sum_to: a plain sum() (SumBackward0)
@@ -185,165 +295,84 @@ class TensorMath:
         summed = reduce.SumDim.apply(self, dims, True)
         return summed.view(size) if lead else summed
 
-    # --- shape ------------------------------------------------------------------
-    def view(self, *shape_):
-        return shape.View.apply(self, _shape_args(shape_), True)
+    def cumsum(self, dim, dtype=None):
+        source = self if dtype is None else self.to(dtype)
+        return stats.Cumsum.apply(source, dim)
 
-    def view_as(self, other):
-        return self.view(other.shape)
-
-    def reshape(self, *shape_):
-        target = _shape_args(shape_)
-        if self.is_contiguous():
-            return shape.View.apply(self, target, True)
-        try:                          # PyTorch: _reshape_alias when a view is possible
-            return shape.ReshapeAlias.apply(self, target, True)
-        except RuntimeError as error:
-            if "view size is not compatible" not in str(error):
-                raise
-            return shape.ReshapeCopy.apply(self, target, False)
-
-    def flatten(self, start_dim=0, end_dim=-1):
-        start, end = check_flatten_dims(start_dim, end_dim, self.ndim)
-        if self.ndim == 0:
-            return self.reshape(1)
-        if start == end:
-            return self                     # nothing to merge: PyTorch returns self itself
-        new_shape = self.shape[:start] + (-1,) + self.shape[end + 1:]
-        return self.reshape(new_shape)
-
-    def transpose(self, dim0, dim1):
-        return shape.Transpose.apply(self, dim0, dim1)
-
-    def t(self):
-        return shape.T.apply(self)
-
-    def permute(self, *dims):
-        return shape.Permute.apply(self, _shape_args(dims))
-
-    def squeeze(self, dim=None):
+    def prod(self, dim=None, keepdim=False, dtype=None):
+        source = self if dtype is None else self.to(dtype)
         if dim is None:
-            return shape.Squeeze.apply(self, None)
-        return shape.SqueezeDim.apply(self, dim)
+            return stats.Prod.apply(source)
+        return stats.ProdDim.apply(source, dim, keepdim)
 
-    def unsqueeze(self, dim):
-        return shape.Unsqueeze.apply(self, dim)
+    def amax(self, dim=(), keepdim=False):
+        return stats.Amax.apply(self, dim, keepdim)
 
-    def expand(self, *sizes):
-        return shape.Expand.apply(self, _shape_args(sizes))
+    def amin(self, dim=(), keepdim=False):
+        return stats.Amin.apply(self, dim, keepdim)
 
-    def expand_as(self, other):
-        return self.expand(other.shape)
+    def logsumexp(self, dim, keepdim=False):
+        return stats.Logsumexp.apply(self, dim, keepdim)
 
-    def clone(self):
-        return shape.Clone.apply(self)
+    def norm(self, p="fro", dim=None, keepdim=False, dtype=None):
+        """The vector p-norm over dim (all elements by default); "fro" is p = 2."""
+        source = self if dtype is None else self.to(dtype)
+        order = 2 if p in ("fro", None) else float(p)
+        return stats.VectorNorm.apply(source, order, dim, keepdim)
 
-    def contiguous(self):
-        return self if self.is_contiguous() else self.clone()
+    def var(self, dim=None, unbiased=None, keepdim=False, *, correction=None):
+        """Variance over dim; divides by n - correction (correction 1 unless unbiased=False)."""
+        if isinstance(dim, bool):                   # var(False): the old unbiased argument
+            dim, unbiased = None, dim
+        if correction is None:
+            correction = 0 if unbiased is False else 1
+        return stats.Var.apply(self, dim, correction, keepdim)
 
-    def to(self, *args, dtype=None, device=None, copy=False, **kwargs):
-        from . import backend, dtypes
-        for arg in args:
-            if is_tensor(arg):
-                dtype, device = arg.dtype, arg.device
-            elif isinstance(arg, (str, backend.device)):
-                device = arg
-            else:
-                dtype = arg
-        dtype = self.dtype if dtype is None else dtypes.to_dtype(dtype)
-        device = self.device if device is None else backend.resolve(device)
-        if dtype is self.dtype and device is self.device and not copy:
-            return self
-        return shape.ToCopy.apply(self, dtype, device)
+    def std(self, dim=None, unbiased=None, keepdim=False, *, correction=None):
+        """Standard deviation: √var (same arguments as var)."""
+        if isinstance(dim, bool):
+            dim, unbiased = None, dim
+        if correction is None:
+            correction = 0 if unbiased is False else 1
+        return stats.Std.apply(self, dim, correction, keepdim)
 
-    def cpu(self):
-        return self.to("cpu")
+    def all(self, dim=None, keepdim=False):
+        """True where every element (over `dim`, or all of them) is nonzero."""
+        return functions_ops.all(self, dim, keepdim)
 
-    def cuda(self, device=None):
-        return self.to(f"cuda:{device}" if isinstance(device, int) else device or "cuda")
+    def any(self, dim=None, keepdim=False):
+        """True where some element (over `dim`, or all of them) is nonzero."""
+        return functions_ops.any(self, dim, keepdim)
 
-    def float(self):
-        from . import dtypes
-        return self.to(dtypes.float32)
+    def sort(self, *dim_descending, dim=-1, descending=False, stable=None):
+        """(values, indices): the elements along dim in order, and where each came from.
+        Equal values keep their order (see ops/ordering.py for PyTorch's ties).
 
-    def double(self):
-        from . import dtypes
-        return self.to(dtypes.float64)
+        Example::
 
-    def half(self):
-        from . import dtypes
-        return self.to(dtypes.float16)
+            >>> import minigrad as torch
+            >>> values, indices = torch.tensor([3.0, 1.0, 2.0]).sort(descending=True)
+            >>> values, indices
+            (tensor([3., 2., 1.]), tensor([0, 2, 1]))
+        """
+        dim, descending = ordering.sort_arguments(dim_descending, dim, descending, stable)
+        op = ordering.Sort if stable is None else ordering.SortStable
+        return return_types.sort(*op.apply(self, dim, descending))
 
-    def long(self):
-        from . import dtypes
-        return self.to(dtypes.int64)
+    def topk(self, k, dim=-1, largest=True, sorted=True):
+        """(values, indices) of the k largest elements along dim, largest first (or the k
+        smallest, smallest first).  sorted=False keeps that order (PyTorch's is unspecified).
 
-    def int(self):
-        from . import dtypes
-        return self.to(dtypes.int32)
+        Example::
 
-    def bool(self):
-        from . import dtypes
-        return self.to(dtypes.bool)
+            >>> import minigrad as torch
+            >>> torch.tensor([1.0, 5.0, 3.0, 4.0]).topk(2).indices
+            tensor([1, 3])
+        """
+        return return_types.topk(*ordering.Topk.apply(self, k, dim, largest))
 
-    def type_as(self, other):
-        return self.to(other.dtype)
 
-    # --- indexing -----------------------------------------------------------------
-    def __getitem__(self, key):
-        return index.getitem(self, key)
-
-    def __setitem__(self, key, value):
-        advanced = inplace.is_advanced_key(key)
-        if not advanced and index.makes_view(self, key):
-            self._check_inplace_allowed(through_view=True)     # x[0] = 1 writes through x[0]
-        self._inplace(inplace.IndexPut if advanced else inplace.SetItem, key, value)
-
-    # --- in-place -------------------------------------------------------------------
-    def _inplace(self, op, *args):
-        """Run an in-place op; through a view, the base's history is updated too."""
-        self._check_inplace_allowed()
-        base = self._base
-        if base is not None and is_grad_enabled() and (
-                base.requires_grad or any(is_tensor(a) and a.requires_grad for a in args)):
-            return inplace.inplace_on_view(self, op, *args)
-        return op.apply(self, *args)
-
-    def add_(self, other, alpha=1):
-        return self._inplace(inplace.AddInplace, wrap_number(other, self), alpha)
-
-    def sub_(self, other, alpha=1):
-        return self._inplace(inplace.SubInplace, wrap_number(other, self), alpha)
-
-    def mul_(self, other):
-        return self._inplace(inplace.MulInplace, wrap_number(other, self))
-
-    def div_(self, other):
-        return self._inplace(inplace.DivInplace, wrap_number(other, self))
-
-    def pow_(self, exponent):
-        op = inplace.PowTensorInplace if is_tensor(exponent) else inplace.PowInplace
-        return self._inplace(op, exponent)
-
-    def zero_(self):
-        return self._inplace(inplace.ZeroInplace)
-
-    def fill_(self, value):
-        return self._inplace(inplace.FillInplace, value)
-
-    def copy_(self, src):
-        return self._inplace(inplace.CopyInplace, src)
-
-    def clamp_(self, min=None, max=None):
-        return self._inplace(inplace.ClampInplace, min, max)
-
-    __iadd__ = add_
-    __isub__ = sub_
-    __imul__ = mul_
-    __itruediv__ = div_
-    __ipow__ = pow_
-
-    # --- comparisons and logic (no gradient) --------------------------------------------
+    # --- comparisons and logic (no gradient) ------------------------------------
     def _compare(self, other, op):
         if not (is_tensor(other) or isinstance(other, (int, float, bool, complex))):
             return NotImplemented

@@ -157,7 +157,21 @@ def _shares(a, b):
     return np.shares_memory(np.asarray(a.detach().numpy()), np.asarray(b.detach().numpy()))
 
 
-def test_a_fresh_gradient_is_kept_and_accumulates_like_pytorch():
+def test_a_leafs_gradient_does_not_depend_on_reference_counts(monkeypatch):
+    """A leaf's first gradient is a copy, decided without sys.getrefcount (whose counts
+    differ between CPython versions and are not exact on free-threaded builds)."""
+    import sys
+
+    def refuse(obj):
+        raise AssertionError("backward asked sys.getrefcount")
+    monkeypatch.setattr(sys, "getrefcount", refuse)
+    w = minigrad.tensor([[1.0, 2.0], [3.0, 4.0]], requires_grad=True)
+    x = minigrad.tensor([[0.5, -1.0]])
+    (x @ w).sum().backward()
+    assert w.grad.tolist() == [[0.5, 0.5], [-1.0, -1.0]]
+
+
+def test_a_leafs_first_gradient_is_its_own_and_accumulates_like_pytorch():
     def program(T):
         w = T.tensor([[1.0, 2.0], [3.0, 4.0]], requires_grad=True)
         b = T.zeros(2, requires_grad=True)

@@ -123,3 +123,63 @@ def test_backward_through_freed_saved_tensors_is_narrated_before_the_error():
     (event,) = trace.of_kind("saved_tensor_freed_access")
     assert (event["node"], event["slot"]) == (tracing.ident(exp), 0)
     assert trace.events[-1] is event          # the last thing the engine said
+
+
+def _lines_run(program, record):
+    """The lines of minigrad's engine code (autograd/, ops/) that `program` runs."""
+    import pathlib
+    import sys
+    package = str(pathlib.Path(torch.__file__).parent)
+    seen = set()
+
+    narrators = (package + "/trace.py", package + "/autograd/narration.py")
+
+    def narrating(frame):                       # in the recorder's code, or called by it
+        while frame is not None:
+            if frame.f_code.co_filename in narrators:
+                return True
+            frame = frame.f_back
+        return False
+
+    def tracer(frame, event, arg):
+        name = frame.f_code.co_filename
+        if not name.startswith(package) or "/viz/" in name or (
+                event == "call" and narrating(frame)):
+            return None
+        if event == "line":
+            seen.add((name, frame.f_lineno))
+        return tracer
+    program()                                   # warm: first-call caches do not count
+    sys.settrace(tracer)
+    try:
+        if record:
+            with tracing.record():
+                program()
+        else:
+            program()
+    finally:
+        sys.settrace(None)
+    return seen
+
+
+def test_recording_only_adds_events_the_engine_takes_the_same_path():
+    """What a recorder shows is what runs without one: with a recorder, every line the
+    engine runs without one still runs, and the only lines added are narration."""
+    import linecache
+
+    def program():
+        x = torch.tensor([0.5, 1.5], requires_grad=True)
+        x.register_hook(lambda g: g * 1)
+        y = (x * 2.0).exp()                     # saves a number, then an output
+        z = (y * x).sum()
+        z.backward(retain_graph=True)
+        z.backward()
+        try:
+            z.backward()                        # saved tensors freed: the error
+        except RuntimeError:
+            pass
+
+    quiet, recorded = _lines_run(program, False), _lines_run(program, True)
+    assert quiet - recorded == set()
+    added = {linecache.getline(name, line).strip() for name, line in recorded - quiet}
+    assert added and all(("narration." in text or "_narrate(" in text) for text in added), added

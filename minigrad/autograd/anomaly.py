@@ -4,6 +4,7 @@ With `detect_anomaly()` on, every recorded node remembers the stack of the
 forward call that created it.  If its backward raises, the error carries that
 stack as a note; if its backward returns NaN, that is an error too.
 """
+import traceback
 import warnings
 
 _state = {"enabled": False, "check_nan": True}
@@ -53,6 +54,24 @@ class set_detect_anomaly(detect_anomaly):
 def _warn_slow():
     warnings.warn("Anomaly Detection has been enabled. This mode will increase the runtime "
                   "and should only be enabled for debugging.", UserWarning, stacklevel=3)
+
+
+def remember_forward(node):
+    """Keep the stack of the forward call that recorded `node` (without the frames of
+    Function.apply's helpers: _connect, apply and this one)."""
+    node.metadata["traceback_"] = traceback.format_stack()[:-3]
+
+
+def run_checked(node, grads):
+    """Run `node` in anomaly mode: a NaN it returns is an error, and an error raised in it
+    carries the stack of the forward call that recorded it."""
+    try:
+        grad_inputs = node.apply(grads)
+        check_nan(node, grad_inputs)
+    except Exception as exc:
+        annotate(exc, node)
+        raise
+    return grad_inputs
 
 
 def annotate(exc, node):

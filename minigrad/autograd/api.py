@@ -1,6 +1,7 @@
 """`backward()` and `grad()`: check the arguments, then run the engine."""
 import warnings
 
+from . import tensor_door
 from .engine import run_backward
 
 
@@ -20,7 +21,6 @@ def _check_inputs(inputs, function):
 
 def _roots(outputs, grad_outputs):
     """Pair each output's graph edge with its starting gradient (ones for a scalar)."""
-    from ..creation import ones_like
     grad_outputs = grad_outputs or (None,) * len(outputs)
     for grad in grad_outputs[:len(outputs)]:
         if grad is not None and not getattr(grad, "_is_minigrad_tensor", False):
@@ -43,7 +43,7 @@ def _roots(outputs, grad_outputs):
                     "grad can be implicitly created only for scalar outputs. minigrad hint: "
                     "call .sum() first, or pass the gradient of the output, e.g. "
                     "y.backward(torch.ones_like(y)).")
-            grad = ones_like(output)
+            grad = tensor_door.ones_like(output)
         elif grad.shape != output.shape:
             raise RuntimeError(
                 f"Mismatch in shape: grad_output[{index}] has a shape of {grad.shape!r} and "
@@ -141,7 +141,7 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
                     f"The differentiated Tensor at index {index} appears to not have been used "
                     "in the graph. Set allow_unused=True if this is the desired behavior.")
             if materialize_grads:           # (with create_graph: zeros that require grad)
-                from ..creation import zeros_like
-                grad_value = zeros_like(tensor, requires_grad=create_graph)
+                grad_value = tensor_door.zeros(tensor.shape, tensor.dtype, tensor.device)
+                grad_value.requires_grad_(create_graph)
         results.append(grad_value)
     return tuple(results)

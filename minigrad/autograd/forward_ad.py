@@ -41,8 +41,9 @@ tangents: afterwards `unpack_dual(t).tangent is None`.  `Function.apply` reads
 import weakref
 from typing import NamedTuple
 
-from ..tensor_data import TensorData
-from .grad_mode import _state as _grad_mode
+from . import tensor_door
+from .api import grad
+from .grad_mode import _state as _grad_mode, enable_grad
 
 __all__ = ["UnpackedDualTensor", "enter_dual_level", "exit_dual_level", "make_dual",
            "unpack_dual", "dual_level"]
@@ -237,7 +238,7 @@ def propagate(function_cls, ctx, args, outputs):
     with a dual input their tangents.  Returns the outputs."""
     if _grad_mode["quiet"]:     # inside another op's forward: that op's JVP covers this
         return outputs
-    tangents = [_tangent_of(arg) if isinstance(arg, TensorData) else None for arg in args]
+    tangents = [_tangent_of(arg) if isinstance(arg, tensor_door.Tensor) else None for arg in args]
     if all(t is None for t in tangents):       # nothing dual: no extra work
         return outputs
     results = outputs if isinstance(outputs, tuple) else (outputs,)
@@ -248,7 +249,7 @@ def propagate(function_cls, ctx, args, outputs):
             output_tangents = _custom_jvp(function_cls, ctx, args, tangents, outputs)
     dirty = getattr(ctx, "_dirty", ())
     for output, tangent in zip(results, output_tangents):
-        if tangent is not None and isinstance(output, TensorData) and (
+        if tangent is not None and isinstance(output, tensor_door.Tensor) and (
                 output.dtype.is_floating_point):
             _set_tangent(output, tangent)
             if output._base is not None and any(output is d for d in dirty):
@@ -258,21 +259,17 @@ def propagate(function_cls, ctx, args, outputs):
 
 def _write_into_base(view, tangent):
     """`v = y[0]; v.add_(dual)` changed y too: y's tangent changes in the same places."""
-    from ..ops.inplace import _positions_in_base
     base = view._base
     old = _tangent_of(base)
     xp = base._xp
     data = (xp.zeros(base._data.shape, dtype=base._data.dtype) if old is None
             else xp.array(old._data, dtype=base._data.dtype, order="C"))
-    data.reshape(-1)[_positions_in_base(view, base)] = tangent._data
+    data.reshape(-1)[tensor_door.positions_in_base(view, base)] = tangent._data
     _set_tangent(base, base._new(data))
 
 
 def _builtin_jvp(function_cls, ctx, args, tangents, outputs):
     """The tangents of a built-in op's outputs: J·t = d/du ⟨Jᵀu, t⟩ (NOTE above)."""
-    from ..creation import zeros_like
-    from .api import grad
-    from .grad_mode import enable_grad
     inplace = bool(getattr(ctx, "_dirty", ()))   # forward called ctx.mark_dirty
     if inplace and function_cls.__name__ not in _INPLACE_WITH_JVP:
         raise NotImplementedError(
@@ -282,7 +279,7 @@ def _builtin_jvp(function_cls, ctx, args, tangents, outputs):
     with enable_grad():
         inputs, leaves = [], []
         for arg, tangent in zip(args, tangents):
-            if not isinstance(arg, TensorData):
+            if not isinstance(arg, tensor_door.Tensor):
                 inputs.append(arg)
                 continue
             leaf = arg.detach()
@@ -291,8 +288,8 @@ def _builtin_jvp(function_cls, ctx, args, tangents, outputs):
             inputs.append(leaf.clone() if inplace else leaf)   # in place: not on x again
         rerun = function_cls.apply(*inputs)
         rerun = rerun if isinstance(rerun, tuple) else (rerun,)
-        differentiable = [r for r in rerun if isinstance(r, TensorData) and r.requires_grad]
-        probes = [zeros_like(r).requires_grad_() for r in differentiable]
+        differentiable = [r for r in rerun if isinstance(r, tensor_door.Tensor) and r.requires_grad]
+        probes = [_zeros_like(r).requires_grad_() for r in differentiable]
         total = None                                          # ⟨Jᵀu, t⟩
         if differentiable:
             vjps = grad(differentiable, [leaf for leaf, _ in leaves], probes,
@@ -305,26 +302,29 @@ def _builtin_jvp(function_cls, ctx, args, tangents, outputs):
                     else [None] * len(probes))
     result = []
     for r, output in zip(rerun, outputs):
-        if isinstance(r, TensorData) and r.requires_grad:
+        if isinstance(r, tensor_door.Tensor) and r.requires_grad:
             jvp = next(jvps)
-            result.append(jvp if jvp is not None else zeros_like(output))
+            result.append(jvp if jvp is not None else _zeros_like(output))
         else:
             result.append(None)
     return result
 
 
+def _zeros_like(tensor):
+    return tensor_door.zeros(tensor.shape, tensor.dtype, tensor.device)
+
+
 def _custom_jvp(function_cls, ctx, args, tangents, outputs):
     """Call the custom Function's `jvp(ctx, *input_tangents)` (zeros for tensor inputs
     that are not dual, None for other arguments), with the level closed, as PyTorch."""
-    from ..creation import zeros_like
     jvp = getattr(function_cls, "jvp", None)
     if jvp is None:
         raise NotImplementedError("You must implement the jvp function for custom "
                                   "autograd.Function to use it with forward mode AD.")
     inputs = []
     for arg, tangent in zip(args, tangents):
-        if tangent is None and isinstance(arg, TensorData) and arg.dtype.is_floating_point:
-            tangent = zeros_like(arg)
+        if tangent is None and isinstance(arg, tensor_door.Tensor) and arg.dtype.is_floating_point:
+            tangent = _zeros_like(arg)
         inputs.append(tangent)
     for_forward = getattr(ctx, "saved_for_forward", None)
     kept = ctx._saved, ctx.to_save
@@ -341,7 +341,7 @@ def _custom_jvp(function_cls, ctx, args, tangents, outputs):
         raise RuntimeError("Function's jvp returned an invalid number of forward gradients "
                            f"(expected {expected} but got {len(result)})")
     for position, tangent in enumerate(result):
-        if tangent is not None and not isinstance(tangent, TensorData):
+        if tangent is not None and not isinstance(tangent, tensor_door.Tensor):
             raise RuntimeError(f"expected Variable or None (got {type(tangent).__name__}) "
                                f"for grad output {position}.")
     return result

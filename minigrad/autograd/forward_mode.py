@@ -53,6 +53,9 @@ def _quiet_numpy_state():
 _numpy_errors, _QUIET = _quiet_numpy_state()
 
 
-def numpy_is_quiet():
-    """True when numpy's error state in this thread is forward_mode's "ignore all"."""
-    return _numpy_errors is not None and _numpy_errors.get() is _QUIET
+def forward_mode_is_on():
+    """True inside `forward_mode` (grad mode off, numpy quiet), in this thread: inside a
+    backward, or another op's forward, an op that records nothing need not open it again
+    (grad mode is one switch for all threads, numpy's error state is per thread)."""
+    return (_grad_mode["quiet"] and not _grad_mode["enabled"] and _numpy_errors is not None
+            and _numpy_errors.get() is _QUIET)

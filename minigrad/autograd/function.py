@@ -1,49 +1,129 @@
-"""Function: an op with a hand-written backward, the unit the engine runs.
-
-Every built-in op of minigrad (ops/) is a `Function` subclass written with the
-same public API a student uses: static `forward(ctx, ...)` and
-`backward(ctx, *grads)`, `ctx.save_for_backward`, `ctx.saved_tensors`.
-`Function.apply` runs forward with grad mode off and, when some input
-requires grad, records a `BackwardNode` - which is also the `ctx`.
+"""Function: an op with a hand-written backward, and the node its call records
+(lessons 03, 04, 06).  Every op of minigrad (ops/) is a `Function` subclass written
+with the API a student uses: static `forward(ctx, ...)` and `backward(ctx, *grads)`,
+`ctx.save_for_backward`, `ctx.saved_tensors`.  `Function.apply` runs forward with grad
+mode off and, when some input requires grad, records a `BackwardNode`, which is also
+the `ctx` that forward filled in.  PyTorch's rules around this (keywords, devices,
+what a custom backward may return, outputs marked dirty) are in function_rules.py.
 """
 import functools
-import inspect
-import traceback
 import warnings
 
-from .. import backend
+from .. import backend, trace
+from . import anomaly, forward_ad, function_rules, narration, speed, tensor_door
 from .anomaly import _state as _anomaly
-from . import forward_ad
 from .forward_ad import _state as _forward_ad
-from .forward_mode import forward_mode, numpy_is_quiet
+from .forward_mode import forward_mode
 from .grad_mode import _state as _grad_mode, mark_inference, no_grad
-from .graph import Node
-from .metadata import positions_of_true, shared_flags, shared_sizes
-from .outputs import record_outputs, unrecorded_outputs
-from .ctx import FunctionCtx
-from .saved_tensor import SavedTensor
-from ..tensor_data import TensorData
+from .node import Node, sequence_nrs
+from .saved_attributes import saved_attribute
+from .saved_tensor import save, saved_tensors_of, unpack_all
+
+
+class FunctionCtx:
+    """What forward can leave for backward.  Any other attribute (`ctx.constant = 3`)
+    is free for non-tensor values."""
+
+    # Defaults, until forward sets them (one ctx per op: no __init__ to run).
+    to_save = ()
+    _saved = None                        # what the node keeps once recorded (saved_tensor.py)
+    _dirty = _non_differentiable = ()
+    _in_forward = True                   # until apply has run forward
+    _numbers_freed = False               # NOTE [saved numbers] in saved_tensor.py
+    materialize_grads = True
+
+    def save_for_backward(self, *tensors):
+        """Save tensors (or None) for backward; read them back with `ctx.saved_tensors`.
+
+        Saved tensors are version-checked: if one is modified in place before
+        backward, unpacking it raises an error instead of a wrong gradient.
+        """
+        if not self._in_forward:
+            raise RuntimeError(
+                "save_for_backward can only be called from forward: backward reads "
+                "what forward saved through ctx.saved_tensors.")
+        for position, tensor in enumerate(tensors):
+            if not isinstance(tensor, tensor_door.Tensor) and tensor is not None:
+                raise TypeError(
+                    "save_for_backward can only save variables, but argument "
+                    f"{position} is of type {type(tensor).__name__}. Keep non-tensor "
+                    f"values as attributes instead, e.g. ctx.value = value.")
+        self.to_save = tensors
+
+    @property
+    def saved_tensors(self):
+        """The tensors given to `save_for_backward`, unpacked and version-checked."""
+        if self._saved is None:        # (in forward: nothing is saved yet, as in PyTorch)
+            return () if self._in_forward else tuple(self.to_save)
+        return unpack_all(self._saved, self)
+
+    def save_for_forward(self, *tensors):
+        """Save tensors (or None) for `jvp`, which reads them with `ctx.saved_tensors`."""
+        for tensor in tensors:
+            if not (isinstance(tensor, tensor_door.Tensor) or tensor is None):
+                raise AssertionError("save_for_forward expects all arguments to be tensors; "
+                                     "you should save non-tensors as attributes on ctx.")
+        self.saved_for_forward = tensors
+
+    def mark_dirty(self, *tensors):
+        """Declare inputs that forward modified in place (and returns as outputs).
+        Like PyTorch, this bumps their version once more."""
+        self._dirty = tuple(tensors)
+        for tensor in tensors:
+            tensor._version_counter.value += 1
+
+    def mark_non_differentiable(self, *tensors):
+        """Declare outputs that have no gradient (indices, masks...)."""
+        self._non_differentiable = tuple(tensors)
+
+    def set_materialize_grads(self, value):
+        """With False, backward receives None (not zeros) for outputs that got no gradient."""
+        self.materialize_grads = bool(value)
 
 
 class BackwardNode(FunctionCtx, Node):
     """The node a `Function` call records; it is the `ctx` that forward filled in."""
 
-    materialize_grads = True
-    # Defaults, until forward sets them (one node per op: a short __init__ pays off).
-    _saved = None
-    _dirty = ()
-    _non_differentiable = ()
-    to_save = ()
-    _in_forward = True                   # until apply has run forward
     _function_cls = None                 # the Function (each op's node class sets it)
 
     def name(self):
         cls = self._function_cls
         return cls.__dict__.get("node_name") or cls.__name__ + "Backward"
 
+    def apply(self, grad_outputs):
+        """Run the op's backward: from the gradients of its outputs, one gradient for
+        each tensor input, made to fit the tensor it flows to."""
+        if self.materialize_grads:
+            grad_outputs = self._zeros_for_missing(grad_outputs)
+        grad_inputs = self._function_cls.backward(self, *grad_outputs)
+        if not self._function_cls._builtin:      # a custom backward: PyTorch's checks
+            grad_inputs = function_rules.checked_gradients(self, grad_inputs)
+        elif type(grad_inputs) is not tuple:
+            grad_inputs = (grad_inputs,)
+        fitted = []            # the gradient of each tensor input, for the edge to it
+        for position, node, output_nr in zip(self._input_positions, self._next_nodes,
+                                             self._next_nrs):
+            grad = grad_inputs[position]
+            if grad is not None and node is not None:    # (no node: dropped unchecked)
+                grad = node._output_metadata[output_nr].conform(grad, self, position)
+            fitted.append(grad)
+        return tuple(fitted)
+
+    def _zeros_for_missing(self, grad_outputs):
+        """Zeros instead of None for the outputs that got no gradient."""
+        for grad in grad_outputs:
+            if grad is None:
+                return tuple([g if g is not None or meta is None else meta.zeros()
+                              for g, meta in zip(grad_outputs, self._output_metadata)])
+        return grad_outputs
+
+    def saved_tensors_info(self):
+        """One dict (shape, dtype, versions, packed, freed) per slot of save_for_backward,
+        None for a saved None: what minigrad.viz draws beside the node."""
+        return [s.info() if s is not None else None for s in saved_tensors_of(self) or ()]
+
     def __getattr__(self, name):     # only for names not found: y.grad_fn._saved_self ...
         if name.startswith(("_saved_", "_raw_saved_")):
-            from .saved_attributes import saved_attribute
             return saved_attribute(self, name)
         raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
 
@@ -51,84 +131,6 @@ class BackwardNode(FunctionCtx, Node):
         if "node_name" in self._function_cls.__dict__:
             return Node.__repr__(self)
         return f"<minigrad.autograd.function.{self.name()} object at {hex(id(self))}>"
-
-    def saved_tensors_info(self):
-        """One dict (shape, dtype, versions, packed, freed) per slot of save_for_backward,
-        None for a saved None: what minigrad.viz draws beside the node."""
-        return [s.info() if s is not None else None for s in self._saved_slots() or ()]
-
-    def release_saved_tensors(self):
-        for saved in self._saved or ():
-            if isinstance(saved, SavedTensor):
-                saved.release(self)
-        if self._bare_numbers:                  # NOTE [saved numbers]: freed too
-            self._numbers_freed = True
-
-    def apply(self, grad_outputs):
-        if self.materialize_grads and _NoneType in map(type, grad_outputs):   # (not ==: elementwise)
-            grad_outputs = tuple([
-                g if g is not None or meta is None else meta.zeros()
-                for g, meta in zip(grad_outputs, self._output_metadata)])
-        grad_inputs = self._function_cls.backward(self, *grad_outputs)
-        if self._function_cls._builtin:      # trusted to return one gradient per argument
-            return self._conform(grad_inputs if type(grad_inputs) is tuple else (grad_inputs,))
-        return self._conform(self._validate(grad_inputs))
-
-    def _validate(self, grad_inputs):
-        """Check what a custom backward returned: one gradient per forward input, each a
-        tensor or None (None for arguments that are not tensors)."""
-        if not isinstance(grad_inputs, tuple):
-            grad_inputs = (grad_inputs,)
-        expected = len(self._input_is_tensor)
-        if len(grad_inputs) != expected:
-            extra = grad_inputs[expected:]
-            if len(grad_inputs) < expected or any(g is not None for g in extra):
-                raise RuntimeError(
-                    f"function {self.name()} returned an incorrect number of gradients "
-                    f"(expected {expected}, got {len(grad_inputs)}). backward must return "
-                    "one gradient per input of forward, None for inputs that are not "
-                    "tensors or need no gradient.")
-            grad_inputs = grad_inputs[:expected]
-        for position, (grad, is_tensor) in enumerate(zip(grad_inputs, self._input_is_tensor)):
-            if grad is not None and not is_tensor:
-                raise RuntimeError(
-                    f"function {self.name()} returned a gradient different than None at "
-                    f"position {position + 1}, but the corresponding forward input was not "
-                    "a Variable. Return None for non-tensor inputs of forward.")
-            if grad is not None and not isinstance(grad, TensorData):
-                kind = f"{type(grad).__module__}.{type(grad).__name__}".replace("builtins.", "")
-                raise RuntimeError(
-                    f"expected Variable or None (got {kind}). minigrad hint: "
-                    f"{self.name()} returned it at position {position + 1}; compute the gradient "
-                    "with tensor operations, or wrap a numpy result in torch.tensor(...).")
-        return grad_inputs
-
-    def _conform(self, grad_inputs):
-        """One gradient per edge (next_functions), each made to fit the tensor it flows to:
-        as PyTorch, the metadata comes from the node of that tensor."""
-        checked = []
-        for position, node, output_nr in zip(
-                positions_of_true(self._input_is_tensor), self._next_nodes, self._next_nrs):
-            grad = grad_inputs[position]
-            if grad is not None and node is not None:        # no edge: dropped unchecked
-                metadata = node._output_metadata[output_nr]
-                data = grad._data
-                if not (data.dtype is metadata._host_dtype and data.shape == metadata.shape
-                        and data.__class__ is _HOST_ARRAY):      # it fits (nearly always)
-                    grad = metadata.conform(grad, self, position)
-            checked.append(grad)
-        return tuple(checked)
-
-
-class _ForwardOnlyCtx(FunctionCtx):
-    """The ctx of a built-in op when nothing is recorded (no grad mode, or no input needs
-    a gradient): a backward will never run, so saves are dropped, as PyTorch does; no node."""
-
-    def __init__(self, function_cls, needs_input_grad):
-        self._function_cls, self.needs_input_grad = function_cls, needs_input_grad
-
-    def save_for_backward(self, *tensors):
-        pass
 
 
 class Function:
@@ -156,6 +158,17 @@ class Function:
         tensor([1.0000, 2.7183])
     """
 
+    # NOTE [devices]: built-in ops refuse tensors on different devices, as PyTorch's kernels
+    # do ("elementwise": its TensorIterator rules and text; (method, argument names): the
+    # text of its other kernels).  A custom Function checks nothing itself: the ops inside
+    # its forward do.  Ops that move data between devices (copy_, x[i] = v) set False.
+    device_check = None
+    # Positions of tensor arguments that never carry a gradient (a mask, a condition):
+    # like PyTorch, the node gets no edge for them, so next_functions lists only the rest.
+    nondifferentiable_args = ()
+    # True for minigrad's own ops, which derive from ops.builtin.BuiltinFunction.
+    _builtin = False
+
     def __init__(self, *args, **kwargs):
         warnings.warn(
             f"{type(self)} should not be instantiated. Methods on autograd functions are all "
@@ -167,17 +180,6 @@ class Function:
             "Legacy autograd function with non-static forward method is deprecated. Please "
             "use new-style autograd function with static forward method. (Example: "
             "https://pytorch.org/docs/stable/autograd.html#torch.autograd.Function)")
-
-    # NOTE [devices]: built-in ops refuse tensors on different devices, as PyTorch's kernels
-    # do ("elementwise": its TensorIterator rules and text; (method, argument names): the
-    # text of its other kernels).  A custom Function checks nothing itself: the ops inside
-    # its forward do.  Ops that move data between devices (copy_, x[i] = v) set False.
-    device_check = None
-    # True for minigrad's own ops, which derive from ops.builtin.BuiltinFunction.
-    _builtin = False
-    # Positions of tensor arguments that never carry a gradient (a mask, a condition):
-    # like PyTorch, the node gets no edge for them, so next_functions lists only the rest.
-    nondifferentiable_args = ()
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
@@ -205,52 +207,139 @@ class Function:
 
     @classmethod
     def apply(cls, *args, **kwargs):
-        if kwargs:      # bind keywords to forward's parameters, as PyTorch does
-            args = _bind_keywords(cls, args, kwargs)
-        # One pass over the arguments: which need a gradient, and are all on the CPU?
-        needs, on_host = [], True
+        """Run forward and, when an input requires grad, record the node that backward
+        will run: the steps of lesson 03."""
+        if kwargs:                               # bound to forward's parameters
+            args = function_rules.bind_keywords(cls.forward, args, kwargs, _takes_ctx(cls))
+        if cls.device_check and backend._cupy is not None:   # built-ins, once a GPU is used:
+            args = function_rules.on_one_device(cls.device_check, args)   # on one device
+        # 0. Which inputs need a gradient?  If none does, or grad mode is off (in no_grad,
+        #    in backward), nothing is recorded: forward just runs.
+        needs_input_grad = []
         for arg in args:
-            if isinstance(arg, TensorData):
-                needs.append(arg._requires_grad or (arg._base is not None and arg.requires_grad))
-                if arg._data.__class__ is not _HOST_ARRAY:
-                    on_host = False
-            else:
-                needs.append(False)
-        if not on_host and cls.device_check and not _on_one_device(args):
-            return cls.apply(*backend.match_devices(cls.device_check, args))  # or PyTorch's error
-        needs = tuple(needs)
-        record = _grad_mode["enabled"] and True in needs
-        if not record and cls._builtin:           # a built-in op that records nothing
-            ctx = _ForwardOnlyCtx(cls, needs)
-            if _grad_mode["quiet"] and not _grad_mode["enabled"] and numpy_is_quiet():
-                # already in forward mode (in this thread: see forward_mode.py)
-                outputs = cls.forward(ctx, *args)
-            else:
-                with forward_mode():
-                    outputs = cls.forward(ctx, *args)
-            if _forward_ad["level"] is not None:      # a dual level is open: tangents
-                outputs = forward_ad.propagate(cls, ctx, args, outputs)
-            return mark_inference(outputs) if _grad_mode["inference"] else outputs
-        ctx = cls._node_class()
-        ctx.needs_input_grad = shared_flags(needs)        # NOTE [shared small tuples]
-        if record:
-            _connect(ctx, args)
+            needs_input_grad.append(isinstance(arg, tensor_door.Tensor) and arg.requires_grad)
+        needs_input_grad = tuple(needs_input_grad)
+        if not (_grad_mode["enabled"] and True in needs_input_grad):
+            return _run_unrecorded(cls, args, needs_input_grad)
+        # 1. Make the node, numbered in the order nodes are made (the engine runs the
+        #    newest first).  It is also the ctx that forward fills in.
+        node = cls._node_class()
+        node._sequence_nr, node.needs_input_grad = next(sequence_nrs), needs_input_grad
+        # 2. Connect it: one edge per tensor input, to the node its gradient flows to.
+        _connect(node, args)
+        # 3. Run forward with grad mode off: the ops inside it record nothing.
         with forward_mode():
-            if cls.setup_context is _NO_SETUP_CONTEXT:
-                outputs = cls.forward(ctx, *args)
-            else:                            # the newer style: forward(*args) + setup_context
-                outputs = cls.forward(*args)
-                cls.setup_context(ctx, args, outputs)
-        ctx._in_forward = False              # from now on save_for_backward refuses
-        if record:
-            outputs = record_outputs(ctx, args, outputs)
-        else:
-            outputs = unrecorded_outputs(args, outputs)
-            if _grad_mode["inference"]:
-                outputs = mark_inference(outputs)
-        if _forward_ad["level"] is not None:          # a dual level is open: tangents
-            outputs = forward_ad.propagate(cls, ctx, args, outputs)
+            if cls.setup_context is Function.setup_context:
+                outputs = cls.forward(node, *args)
+            else:                                # the newer style: forward(*args), then
+                outputs = cls.forward(*args)     # setup_context(ctx, inputs, output)
+                cls.setup_context(node, args, outputs)
+        node._in_forward = False                 # from now on save_for_backward refuses
+        # 4. Attach the outputs: each gets the node as its grad_fn.
+        outputs = _attach_outputs(node, args, outputs)
+        # 5. Save what forward asked to save, as SavedTensors that remember its version.
+        if node.to_save:
+            saved = []
+            for slot, tensor in enumerate(node.to_save):
+                saved.append(save(tensor, node, slot))
+            node._saved, node.to_save = tuple(saved), ()
+        if _forward_ad["level"] is not None:     # forward-mode AD (lesson 12): tangents too
+            outputs = forward_ad.propagate(cls, node, args, outputs)
         return outputs
+
+
+def _connect(node, args):
+    """The node's edges (next_functions): one per tensor argument, to the node its gradient
+    flows to - its grad_fn, a leaf's AccumulateGrad, or None for a tensor that needs no
+    gradient - and which output of that node it is.  Masks and conditions
+    (nondifferentiable_args) get no edge.  (The node's small tuples are shared: speed.py.)"""
+    skip, needs = node._function_cls.nondifferentiable_args, node.needs_input_grad
+    positions, nodes, output_nrs = [], [], []
+    for position, arg in enumerate(args):
+        if not isinstance(arg, tensor_door.Tensor) or position in skip:
+            continue
+        grad_node, output_nr = arg._gradient_edge() if needs[position] else (None, 0)
+        positions.append(position)
+        nodes.append(grad_node)
+        output_nrs.append(output_nr)
+    node._next_nodes, node._next_nrs = tuple(nodes), speed.shared_sizes(tuple(output_nrs))
+    node._input_positions = speed.shared_sizes(tuple(positions))   # of the tensor inputs
+    node.needs_input_grad = speed.shared_flags(needs)
+    if _anomaly["enabled"]:                      # anomaly mode: remember where forward ran
+        anomaly.remember_forward(node)
+
+
+def _call_forward(cls, ctx, args):
+    """cls.forward(ctx, *args); in the newer style, forward(*args), then setup_context."""
+    if cls.setup_context is Function.setup_context:
+        return cls.forward(ctx, *args)
+    outputs = cls.forward(*args)
+    cls.setup_context(ctx, args, outputs)
+    return outputs
+
+
+def _takes_ctx(cls):
+    return cls.setup_context is Function.setup_context
+
+
+def _attach_outputs(node, args, outputs):
+    """Each tensor output gets the node as its grad_fn; the node keeps the metadata a
+    gradient flowing back into each must fit (InputMetadata, shared: speed.py)."""
+    single = not isinstance(outputs, tuple)
+    if single:
+        outputs = (outputs,)
+    if node._dirty or node._non_differentiable:  # mark_dirty, mark_non_differentiable
+        results = function_rules.attach_marked(node, args, outputs, _attach)
+    elif single:
+        results = (_attach(node, args, outputs[0], 0),)
+    else:
+        results = tuple([_attach(node, args, output, output_nr)
+                         for output_nr, output in enumerate(outputs)])
+    node._output_metadata = speed.metadata_of_outputs(results)
+    if trace.active is not None:
+        narration.node_created(node, results)
+    return results[0] if single else results
+
+
+def _attach(node, args, output, output_nr):
+    """Make `output` the output `output_nr` of `node`: a floating tensor gets the node
+    as its grad_fn; other tensors (integers, booleans) have no gradient."""
+    if not isinstance(output, tensor_door.Tensor):
+        return output
+    for arg in args:
+        if arg is output:                        # an input returned unchanged: a view of it
+            output = output._alias()
+            break
+    if output._data.dtype.kind == "f":          # a floating-point tensor
+        output._grad_fn, output._output_nr, output._requires_grad = node, output_nr, True
+    else:
+        output._requires_grad = False
+    if output._base is not None:
+        function_rules.remember_view_of_custom_function(node, output, output_nr)
+    return output
+
+
+def _run_unrecorded(cls, args, needs_input_grad):
+    """Forward alone, recording nothing.  A built-in op gets a plain ctx and no node, as
+    PyTorch's kernels; a custom Function's forward still gets its node (it may look at
+    it), without edges, and PyTorch's rules for the inputs it returns."""
+    if cls._builtin:
+        ctx = FunctionCtx()
+        ctx._function_cls, ctx.needs_input_grad = cls, needs_input_grad
+        with forward_mode():
+            outputs = cls.forward(ctx, *args)
+    else:
+        ctx = cls._node_class()
+        ctx.needs_input_grad = needs_input_grad
+        with forward_mode():
+            outputs = _call_forward(cls, ctx, args)
+        ctx._in_forward = False
+        outputs = function_rules.unrecorded_outputs(args, outputs)
+    if _grad_mode["inference"]:
+        outputs = mark_inference(outputs)
+    if _forward_ad["level"] is not None:
+        outputs = forward_ad.propagate(cls, ctx, args, outputs)
+    return outputs
 
 
 def _node_class_for(function_cls):
@@ -258,60 +347,12 @@ def _node_class_for(function_cls):
     names it (`type(y.grad_fn)` is `<class 'MulBackward0'>`, or `...function.ExpBackward`
     for a custom Function).  One class per op also keeps CPython's attribute layout of
     its nodes shared: each op's ctx sets its attributes in one order, so a node's
-    attributes stay inline, with no dict object per node."""
+    attributes stay inline, with no dict object per node (speed.py)."""
     named = "node_name" in function_cls.__dict__        # PyTorch's C++ nodes: no module
     name = function_cls.__dict__.get("node_name") or function_cls.__name__ + "Backward"
     return type(name.split("::")[-1], (BackwardNode,), {
         "__slots__": (), "__module__": "builtins" if named else __name__,
         "__qualname__": name.split("::")[-1], "_function_cls": function_cls})
-
-
-def _bind_keywords(cls, args, kwargs):
-    """The positional arguments of forward, with keywords bound and defaults filled in."""
-    leading = (None,) if cls.setup_context is _NO_SETUP_CONTEXT else ()   # forward's ctx
-    bound = inspect.signature(cls.forward).bind(*leading, *args, **kwargs)
-    bound.apply_defaults()
-    for name in bound.kwargs:        # keyword-only: forward is called with positions only
-        if name in kwargs or name in bound.arguments.get("kwargs", ()):
-            raise TypeError(f"forward() got an unexpected keyword argument '{name}'")
-    return bound.args[len(leading):]
-
-
-def _connect(node, args):
-    """The node's edges: one per tensor argument (masks and conditions get none).
-    (Loops, not list comprehensions: on Python 3.11 each of those is a function call.)"""
-    skip = node._function_cls.nondifferentiable_args
-    is_tensor, nodes, output_nrs = [], [], []
-    for position, arg in enumerate(args):
-        if not isinstance(arg, TensorData) or (skip and position in skip):
-            is_tensor.append(False)
-            continue
-        is_tensor.append(True)
-        grad_fn = arg._grad_fn
-        if arg._base is not None or (grad_fn is None and arg._requires_grad):
-            grad_node, output_nr = arg._gradient_edge()   # a view, a leaf
-        else:                                             # most edges: grad_fn, or none
-            grad_node, output_nr = grad_fn, arg._output_nr
-        nodes.append(grad_node)
-        output_nrs.append(output_nr)
-    node._next_nodes, node._next_nrs = tuple(nodes), shared_sizes(tuple(output_nrs))  # NOTE [edges]
-    node._input_is_tensor = shared_flags(tuple(is_tensor))
-    if _anomaly["enabled"]:
-        node.metadata["traceback_"] = traceback.format_stack()[:-2]
-
-
-_NoneType = type(None)
-_HOST_ARRAY = backend.np.ndarray           # a tensor whose data is one is on the CPU
-_NO_SETUP_CONTEXT = Function.setup_context
-
-
-def _on_one_device(args):
-    """True when all tensor arguments share one device.  The common case, all on the CPU,
-    costs one type test per tensor; GPU arrays compare their devices."""
-    for arg in args:
-        if isinstance(arg, TensorData) and arg._data.__class__ is not _HOST_ARRAY:
-            return len({a.device for a in args if isinstance(a, TensorData)}) == 1
-    return True
 
 
 def once_differentiable(backward):
@@ -322,7 +363,7 @@ def once_differentiable(backward):
         with no_grad():
             results = backward(ctx, *grad_outputs)
         if not (_grad_mode["enabled"] and any(
-                isinstance(g, TensorData) and g.requires_grad for g in grad_outputs)):
+                isinstance(g, tensor_door.Tensor) and g.requires_grad for g in grad_outputs)):
             return results
         single = not isinstance(results, tuple)
         delayed = tuple(None if r is None else _DelayedError.apply(r.detach().requires_grad_())

@@ -111,7 +111,7 @@ def _register_any(tensors, fn):
 def _gradient_node(tensor):
     """The node whose run computes `tensor`'s gradient: its grad_fn or a leaf's
     AccumulateGrad (PyTorch's _get_grad_fn_or_grad_acc)."""
-    node = tensor._gradient_node()
+    node = tensor._gradient_edge()[0]
     if node is None:
         raise AssertionError(
             "Expected gradient function to be set. minigrad hint: every tensor given to "

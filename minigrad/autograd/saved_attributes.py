@@ -7,8 +7,10 @@ the table below gives each slot PyTorch's name.  A slot an op left empty (Mul
 saves `self` only when `other` needs a gradient) reads as None, as in PyTorch.
 Other `_saved_<name>` values are the op's ctx attributes (`ctx.exponent`).
 """
+from . import tensor_door
 from .grad_mode import no_grad
-from .graph import ERR_BACKWARD_TWICE, register_leaf_accumulator
+from .node import leaf_accumulator
+from .saved_tensor import ERR_BACKWARD_TWICE, saved_tensors_of
 
 # node name -> PyTorch's name of each save_for_backward slot, in order
 SLOT_NAMES = {
@@ -37,7 +39,7 @@ def saved_attribute(node, name):
     key = name[len("_raw_saved_" if raw else "_saved_"):]
     slots = SLOT_NAMES.get(node.name(), ())
     if key in slots:
-        saved = (node._saved_slots() or (None,) * len(slots))[slots.index(key)]
+        saved = (saved_tensors_of(node) or (None,) * len(slots))[slots.index(key)]
         if raw:
             return None if saved is None else RawSavedTensor(saved, node)
         return None if saved is None else saved.unpack(node)
@@ -67,12 +69,14 @@ class RawSavedTensor:
             raise RuntimeError(
                 "Calling register_hooks on a saved tensor whose hooks have already been set. "
                 "Hint: only one pair of hooks is allowed at a time.")
-        if saved.version_counter is None:           # a saved number, not yet unpacked
-            saved._number()
-        tensor = saved._output(None).detach() if saved.is_output else saved.packed
+        if saved.is_output:                 # the saved output's data, without its node
+            tensor = tensor_door.Tensor._make(saved.packed)
+            tensor._version_counter = saved.version_counter
+        else:
+            tensor = saved.packed
         if not saved.is_output:      # unpack() gives the hook's result this place back
             saved.grad_fn, saved.requires_grad = tensor.grad_fn, tensor._requires_grad
-            saved.accumulator = (register_leaf_accumulator(tensor)
+            saved.accumulator = (leaf_accumulator(tensor)
                                  if saved.grad_fn is None and saved.requires_grad else None)
         with no_grad():
             saved.packed = pack_hook(tensor)

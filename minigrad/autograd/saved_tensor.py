@@ -1,12 +1,13 @@
-"""Saved tensors: what `ctx.save_for_backward` keeps, version-checked, packed by
-`saved_tensors_hooks` when some are active, freed after backward."""
+"""Saved tensors (lessons 04, 05): what `ctx.save_for_backward` keeps, version-checked
+when unpacked, packed by `saved_tensors_hooks` when some are active, freed after backward."""
 import contextlib
 import re
 import weakref
 
 from .. import dtypes, trace
+from . import narration, tensor_door
 from .grad_mode import no_grad
-from .graph import register_leaf_accumulator
+from .node import leaf_accumulator
 
 # NOTE [saved tensors and version counters]
 # A SavedTensor remembers the version of the tensor it saved.  In-place ops
@@ -43,90 +44,75 @@ class SavedTensor:
         if tensor._wrapped_number:
             self.wrapped_number = True                        # x * 2 saves the 2
         if narrate and trace.active is not None:
-            trace.emit("tensor_saved", node=trace.ident(node), slot=slot,
-                       tensor=trace.describe(tensor), version=self.version,
-                       nbytes=self.nbytes, is_output=is_output,
-                       wrapped_number=self.wrapped_number)
+            narration.tensor_saved(node, slot, tensor, is_output)
         if _saved_tensors_hooks_stack and not self.wrapped_number:
-            pack_hook, self.unpack_hook = _saved_tensors_hooks_stack[-1]   # (never numbers)
-            with no_grad():                      # packing records nothing, as in PyTorch
-                self.packed = pack_hook(tensor)
-            if tensor._version != self.version:
-                raise RuntimeError(
-                    "A saved tensors pack hook is modifying its input in place. Tensors "
-                    "provided as input to pack hook can not be modified by in-place operations "
-                    "as this can lead to unexpected side-effects. Please open an issue if you "
-                    "need to perform in-place operations on the input to a pack hook.")
-            # unpack() gives the hook's result the saved tensor's place in the graph back
-            self.grad_fn, self.requires_grad = tensor.grad_fn, tensor._requires_grad
-            self.accumulator = (register_leaf_accumulator(tensor)
-                                if self.grad_fn is None and self.requires_grad else None)
-            if trace.active is not None:
-                trace.emit("tensor_packed", node=trace.ident(node), slot=slot,
-                           packed_nbytes=trace.packed_nbytes(self.packed))
-        elif is_output or self.wrapped_number:
+            self._pack(tensor, node, *_saved_tensors_hooks_stack[-1])      # (never numbers)
+        elif is_output:
             # An output is kept as its array (with its grad_fn it would be a reference cycle,
-            # node -> saved output -> node); unpack() makes its tensor.  Saved numbers: _number.
+            # node -> saved output -> node); unpack() makes its tensor again.
             self.packed = data
-            if self.wrapped_number:
-                self.version_counter = None
         else:
             self.packed = tensor
+
+    def _pack(self, tensor, node, pack_hook, unpack_hook):
+        """saved_tensors_hooks are active: keep what `pack_hook` makes of the tensor."""
+        with no_grad():                          # packing records nothing, as in PyTorch
+            self.packed = pack_hook(tensor)
+        if tensor._version != self.version:
+            raise RuntimeError(
+                "A saved tensors pack hook is modifying its input in place. Tensors "
+                "provided as input to pack hook can not be modified by in-place operations "
+                "as this can lead to unexpected side-effects. Please open an issue if you "
+                "need to perform in-place operations on the input to a pack hook.")
+        self.unpack_hook = unpack_hook
+        # unpack() gives the hook's result the saved tensor's place in the graph back
+        self.grad_fn, self.requires_grad = tensor.grad_fn, tensor._requires_grad
+        self.accumulator = (leaf_accumulator(tensor)
+                            if self.grad_fn is None and self.requires_grad else None)
+        if trace.active is not None:
+            narration.tensor_packed(node, self.slot, self.packed)
 
     @classmethod
     def of_number(cls, array, node, slot):
         """The SavedTensor of a saved number that its node kept as a bare array
-        (NOTE [saved numbers] in outputs.py); not narrated: that was the saving's part."""
+        (NOTE [saved numbers]); not narrated: that was the saving's part."""
         return cls(number_tensor(array), node, slot, is_output=False, narrate=False)
 
     def unpack(self, node):
+        """The saved tensor again, for `node`'s backward.  Refused once freed (after a
+        backward without retain_graph), and when it was changed in place since it was
+        saved: backward would compute with a value forward never saw."""
         if self.freed:
             if trace.active is not None:
-                trace.emit("saved_tensor_freed_access", node=trace.ident(node), slot=self.slot)
+                narration.freed_tensor_asked(node, self.slot)
             raise RuntimeError(ERR_BACKWARD_TWICE)
-        if self.version_counter is None:
-            self._number()
-        if self.unpack_hook is None and trace.active is None:      # the common case, in short
-            if self.version_counter.value != self.version:
-                raise RuntimeError(self._version_error(node))
-            return self._output(node) if self.is_output else self.packed
-        checked = self.unpack_hook is None      # (with hooks PyTorch skips the check)
-        passed = not checked or self.version_counter.value == self.version
+        if self.unpack_hook is not None:
+            return self._unpack_with_hook(node)
+        unchanged = self.version_counter.value == self.version
         if trace.active is not None:
-            if checked:
-                trace.emit("version_check", node=trace.ident(node), slot=self.slot,
-                           saved_version=self.version,
-                           current_version=self.version_counter.value, passed=passed)
-            if passed:
-                trace.emit("tensor_unpacked", node=trace.ident(node), slot=self.slot)
-        if not passed:
+            narration.version_checked(node, self, unchanged)
+        if not unchanged:
             raise RuntimeError(self._version_error(node))
-        tensor = self.unpack_hook(self.packed) if self.unpack_hook else self.packed
-        if self.unpack_hook is not None and not hasattr(tensor, "_data"):
+        if not self.is_output:
+            return self.packed
+        output = tensor_door.Tensor._make(self.packed, requires_grad=True)   # (see __init__)
+        output._version_counter, output._grad_fn = self.version_counter, node
+        output._output_nr = self.output_nr
+        return output
+
+    def _unpack_with_hook(self, node):
+        """What `unpack_hook` makes of the packed value, put back in the saved tensor's place
+        in the graph (PyTorch checks no version here: the hook may have made a copy)."""
+        if trace.active is not None:
+            narration.tensor_unpacked(node, self.slot)
+        tensor = self.unpack_hook(self.packed)
+        if not isinstance(tensor, tensor_door.Tensor):
             raise TypeError(
                 "Output of saved tensor unpack_hook expected to be a Tensor but got "
                 f"result of type {type(tensor).__name__}")
         if self.is_output:
-            tensor = (tensor._output_alias(node, self.output_nr) if self.unpack_hook
-                      else self._output(node))
-        elif self.unpack_hook is not None:
-            tensor = self._with_saved_edge(tensor)
-        return tensor
-
-    def _output(self, node):
-        """The saved output as a tensor again: its array, version counter and grad_fn."""
-        tensor = make_tensor(self.packed, requires_grad=True)
-        tensor._version_counter, tensor._grad_fn = self.version_counter, node
-        tensor._output_nr = self.output_nr
-        return tensor
-
-    def _number(self):
-        """A saved Python number (the 2 of x * 2) is kept as an array until first unpacked
-        (no one else holds its tensor: nothing can change it), then as one tensor."""
-        tensor = number_tensor(self.packed)
-        tensor._version_counter.value = self.version
-        self.packed, self.version_counter = tensor, tensor._version_counter
-        return tensor
+            return tensor._output_alias(node, self.output_nr)
+        return self._with_saved_edge(tensor)
 
     def _with_saved_edge(self, tensor):
         """The unpack hook's data as the saved input: its grad_fn (or its leaf's
@@ -154,8 +140,7 @@ class SavedTensor:
     def description(self):
         """PyTorch's name for the saved tensor in errors, 'torch.FloatTensor [2]' (made only
         when an error needs it: every op saves tensors)."""
-        from ..ops._helpers import _type_name
-        return f"torch.{_type_name(self.dtype)}Tensor [{', '.join(map(str, self.shape))}]"
+        return f"torch.{dtypes.legacy_name(self.dtype)}Tensor [{', '.join(map(str, self.shape))}]"
 
     def info(self):
         """What the visualisations show of a saved tensor (without unpacking it)."""
@@ -164,13 +149,6 @@ class SavedTensor:
                 "current_version": getattr(self.version_counter, "value", self.version),
                 "is_output": self.is_output, "packed": self.unpack_hook is not None,
                 "freed": self.freed, "wrapped_number": self.wrapped_number}
-
-    def release(self, node):
-        if trace.active is not None and not self.freed:
-            trace.emit("tensor_freed", node=trace.ident(node), slot=self.slot, nbytes=self.nbytes)
-        self.freed, self.packed = True, None
-        if self.unpack_hook is not None:        # (only packed tensors set these)
-            self.unpack_hook = self.grad_fn = self.accumulator = None
 
     def _version_error(self, node):
         # PyTorch names the node that made the tensor: for a saved output this node,
@@ -253,12 +231,85 @@ def disable_saved_tensors_hooks(error_message="saved tensors hooks are disabled"
 _hooks_disabled = []        # error messages of the disable_saved_tensors_hooks blocks open
 
 
-make_tensor = None     # Tensor._make, set by tensor.py (which imports this package first)
+# NOTE [saved numbers]: a saved Python number (the 2 of x * 2, the 0.999 of each step
+# of a long chain) is kept as its bare 0-dim array, not a SavedTensor: nothing can
+# change it (no one else holds its tensor), so there is no version to check and no
+# hook to run.  An array is no work for Python's garbage collector, where a SavedTensor
+# is (each full collection visits every live object: in a chain of `y * 0.999` this
+# was a third of the objects and half of the collector's time).  The three functions
+# below are the only ones that know: backward unpacks through `unpack_all`, a node
+# frees through `release_saved`, and `SavedTensor.of_number` makes a SavedTensor of it
+# when someone looks closer (`grad_fn._saved_other`, the pictures).
+
+def save(tensor, node, slot):
+    """What a node keeps of a tensor given to save_for_backward: a SavedTensor (None for
+    None; a saved Python number, its bare array: NOTE [saved numbers])."""
+    if tensor is None:
+        return None
+    if tensor._wrapped_number:
+        if trace.active is not None:
+            narration.tensor_saved(node, slot, tensor, False)
+        return tensor._data
+    return SavedTensor(tensor, node, slot, tensor._grad_fn is node)
+
+
+def unpack_all(saved, node):
+    """Every slot a node saved, as a tensor again (None for None)."""
+    tensors = []
+    for slot, kept in enumerate(saved):
+        if kept.__class__ is SavedTensor:
+            tensors.append(kept.unpack(node))
+        elif kept is None:
+            tensors.append(None)
+        else:                                   # a saved number (NOTE [saved numbers])
+            if node._numbers_freed:
+                if trace.active is not None:
+                    narration.freed_tensor_asked(node, slot)
+                raise RuntimeError(ERR_BACKWARD_TWICE)
+            if trace.active is not None:
+                narration.number_unpacked(node, slot)
+            tensors.append(number_tensor(kept))
+    return tuple(tensors)
+
+
+def release_saved(node):
+    """Free what a node saved (after a backward without retain_graph)."""
+    numbers = False
+    for slot, kept in enumerate(node._saved):
+        if kept.__class__ is SavedTensor:
+            if trace.active is not None and not kept.freed:
+                narration.tensor_freed(node, slot, kept)
+            kept.freed, kept.packed = True, None
+            if kept.unpack_hook is not None:    # (only packed tensors set these)
+                kept.unpack_hook = kept.grad_fn = kept.accumulator = None
+        elif kept is not None:                  # a saved number: freed with its node
+            numbers = True
+            if trace.active is not None and not node._numbers_freed:
+                narration.tensor_freed(node, slot, kept)
+    if numbers:
+        node._numbers_freed = True
+
+
+def saved_tensors_of(node):
+    """A node's SavedTensors, one per slot (None for None): its saved numbers become
+    SavedTensors now, for good, so that `grad_fn._saved_other` is the same tensor each
+    time it is read, as in PyTorch."""
+    if node._saved is None:
+        return None
+    slots = []
+    for slot, kept in enumerate(node._saved):
+        if kept is not None and kept.__class__ is not SavedTensor:
+            kept = SavedTensor.of_number(kept, node, slot)
+            if node._numbers_freed:             # backward has run: freed, as the others
+                kept.freed, kept.packed = True, None
+        slots.append(kept)
+    node._saved = tuple(slots)
+    return node._saved
 
 
 def number_tensor(array):
-    """A saved Python number's tensor again, from the bare array its node kept
-    (NOTE [saved numbers] in outputs.py): 0-dim, a wrapped number, version 0."""
-    number = make_tensor(array)
+    """A saved Python number's tensor again, from the bare array its node kept:
+    0-dim, a wrapped number, version 0."""
+    number = tensor_door.Tensor._make(array)
     number._wrapped_number = True
     return number

@@ -3,12 +3,12 @@
 Since PyTorch 0.4 a tensor *is* a Variable: `Variable(t, requires_grad=True)` gives
 a new leaf that shares t's data, and `isinstance(t, Variable)` is True.
 """
-from ..tensor_data import TensorData
+from . import tensor_door
 
 
 class _AnyTensor(type):
     def __instancecheck__(cls, instance):
-        return isinstance(instance, TensorData)
+        return isinstance(instance, tensor_door.Tensor)
 
 
 class Variable(metaclass=_AnyTensor):

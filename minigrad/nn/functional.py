@@ -16,11 +16,11 @@ Example::
     >>> b.grad
     tensor([0.2075, 0.2075, 0.2075])
 """
+from .. import dtypes
 from ..ops import activations as _activations
 from ..ops import arithmetic as _arithmetic
 from ..ops import inplace_unary as _inplace_unary
 from ..ops import loss as _loss
-from ..ops._helpers import _type_name
 
 
 def relu(input, inplace=False):
@@ -113,7 +113,7 @@ def linear(input, weight, bias=None):
     minigrad records the matmul and the add: same numbers, two nodes.)"""
     if bias is not None and bias.dtype is not weight.dtype:     # PyTorch's addmm refuses it
         raise RuntimeError("self and mat2 must have the same dtype, but got "
-                           f"{_type_name(bias.dtype)} and {_type_name(weight.dtype)}")
+                           f"{dtypes.legacy_name(bias.dtype)} and {dtypes.legacy_name(weight.dtype)}")
     output = input.matmul(weight.t())
     return output if bias is None else output + bias
 
@@ -168,7 +168,7 @@ def cross_entropy(input, target, weight=None, ignore_index=-100, reduction="mean
     if target.shape == input.shape:        # probabilities: PyTorch's ops, in its order
         if not target.dtype.is_floating_point:
             raise RuntimeError("Expected floating point type for target with class "
-                               f"probabilities, got {_type_name(target.dtype)}")
+                               f"probabilities, got {dtypes.legacy_name(target.dtype)}")
         _loss.check_class_weight(input, weight, "cross_entropy: ")
         products = log_probs * target if weight is None else log_probs * target * weight
         if reduction == "none":

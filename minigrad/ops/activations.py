@@ -4,14 +4,14 @@ written with tensor ops, so a double backward works (gelu's and silu's double-ba
 nodes are then the ones of those ops, not PyTorch's fused *BackwardBackward0 nodes)."""
 import math
 
+from ..dtypes import legacy_name
 from .builtin import BuiltinFunction
-from ._helpers import _type_name
 from .special import Erf
 
 
 def _float_only(x, kernel):
     if not x.dtype.is_floating_point:
-        raise NotImplementedError(f'"{kernel}" not implemented for \'{_type_name(x.dtype)}\'')
+        raise NotImplementedError(f'"{kernel}" not implemented for \'{legacy_name(x.dtype)}\'')
 
 
 class LeakyRelu(BuiltinFunction):

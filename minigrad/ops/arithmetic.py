@@ -1,4 +1,9 @@
-"""Arithmetic: + - * / ** @ and negation.
+"""Arithmetic: + - * / ** @ and negation, and how operands meet.
+
+Operands as PyTorch takes them (the helpers below, used by every op with two
+operands): a Python number becomes a 0-dim tensor that still promotes like a number
+(`wrap_number`), and both operands become arrays of their promoted dtype, with
+PyTorch's message when shapes do not broadcast (`binary_arrays`).
 
 Each op is a Function.  Gradients of broadcast operands are summed back to
 the operand's shape (`sum_to_size`); a Python number operand gets None.
@@ -8,12 +13,108 @@ PyTorch does: `a * b` saves `b` only if `a` needs a gradient.
 import math
 import operator
 
-from .. import backend
-from .builtin import BuiltinFunction
-from ..autograd.metadata import shared_sizes
-from ..tensor_data import TensorData
-from ._helpers import binary_arrays, check_sub, is_tensor
+import numpy as np
+
+from .. import backend, dtypes
+from ..autograd.grad_mode import _state as _grad_mode
+from ..autograd.speed import shared_sizes
+from ..autograd import tensor_door
 from ._unrecorded import nothing_recorded
+from .builtin import BuiltinFunction
+
+
+# --- operands ---------------------------------------------------------------------------
+
+def is_tensor(value):
+    return isinstance(value, tensor_door.Tensor)
+
+
+def array_of(value, dtype, like):
+    """The data of a tensor or a Python number, as an array of `dtype` on `like`'s device."""
+    if is_tensor(value):
+        data = value._data
+        return data if data.dtype == dtype.numpy else data.astype(dtype.numpy)
+    xp = like._xp
+    return xp.asarray(value, dtype=dtype.numpy)
+
+
+def wrap_number(value, like):
+    """A Python number operand of + - * / as PyTorch passes it: a 0-dim tensor that needs
+    no grad (next_functions shows it as (None, 0); Mul and Div save it) and that still
+    promotes like a number (`dtypes.result_type`).  Anything else is returned unchanged."""
+    if type(value) is float:                    # the common case first: no isinstance chain
+        kind = dtypes.float64                   # (doubles, as PyTorch)
+    elif isinstance(value, tensor_door.Tensor):
+        return value
+    elif isinstance(value, np.ndarray):         # x * an array: PyTorch goes through numpy
+        if like.requires_grad and _grad_mode["enabled"]:
+            raise RuntimeError("Can't call numpy() on Tensor that requires grad. Use "
+                               "tensor.detach().numpy() instead.")
+        return like._new(like._xp.asarray(value))
+    elif not isinstance(value, (bool, int, float, np.number, np.bool_)):
+        return value
+    else:
+        floating = isinstance(value, (float, np.floating))
+        kind = dtypes.float64 if floating else dtypes.scalar_dtype(value)
+    if type(like._data) is np.ndarray:
+        wrapped = like._make(np.array(value, kind.numpy))
+    else:
+        wrapped = like._new(like._xp.asarray(value, dtype=kind.numpy))
+    wrapped._wrapped_number = True
+    return wrapped
+
+
+def binary_arrays(a, b, floating=False):
+    """Both operands as arrays of their promoted dtype (PyTorch's promotion rules)."""
+    if isinstance(a, tensor_door.Tensor) and isinstance(b, tensor_door.Tensor):   # fast path: one dtype
+        x, y = a._data, b._data
+        if x.dtype is y.dtype and (not floating or x.dtype.kind == "f"):
+            if x.shape != y.shape and x.ndim and y.ndim:    # (0-dim always broadcasts)
+                check_shapes_broadcast(x.shape, y.shape)
+            return x, y
+        if x.ndim and not y.ndim and x.dtype.kind == "f":    # a number: a's float dtype wins
+            return x, y.astype(x.dtype)
+    result = dtypes.result_type(a, b)
+    if floating and not result.is_floating_point:
+        result = dtypes.get_default_dtype()
+    like = a if is_tensor(a) else b
+    check_broadcast(a, b)
+    return array_of(a, result, like), array_of(b, result, like)
+
+
+def check_sub(a, b=None):
+    """PyTorch refuses `-` on bool operands (a Python bool counts as one); b=None: negation."""
+    bools = [getattr(v, "dtype", None) is dtypes.bool or isinstance(v, (bool, np.bool_))
+             for v in ((a,) if b is None else (a, b))]
+    if b is None and bools[0]:
+        raise RuntimeError("Negation, the `-` operator, on a bool tensor is not supported. If "
+                           "you are trying to invert a mask, use the `~` or `logical_not()` "
+                           "operator instead.")
+    if all(bools):
+        raise RuntimeError("Subtraction, the `-` operator, with two bool tensors is not "
+                           "supported. Use the `^` or `logical_xor()` operator instead.")
+    if any(bools):
+        raise RuntimeError("Subtraction, the `-` operator, with a bool tensor is not supported. "
+                           "If you are trying to invert a mask, use the `~` or `logical_not()` "
+                           "operator instead.")
+
+
+def check_broadcast(a, b):
+    """PyTorch's message when shapes do not broadcast."""
+    check_shapes_broadcast(a.shape if is_tensor(a) else (), b.shape if is_tensor(b) else ())
+
+
+def check_shapes_broadcast(sa, sb):
+    """The same check on two shapes (matmul checks only its batch dims)."""
+    for i, (x, y) in enumerate(zip(reversed(sa), reversed(sb))):
+        if x != y and x != 1 and y != 1:
+            dim = max(len(sa), len(sb)) - 1 - i
+            raise RuntimeError(
+                f"The size of tensor a ({x}) must match the size of tensor b ({y}) at "
+                f"non-singleton dimension {dim}")
+
+
+# --- the ops ----------------------------------------------------------------------------
 
 
 def _reduce(grad, operand):
@@ -55,7 +156,7 @@ def _remember_shapes(ctx, a, b):
     back to; None for one of the result's shape (nothing to sum).  A 0-dim operand
     (a number) leaves the other one as it is.  Shared tuples (NOTE [shared small tuples])."""
     a_shape = a._data.shape
-    b_shape = b._data.shape if isinstance(b, TensorData) else a_shape
+    b_shape = b._data.shape if isinstance(b, tensor_door.Tensor) else a_shape
     if a_shape == b_shape:
         ctx.a_shape = ctx.b_shape = None
     elif not b_shape:

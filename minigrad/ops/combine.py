@@ -2,9 +2,20 @@
 cat, stack; and softmax / log_softmax (for the lessons' small networks)."""
 from .. import dtypes
 from .builtin import BuiltinFunction
-from ._helpers import (_type_name, binary_arrays, check_mask, is_tensor, normalize_dim,
-                       wrap_number)
+from .arithmetic import binary_arrays, check_shapes_broadcast, is_tensor, wrap_number
+from .shape import normalize_dim
 from ._unrecorded import nothing_recorded
+
+
+def check_mask(mask, shape):
+    """A masked_fill mask: bool, and broadcastable to the filled tensor's `shape`; its array."""
+    if not is_tensor(mask):
+        return mask
+    if mask.dtype is not dtypes.bool:
+        raise RuntimeError("masked_fill_ only supports boolean masks, but got mask with dtype "
+                           f"{dtypes.cpp_name(mask.dtype)}")
+    check_shapes_broadcast(shape, mask.shape)
+    return mask._data
 
 
 def _mask_array(mask):
@@ -21,7 +32,7 @@ class Where(BuiltinFunction):
     def forward(ctx, condition, a, b):
         if condition.dtype.name != "bool":
             raise RuntimeError("where expected condition to be a boolean tensor, but got a "
-                               f"tensor with dtype {_type_name(condition.dtype)}")
+                               f"tensor with dtype {dtypes.legacy_name(condition.dtype)}")
         x, y = binary_arrays(a, b)
         ctx.save_for_backward(condition)     # (as PyTorch: a second backward is refused)
         ctx.a_shape, ctx.b_shape = getattr(a, "shape", None), getattr(b, "shape", None)
@@ -194,7 +205,7 @@ def _shifted_by_max(ctx, x, dim, kernel):
     if not x.dtype.is_floating_point:
         kind = "lastdim_" if dim == max(x.ndim - 1, 0) else ""
         raise NotImplementedError(f'"{kernel}_{kind}kernel_impl" not implemented for '
-                                  f"'{_type_name(x.dtype)}'")
+                                  f"'{dtypes.legacy_name(x.dtype)}'")
     ctx.dim = dim if x.ndim else None
     if x._data.size == 0:                  # nothing to take the max of
         return x._data

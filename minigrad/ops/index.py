@@ -7,7 +7,7 @@ import numpy as np
 
 from .. import backend
 from .builtin import BuiltinFunction
-from ._helpers import is_tensor
+from .arithmetic import is_tensor
 from ._unrecorded import nothing_recorded
 from .shape import Unsqueeze
 

@@ -5,13 +5,22 @@ the tensor's version counter, which is what catches a saved tensor that was
 modified before backward.
 """
 from .. import dtypes
-from ..backend import array_module as backend_module
 from .builtin import InPlaceFunction
-from ._helpers import (_type_name, array_of, check_broadcast, check_clamp_bounds, check_mask,
-                       check_sub, is_tensor)
-from .arithmetic import Pow, PowTensor, _power
+from .arithmetic import Pow, PowTensor, _power, array_of, check_broadcast, check_sub, is_tensor
+from .combine import check_mask
 from .index import getitem, is_advanced, key_on_device, to_key
 from .unary import _where_inside
+
+
+def check_clamp_bounds(out, low, high):
+    """clamp_'s bounds: one at least, and no float one for an integer tensor (it cannot take
+    a float result)."""
+    if low is None and high is None:
+        raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
+    if not out.is_floating_point and any(isinstance(b, float) for b in (low, high)):
+        result = dtypes.get_default_dtype()
+        raise RuntimeError(f"result type {dtypes.legacy_name(result)} can't be cast to the "
+                           f"desired output type {dtypes.cpp_name(out)}")
 
 
 def _value_before(x):
@@ -255,7 +264,7 @@ class SetItem(InPlaceFunction):
         if ctx._function_cls.same_dtype and is_tensor(value) and value.dtype is not x.dtype:
             raise RuntimeError(
                 "Index put requires the source and destination dtypes match, got "
-                f"{_type_name(x.dtype)} for the destination and {_type_name(value.dtype)} for "
+                f"{dtypes.legacy_name(x.dtype)} for the destination and {dtypes.legacy_name(value.dtype)} for "
                 "the source.")
         x._write(array_of(value, x.dtype, x), x.dtype, key, bump=False)   # cast, as fill_/copy_
         ctx.mark_dirty(x)
@@ -283,117 +292,3 @@ def is_advanced_key(index):
     """True for integer-array or mask indexing (x[[0, 2]] = v is IndexPutBackward0)."""
     components = index if isinstance(index, tuple) else (index,)
     return any(is_advanced(c) for c in components)
-
-
-# NOTE [in-place changes through a view]
-# `v = y[0]; v.mul_(2)` changes y too, so y's history must change: as in
-# PyTorch, the op runs on a copy of the view, the result is written into the
-# base through a CopySlices node (the base's new grad_fn), and the view's
-# grad_fn becomes a fresh gather from the base (AsStridedBackward0).
-# Elements are located by their position in the base's memory.
-
-class CopySlices(InPlaceFunction):
-    """base with the elements at flat positions `flat` replaced by `value`;
-    dbase = g with zeros at flat,  dvalue = g at flat."""
-
-    node_name = "torch::autograd::CopySlices"
-
-    @staticmethod
-    def forward(ctx, base, flat, value):
-        ctx.flat = flat
-        key = _flat_key(base, flat)
-        base._write(value._data.astype(base._data.dtype), base.dtype, key, bump=False)
-        ctx.mark_dirty(base)
-        return base
-
-    @staticmethod
-    def backward(ctx, grad):
-        kept = grad._xp.ones(grad.shape, dtype=bool)
-        kept[_flat_key(grad, ctx.flat)] = False
-        grad_value = AsStrided.apply(grad, ctx.flat) if ctx.needs_input_grad[2] else None
-        return grad * grad._new(kept), None, grad_value
-
-
-class AsStrided(InPlaceFunction):
-    """out = the elements of x at flat positions `flat` (a view's place in its base);
-    dx = g scattered back to those positions."""
-
-    node_name = "AsStridedBackward0"
-
-    @staticmethod
-    def forward(ctx, x, flat):
-        ctx.shape, ctx.flat = x.shape, flat
-        return x._new(x._data[_flat_key(x, flat)])
-
-    @staticmethod
-    def backward(ctx, grad):
-        from .index import IndexPutAccumulate      # positions are distinct: a plain scatter
-        if not ctx.shape:                           # a 0-d base: the view's one element
-            return grad.reshape(()), None
-        key = grad._xp.unravel_index(ctx.flat, ctx.shape)
-        return IndexPutAccumulate.apply(grad, ctx.shape, key), None
-
-
-def _flat_key(tensor, flat):
-    """An index that picks the elements at C-order positions `flat` (a 0-d tensor has one,
-    which numpy's unravel_index refuses)."""
-    if tensor.ndim == 0:
-        return (None,) * flat.ndim + (Ellipsis,)
-    return tensor._xp.unravel_index(flat, tensor.shape)
-
-
-def _address(array):
-    interface = getattr(array, "__array_interface__", None)
-    return interface["data"][0] if interface else array.data.ptr
-
-
-def _memory_offsets(array, start):
-    """The byte offset from `start` of each element of `array`, in `array`'s own shape."""
-    xp = backend_module(array)
-    offsets = xp.full(array.shape, _address(array) - start, dtype=xp.int64)
-    for axis, stride in enumerate(array.strides):
-        shape = [1] * array.ndim
-        shape[axis] = array.shape[axis]
-        offsets = offsets + xp.arange(array.shape[axis]).reshape(shape) * stride
-    return offsets
-
-
-def _positions_in_base(view, base):
-    """C-order positions in `base` of each element of `view` (from memory offsets).
-
-    A C-contiguous base maps offsets to positions by division; any other layout (a
-    transposed or Fortran-ordered result) by looking each offset up among the base's own.
-    """
-    start = _address(base._data)
-    offsets = _memory_offsets(view._data, start)
-    if base._data.flags.c_contiguous:
-        return offsets // base._data.itemsize
-    xp = view._xp
-    in_base = _memory_offsets(base._data, start).reshape(-1)
-    order = xp.argsort(in_base)
-    return order[xp.searchsorted(in_base[order], offsets)]
-
-
-def inplace_on_view(view, op, *args):
-    """Run the in-place `op` on `view` and record the change in its base's history."""
-    base = view._base
-    flat = _positions_in_base(view, base)
-    # The op runs on a copy of the region, taken from the base's history (not through the
-    # view's old node: as in PyTorch, hooks on the view's old grad_fn do not fire).
-    updated = op.apply(AsStrided.apply(base, flat).clone(), *args)
-    CopySlices.apply(base, flat, updated)
-    return regenerate_view_history(view, flat)
-
-
-def regenerate_view_history(view, flat=None):
-    """Point a view's grad_fn at its base's current history (AsStridedBackward0)."""
-    from ..autograd.grad_mode import enable_grad
-    base = view._base
-    view._base_grad_fn = base._grad_fn
-    if base.requires_grad:
-        if flat is None:
-            flat = _positions_in_base(view, base)
-        with enable_grad():
-            fresh = AsStrided.apply(base, flat)
-        view._rebase_history(fresh._grad_fn, fresh._output_nr)
-    return view

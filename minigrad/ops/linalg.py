@@ -1,8 +1,8 @@
 """Matrix products.  `a @ b` picks one by the operands' dimensions, as PyTorch does."""
+from ..dtypes import legacy_name
 from .builtin import BuiltinFunction
-from ._helpers import check_shapes_broadcast
+from .arithmetic import check_shapes_broadcast
 from ._unrecorded import nothing_recorded
-from .reduce import _type_name
 
 # PyTorch's C++ names for dtypes, as its mm error prints them ("double != float").
 _C_NAMES = {"float32": "float", "float64": "double", "int64": "long int", "int32": "int",
@@ -19,10 +19,10 @@ def _check_same_dtype(a, b, kind="mm"):
         return
     if kind == "mv":
         raise RuntimeError("addmv input tensors must have the same dtype, but got "
-                           f"{_type_name(b.dtype)}, {_type_name(a.dtype)}, and {_type_name(b.dtype)}")
+                           f"{legacy_name(b.dtype)}, {legacy_name(a.dtype)}, and {legacy_name(b.dtype)}")
     if kind == "dot":
         raise RuntimeError("dot : expected both vectors to have same dtype, but found "
-                           f"{_type_name(a.dtype)} and {_type_name(b.dtype)}")
+                           f"{legacy_name(a.dtype)} and {legacy_name(b.dtype)}")
     names = [_C_NAMES.get(t.dtype.name, t.dtype.name) for t in (a, b)]
     raise RuntimeError(
         f"expected m1 and m2 to have the same dtype, but got: {names[0]} != {names[1]}")

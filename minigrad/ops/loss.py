@@ -8,8 +8,7 @@ divides the incoming gradient by the number of terms averaged.
 """
 from .. import dtypes
 from .builtin import BuiltinFunction
-from ._helpers import _type_name, check_broadcast
-from .arithmetic import DivScalar
+from .arithmetic import DivScalar, check_broadcast
 
 REDUCTIONS = ("mean", "sum", "none")
 
@@ -50,8 +49,8 @@ class BinaryCrossEntropyWithLogits(BuiltinFunction):
     def forward(ctx, x, target, reduction="mean"):
         _same_size(x, target)
         if not target.dtype.is_floating_point:     # (its result is written in target's dtype)
-            raise RuntimeError(f"result type {_type_name(x.dtype)} can't be cast to the "
-                               f"desired output type {_type_name(target.dtype)}")
+            raise RuntimeError(f"result type {dtypes.legacy_name(x.dtype)} can't be cast to the "
+                               f"desired output type {dtypes.legacy_name(target.dtype)}")
         ctx.reduction, ctx.count = reduction, max(x.numel(), 1)
         ctx.save_for_backward(x, target)
         xp, a, y = x._xp, x._data, target._data
@@ -82,8 +81,8 @@ class BinaryCrossEntropy(BuiltinFunction):
     def forward(ctx, p, target, reduction="mean"):
         _same_size(p, target)
         if target.dtype is not p.dtype:
-            raise RuntimeError(f"Found dtype {_type_name(target.dtype)} but expected "
-                               f"{_type_name(p.dtype)}")
+            raise RuntimeError(f"Found dtype {dtypes.legacy_name(target.dtype)} but expected "
+                               f"{dtypes.legacy_name(p.dtype)}")
         xp, a, y = p._xp, p._data, target._data
         if ((a < 0) | (a > 1)).any():
             raise RuntimeError("all elements of input should be between 0 and 1")
@@ -114,7 +113,7 @@ class MseLoss(BuiltinFunction):
     def forward(ctx, x, target, reduction="mean"):
         dtype = dtypes.result_type(x, target)
         if not dtype.is_floating_point:
-            raise NotImplementedError(f'"mse_cpu" not implemented for \'{_type_name(dtype)}\'')
+            raise NotImplementedError(f'"mse_cpu" not implemented for \'{dtypes.legacy_name(dtype)}\'')
         check_broadcast(x, target)
         ctx.reduction = reduction
         ctx.save_for_backward(x, target)
@@ -142,10 +141,10 @@ def check_nll_arguments(x, target, weight):
                          f"{target.shape[0]}")
     if target.dtype.name not in ("int64", "uint8"):
         raise RuntimeError("expected target dtype to be Long or Byte, but got "
-                           f"{_type_name(target.dtype)}")
+                           f"{dtypes.legacy_name(target.dtype)}")
     if not x.dtype.is_floating_point:
         raise NotImplementedError(f'"nll_loss_out_frame" not implemented for '
-                                  f"'{_type_name(x.dtype)}'")
+                                  f"'{dtypes.legacy_name(x.dtype)}'")
     check_class_weight(x, weight)
     if weight is not None and weight.requires_grad:
         raise RuntimeError("The function 'nll_loss_forward' is not differentiable with respect "
@@ -159,8 +158,8 @@ def check_class_weight(x, weight, prefix=""):
                            "classes or no classes but got weight tensor of shape: "
                            f"{list(weight.shape)}")
     if weight is not None and weight.dtype is not x.dtype:
-        raise RuntimeError(f"expected scalar type {_type_name(x.dtype)} but found "
-                           f"{_type_name(weight.dtype)}")
+        raise RuntimeError(f"expected scalar type {dtypes.legacy_name(x.dtype)} but found "
+                           f"{dtypes.legacy_name(weight.dtype)}")
 
 
 def _picked(log_probs, target, weight, ignore_index):

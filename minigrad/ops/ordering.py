@@ -12,7 +12,7 @@ back where its value came from (a scatter into zeros, PyTorch's ScatterBackward0
 """
 from .. import dtypes
 from .builtin import BuiltinFunction
-from ._helpers import normalize_dim
+from .shape import normalize_dim
 from .pieces import ScatterOnZeros
 
 

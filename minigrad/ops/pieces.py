@@ -6,7 +6,7 @@ The views share their base's data and version counter (`x._view`), as in PyTorch
 """
 from .. import backend, dtypes
 from .builtin import BuiltinFunction
-from ._helpers import normalize_dim
+from .shape import normalize_dim
 from .combine import Cat, Stack
 
 

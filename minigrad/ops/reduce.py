@@ -6,7 +6,7 @@ The backward of a reduction puts the gradient back in the reduced dims
 
 from .. import dtypes
 from .builtin import BuiltinFunction
-from ._helpers import _type_name, normalize_dim, normalize_dims  # noqa: F401 (re-exported)
+from .shape import Expand, Unsqueeze, normalize_dim, normalize_dims
 from ._unrecorded import nothing_recorded
 from .arithmetic import DivScalar
 from .combine import MaskedFillTensor
@@ -18,8 +18,8 @@ def _unreduce(grad, shape, dims, keepdim):
     0-dim gradient expands as it is, as in PyTorch)."""
     if not keepdim and grad.ndim:
         for d in dims:
-            grad = grad.unsqueeze(d)
-    return grad.expand(shape)
+            grad = Unsqueeze.apply(grad, d)
+    return Expand.apply(grad, shape)
 
 
 class Sum(BuiltinFunction):
@@ -56,7 +56,7 @@ class Mean(BuiltinFunction):
         if not x.dtype.is_floating_point:
             raise RuntimeError(
                 "mean(): could not infer output dtype. Input dtype must be either a floating "
-                f"point or complex dtype. Got: {_type_name(x.dtype)}")
+                f"point or complex dtype. Got: {dtypes.legacy_name(x.dtype)}")
         ctx.shape, ctx.dims, ctx.keepdim = x.shape, normalize_dims(dim, x.ndim), keepdim
         ctx.count = 1
         for d in ctx.dims:

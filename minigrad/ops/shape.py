@@ -1,14 +1,54 @@
 """Ops that rearrange elements: view/reshape, transpose, permute, squeeze,
-unsqueeze, expand; and copies: clone, to(dtype/device), contiguous.
+unsqueeze, expand; and copies: clone, to(dtype/device), contiguous.  Also how ops
+take a dim (`normalize_dim`, `normalize_dims`).
 
 Views share their base's data *and version counter* (`x._view(array)`), so
 an in-place change through a view is seen by the saved-tensor checks of the base.
 """
 import math
 
+import numpy as np
+
 from .. import backend
 from .builtin import BuiltinFunction
-from ._helpers import normalize_dim
+
+
+def normalize_dim(dim, ndim):
+    """A dim in range(ndim), with PyTorch's IndexError otherwise."""
+    low, high = (-ndim, ndim - 1) if ndim > 0 else (-1, 0)
+    if not low <= dim <= high:
+        raise IndexError(
+            f"Dimension out of range (expected to be in range of [{low}, {high}], but got {dim})")
+    return dim % ndim if ndim > 0 else 0
+
+
+def normalize_dims(dim, ndim):
+    """None or () -> all dims; an int or a sequence -> a sorted tuple of dims
+    (none for a 0-d tensor, which accepts dim 0 or -1 but has no dim to reduce)."""
+    if isinstance(dim, (int, np.integer)):
+        dim = (dim,)
+    if not dim:                                 # None, or an empty list: all dims, as in PyTorch
+        return tuple(range(ndim))
+    dims = sorted(normalize_dim(d, ndim) for d in dim)
+    for first, second in zip(dims, dims[1:]):
+        if first == second:
+            raise RuntimeError(f"dim {first} appears multiple times in the list of dims")
+    return tuple(dims) if ndim > 0 else ()
+
+
+def check_expandable(size, shape):
+    """sum_to_size's size must broadcast to the tensor's shape."""
+    lead = len(shape) - len(size)
+    if lead < 0 or any(s != 1 and s != shape[lead + i] for i, s in enumerate(size)):
+        raise RuntimeError(f"size {{{list(size)}}} is not expandable to size {{{list(shape)}}}.")
+
+
+def check_flatten_dims(start_dim, end_dim, ndim):
+    """flatten's dims, in range and in order."""
+    start, end = normalize_dim(start_dim, ndim), normalize_dim(end_dim, ndim)
+    if start > end:
+        raise RuntimeError("flatten() has invalid args: start_dim cannot come after end_dim")
+    return start, end
 
 
 def infer_shape(shape, numel):
@@ -169,25 +209,24 @@ class Expand(BuiltinFunction):
 
     @staticmethod
     def forward(ctx, x, shape):
-        shape = tuple(int(s) for s in shape)
-        if len(shape) < x.ndim:
+        shape, old = tuple(map(int, shape)), x._data.shape
+        if len(shape) < len(old):
             raise RuntimeError(
-                f"expand({_type_str(x)}{{{list(x.shape)}}}, size={list(shape)}): the number "
+                f"expand({_type_str(x)}{{{list(old)}}}, size={list(shape)}): the number "
                 f"of sizes provided ({len(shape)}) must be greater or equal to the number of "
-                f"dimensions in the tensor ({x.ndim})")
-        lead = len(shape) - x.ndim
-        target = tuple(x.shape[i - lead] if s == -1 and i >= lead else s
-                       for i, s in enumerate(shape))
-        for i, size in enumerate(x.shape):
-            if size != 1 and size != target[lead + i]:
+                f"dimensions in the tensor ({len(old)})")
+        lead, target = len(shape) - len(old), list(shape)     # lead: new leading dims
+        for i, size in enumerate(old):
+            if target[lead + i] == -1:           # -1 keeps the size
+                target[lead + i] = size
+            elif size != 1 and size != target[lead + i]:
                 raise RuntimeError(
                     f"The expanded size of the tensor ({target[lead + i]}) must match the "
                     f"existing size ({size}) at non-singleton dimension {lead + i}.  Target "
-                    f"sizes: {list(shape)}.  Tensor sizes: {list(x.shape)}")
-        ctx.shape = x.shape
-        extra = len(target) - x.ndim
-        if all(s == 1 for s in target[:extra]) and tuple(target[extra:]) == x.shape:
-            return x._view(x._data[(None,) * extra + (Ellipsis,)])   # nothing repeated: writable
+                    f"sizes: {list(shape)}.  Tensor sizes: {list(old)}")
+        ctx.shape, target = x.shape, tuple(target)
+        if target[:lead] == (1,) * lead and target[lead:] == old:
+            return x._view(x._data[(None,) * lead + (Ellipsis,)])   # nothing repeated: writable
         return x._view(x._xp.broadcast_to(x._data, target))
 
     @staticmethod

@@ -6,7 +6,7 @@ import math
 
 from .. import dtypes
 from .builtin import BuiltinFunction
-from ._helpers import _type_name, normalize_dim, normalize_dims
+from .shape import normalize_dim, normalize_dims
 from .combine import MaskedFill, Where
 from .reduce import _unreduce
 
@@ -153,7 +153,7 @@ class VectorNorm(BuiltinFunction):
     @staticmethod
     def forward(ctx, x, p=2, dim=None, keepdim=False):
         _float_only(x, "linalg.vector_norm: Expected a floating point or complex tensor as "
-                    f"input. Got {_type_name(x.dtype)}")
+                    f"input. Got {dtypes.legacy_name(x.dtype)}")
         ctx.shape, ctx.keepdim, ctx.dims, ctx.p = x.shape, keepdim, normalize_dims(dim, x.ndim), p
         size = abs(x._data)
         if abs(p) == math.inf:

@@ -6,7 +6,7 @@ sigmoid, relu, sqrt) save the result; the others save their input.
 
 from .. import dtypes
 from .builtin import BuiltinFunction
-from ._helpers import is_tensor
+from .arithmetic import is_tensor
 from ._unrecorded import nothing_recorded
 from .arithmetic import _sum_to
 from .combine import Where

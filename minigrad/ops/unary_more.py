@@ -2,8 +2,9 @@
 softplus, and the rounding family (floor ceil round trunc: gradient 0)."""
 import math
 
+from ..dtypes import legacy_name
 from .builtin import BuiltinFunction
-from ._helpers import _type_name, binary_arrays
+from .arithmetic import binary_arrays
 from .combine import Where
 from .unary import _float_data
 
@@ -155,7 +156,7 @@ class Softplus(BuiltinFunction):
     def forward(ctx, x, beta=1.0, threshold=20.0):
         if not x.dtype.is_floating_point:
             raise NotImplementedError(
-                f'"softplus_cpu" not implemented for \'{_type_name(x.dtype)}\'')
+                f'"softplus_cpu" not implemented for \'{legacy_name(x.dtype)}\'')
         ctx.beta, ctx.threshold = beta, threshold
         ctx.save_for_backward(x)
         xp, data = x._xp, x._data
@@ -220,7 +221,7 @@ class RoundDecimals(BuiltinFunction):
     def forward(ctx, x, decimals):
         if not x.dtype.is_floating_point:
             raise NotImplementedError(
-                f'"round_cpu" not implemented for \'{_type_name(x.dtype)}\'')
+                f'"round_cpu" not implemented for \'{legacy_name(x.dtype)}\'')
         return x._new(x._xp.round(x._data, decimals))
 
     @staticmethod

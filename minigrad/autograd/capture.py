@@ -1,0 +1,71 @@
+"""Captures: how autograd.grad (and backward(inputs=...)) takes the gradients it asks for.
+
+autograd.grad passes the edges of its inputs to the engine as *captures*.  Only the
+nodes that lead to a captured edge run, and nothing is written to `.grad`.  As in
+PyTorch, a node that neither leads to a capture nor is one is skipped, tensor hooks
+and all; a captured node that does not run has its tensor hooks applied before the
+capture (a leaf's hooks change what `grad` returns); one that runs is captured before
+its hooks, and only a node that runs calls its own pre-hooks.
+"""
+from .engine_hooks import call_pre_hooks
+
+
+class Captures:
+    """The edges one backward captures, the nodes it must run to reach them, and the
+    gradients captured so far (`captured`: edge -> gradient)."""
+
+    def __init__(self, edges, dependencies, root_nodes, one_root, accumulate):
+        self.edges, self.accumulate = edges, accumulate     # accumulate False: grad()
+        self.captured = {}
+        self.needed = _nodes_leading_to(edges, dependencies, root_nodes, one_root)
+        self.captured_nodes = {node for node, _ in edges}
+        lone_root = set(root_nodes) if one_root else set()
+        self.will_run = self.needed | self.captured_nodes | lone_root   # whose hooks run
+
+    def take(self, node, grads, create_graph):
+        """Keep the gradients asked for, running the hooks in PyTorch's order.  Returns
+        the gradients to run the node with, or None if it need not run."""
+        if node not in self.will_run:
+            return None
+        runs = node in self.needed or (       # backward(inputs=[leaf]): its AccumulateGrad runs
+            self.accumulate and getattr(node, "variable", None) is not None)
+        if not runs:                          # PyTorch's order: its tensor hooks, then capture
+            grads = call_pre_hooks(node, grads, create_graph, node_hooks=False)
+        for output_nr, grad in enumerate(grads):     # (a node that runs: captured before hooks)
+            if (node, output_nr) in self.edges:
+                self.captured[(node, output_nr)] = grad
+        return call_pre_hooks(node, grads, create_graph) if runs else None
+
+    def will_run_node(self, node):
+        """Whether the engine runs `node` for these captures (a node it reaches).  A captured
+        node with no next nodes (a leaf's AccumulateGrad) raises under autograd.grad."""
+        if node not in self.will_run:
+            return False
+        if not self.accumulate and node in self.captured_nodes and not any(
+                n is not None for n in node._next_nodes):
+            raise RuntimeError(
+                "A leaf node was passed to _will_engine_execute_node but we are currently "
+                "running autograd.grad(). This is currently not supported.")
+        return True
+
+
+def _nodes_leading_to(edges, dependencies, root_nodes, one_root):
+    """Nodes that must run for autograd.grad: those with a captured edge below them."""
+    remaining = dict(dependencies)
+    order = [node for node in root_nodes if remaining.get(node, 0) == 0]
+    for node in order:                       # Kahn's algorithm: order grows as we go
+        for next_node in node._next_nodes:
+            if next_node is not None:
+                remaining[next_node] -= 1
+                if remaining[next_node] == 0:
+                    order.append(next_node)
+    targets = {node for node, _ in edges}
+    needed = set()
+    for node in reversed(order):
+        if any(n in needed or n in targets for n in node._next_nodes if n is not None):
+            needed.add(node)
+    # A lone root always runs, as PyTorch's graph root does (a leaf's AccumulateGrad
+    # need not: for backward(inputs=...), its own AccumulateGrad runs).
+    if one_root and root_nodes[0]._next_nodes:
+        needed.add(root_nodes[0])
+    return needed

@@ -1,0 +1,127 @@
+"""PyTorch's rules around a Function call, beyond the recipe of Function.apply.
+
+What a student rarely meets, kept here so that function.py shows the idea: keyword
+arguments, tensors on several devices, what a custom backward may return, outputs
+that forward marked dirty or non-differentiable, inputs returned as outputs.
+"""
+import inspect
+
+import numpy as np
+
+from .. import backend
+from . import tensor_door
+
+
+def bind_keywords(forward, args, kwargs, takes_ctx):
+    """The positional arguments of `forward`, with keywords bound and defaults filled in
+    (`takes_ctx`: forward's first parameter is the ctx, not an argument)."""
+    leading = (None,) if takes_ctx else ()
+    bound = inspect.signature(forward).bind(*leading, *args, **kwargs)
+    bound.apply_defaults()
+    for name in bound.kwargs:        # keyword-only: forward is called with positions only
+        if name in kwargs or name in bound.arguments.get("kwargs", ()):
+            raise TypeError(f"forward() got an unexpected keyword argument '{name}'")
+    return bound.args[len(leading):]
+
+
+def on_one_device(check, args):
+    """The arguments of a built-in op, all on one device (NOTE [devices] in function.py):
+    a 0-dim CPU tensor copied to the others' device, or PyTorch's error.  All on the
+    CPU, the common case, costs one type test per tensor."""
+    for arg in args:
+        if isinstance(arg, tensor_door.Tensor) and type(arg._data) is not np.ndarray:
+            break
+    else:
+        return args
+    if len({a.device for a in args if isinstance(a, tensor_door.Tensor)}) == 1:
+        return args
+    return backend.match_devices(check, args)
+
+
+def checked_gradients(node, grad_inputs):
+    """What a custom backward returned, checked as PyTorch checks it: one gradient per
+    forward input (extra Nones are dropped), each a tensor or None, None for arguments
+    that are not tensors."""
+    if not isinstance(grad_inputs, tuple):
+        grad_inputs = (grad_inputs,)
+    expected = len(node.needs_input_grad)          # one per argument of forward
+    if len(grad_inputs) != expected:
+        extra = grad_inputs[expected:]
+        if len(grad_inputs) < expected or any(g is not None for g in extra):
+            raise RuntimeError(
+                f"function {node.name()} returned an incorrect number of gradients "
+                f"(expected {expected}, got {len(grad_inputs)}). backward must return "
+                "one gradient per input of forward, None for inputs that are not "
+                "tensors or need no gradient.")
+        grad_inputs = grad_inputs[:expected]
+    for position, grad in enumerate(grad_inputs):
+        if grad is not None and position not in node._input_positions:
+            raise RuntimeError(
+                f"function {node.name()} returned a gradient different than None at "
+                f"position {position + 1}, but the corresponding forward input was not "
+                "a Variable. Return None for non-tensor inputs of forward.")
+        if grad is not None and not isinstance(grad, tensor_door.Tensor):
+            kind = f"{type(grad).__module__}.{type(grad).__name__}".replace("builtins.", "")
+            raise RuntimeError(
+                f"expected Variable or None (got {kind}). minigrad hint: "
+                f"{node.name()} returned it at position {position + 1}; compute the gradient "
+                "with tensor operations, or wrap a numpy result in torch.tensor(...).")
+    return grad_inputs
+
+
+def remember_view_of_custom_function(node, view, output_nr):
+    """A custom Function returned a view: changing it in place later would bypass the
+    Function's backward, so it is refused then (Tensor._check_inplace_allowed)."""
+    if "node_name" not in node._function_cls.__dict__:       # (built-ins name their nodes)
+        view._view_made_by = (node._function_cls.__name__, output_nr)
+
+
+def attach_marked(node, args, outputs, attach):
+    """The outputs of a forward that called mark_dirty or mark_non_differentiable:
+    `attach` for the others; a dirty input gets a new history, as an in-place op's
+    result; a non-differentiable output does not require grad."""
+    dirty = {id(t) for t in node._dirty}
+    if not dirty <= {id(t) for t in outputs}:
+        raise RuntimeError("Some elements marked as dirty during the forward method were not "
+                           "returned as output. The inputs that are modified inplace must all "
+                           "be outputs of the Function.")
+    non_differentiable = {id(t) for t in node._non_differentiable}
+    results = []
+    for output_nr, output in enumerate(outputs):
+        is_dirty, non_diff = id(output) in dirty, id(output) in non_differentiable
+        if not (is_dirty or non_diff):
+            results.append(attach(node, args, output, output_nr))
+            continue
+        if is_dirty:
+            output._check_inplace_allowed()
+        elif any(output is a for a in args):
+            # an input returned unchanged: a view of it, or a detached alias if it has no
+            # gradient
+            output = output.detach() if non_diff else output._alias()
+        if non_diff or not output.dtype.is_floating_point:
+            if is_dirty:                   # changed in place, and now without history
+                output._drop_retained_grad()
+                if non_diff:
+                    output._grad_fn, output._output_nr, output._requires_grad = None, 0, False
+            else:
+                output._requires_grad = False
+        elif is_dirty:                     # changed in place: a new history for it
+            output._rebase_history(node, output_nr)
+            if output._base is not None and output._base.requires_grad:
+                tensor_door.rebase_view(output)
+        else:
+            output._set_history(node, output_nr)
+        if output._base is not None:
+            remember_view_of_custom_function(node, output, output_nr)
+        results.append(output)
+    return tuple(results)
+
+
+def unrecorded_outputs(args, outputs):
+    """What a custom Function that records nothing returns: an input it returns comes back
+    as a new tensor on the same data, without history (as PyTorch's)."""
+    if isinstance(outputs, tuple):
+        return tuple(unrecorded_outputs(args, output) for output in outputs)
+    if any(outputs is a for a in args):
+        return outputs.detach()
+    return outputs

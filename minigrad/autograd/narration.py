@@ -1,0 +1,97 @@
+"""What the autograd core tells a recorder: the events of minigrad.trace.
+
+Each call site first checks `trace.active is not None`, so that nobody pays for
+narration they do not listen to.  Recording only adds these events: the core runs
+the same code with or without a recorder, so a picture of a recording shows what
+the engine does when nobody watches.
+"""
+from .. import trace
+from ..trace import describe, emit, ident
+
+
+def _short_name(node):
+    return node.name().split("::")[-1]
+
+
+# --- forward: Function.apply and saved tensors ------------------------------------------
+
+def node_created(node, outputs):
+    """A new node, its edges, and the leaves it meets for the first time."""
+    leaves = {ident(n): describe(n.variable)
+              for n, _ in node.next_functions if n is not None and hasattr(n, "variable")}
+    emit("node_created", node=ident(node), name=node.name(), sequence_nr=node._sequence_nr,
+         inputs=[(ident(n), nr) for n, nr in node.next_functions],
+         outputs=[describe(o) for o in outputs if hasattr(o, "_data")], leaves=leaves)
+
+
+def tensor_saved(node, slot, tensor, is_output):
+    emit("tensor_saved", node=ident(node), slot=slot, tensor=describe(tensor),
+         version=tensor._version, nbytes=int(tensor._data.nbytes), is_output=is_output,
+         wrapped_number=tensor._wrapped_number)
+
+
+def tensor_packed(node, slot, packed):
+    emit("tensor_packed", node=ident(node), slot=slot, packed_nbytes=trace.packed_nbytes(packed))
+
+
+def version_checked(node, saved, unchanged):
+    """A saved tensor's version compared with the one it was saved at (then unpacked)."""
+    emit("version_check", node=ident(node), slot=saved.slot, saved_version=saved.version,
+         current_version=saved.version_counter.value, passed=unchanged)
+    if unchanged:
+        tensor_unpacked(node, saved.slot)
+
+
+def number_unpacked(node, slot):
+    """A saved number: version 0 it was, version 0 it is (NOTE [saved numbers])."""
+    emit("version_check", node=ident(node), slot=slot, saved_version=0, current_version=0,
+         passed=True)
+    tensor_unpacked(node, slot)
+
+
+def tensor_unpacked(node, slot):
+    emit("tensor_unpacked", node=ident(node), slot=slot)
+
+
+def tensor_freed(node, slot, saved):
+    """A slot freed: `saved` is its SavedTensor, or the array of a saved number."""
+    emit("tensor_freed", node=ident(node), slot=slot, nbytes=int(saved.nbytes))
+
+
+def freed_tensor_asked(node, slot):
+    """Backward needs a saved tensor that was freed (the "second time" error follows)."""
+    emit("saved_tensor_freed_access", node=ident(node), slot=slot)
+
+
+# --- backward: the engine -------------------------------------------------------------------
+
+def backward_started(roots, dependencies):
+    emit("backward_started", roots=[ident(n) for (n, _), _ in roots],
+         dependencies={ident(node): count for node, count in dependencies.items()})
+
+
+def node_started(node, grads, ready):
+    """What flows into the node, and what else is ready (with priorities)."""
+    waiting = [(ident(n), n._sequence_nr) for _, _, n in sorted(ready)]
+    emit("node_started", node=ident(node), name=_short_name(node),
+         grads_in=[describe(g) for g in grads], ready=waiting)
+
+
+def node_finished(node, grad_inputs, dependencies):
+    """What flows out along each edge, and the counts it decremented."""
+    counts = {ident(n): dependencies[n] for n, _ in node.next_functions if n is not None}
+    emit("node_finished", node=ident(node), name=_short_name(node),
+         grads_out=[describe(g) for g in grad_inputs],
+         edges=[(ident(n), nr) for n, nr in node.next_functions], dependencies=counts)
+
+
+def hook_called(node, kind):
+    emit("hook_called", node=ident(node), hook=kind)
+
+
+def grad_accumulated(node, leaf):
+    emit("grad_accumulated", node=ident(node), leaf=ident(leaf), grad=describe(leaf._grad))
+
+
+def backward_finished():
+    emit("backward_finished")

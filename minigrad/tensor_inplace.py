@@ -1,0 +1,186 @@
+"""The in-place methods of Tensor: add_, mul_, zero_, copy_, masked_fill_, exp_ ...,
+x[key] = value, and PyTorch's rules for what may be changed in place.
+
+Each in-place op is a Function whose forward writes into its input through
+`Tensor._write` (which bumps the version counter), calls `ctx.mark_dirty(x)` and
+returns x: exactly what the mark_dirty lesson teaches.  A mixin of Tensor."""
+import numpy as np
+
+from . import backend, dtypes
+from .autograd.grad_mode import _state as _grad_mode, is_grad_enabled
+from .ops import index, inplace, inplace_unary, view_history
+from .ops.arithmetic import is_tensor, wrap_number
+
+
+NO_GRAD_VIEW_ERROR = (
+    "A view was created in no_grad mode and is being modified inplace with grad mode "
+    "enabled. Given that this use case is ambiguous and error-prone, it is forbidden. You "
+    "can clarify your code by moving both the view and the inplace either both inside the "
+    "no_grad block (if you don't want the inplace to be tracked) or both outside (if you "
+    "want the inplace to be tracked).")
+
+
+class TensorInPlace:
+    __slots__ = ()
+
+    # --- in-place ops: each writes through its op, which bumps the version ------
+    def _inplace(self, op, *args):
+        """Run an in-place op; through a view, the base's history is updated too."""
+        self._check_inplace_allowed()
+        base = self._base
+        if base is not None and is_grad_enabled() and (
+                base.requires_grad or any(is_tensor(a) and a.requires_grad for a in args)):
+            return view_history.inplace_on_view(self, op, *args)
+        return op.apply(self, *args)
+
+    def add_(self, other, alpha=1):
+        return self._inplace(inplace.AddInplace, wrap_number(other, self), alpha)
+
+    def sub_(self, other, alpha=1):
+        return self._inplace(inplace.SubInplace, wrap_number(other, self), alpha)
+
+    def mul_(self, other):
+        return self._inplace(inplace.MulInplace, wrap_number(other, self))
+
+    def div_(self, other):
+        return self._inplace(inplace.DivInplace, wrap_number(other, self))
+
+    def pow_(self, exponent):
+        op = inplace.PowTensorInplace if is_tensor(exponent) else inplace.PowInplace
+        return self._inplace(op, exponent)
+
+    def zero_(self):
+        return self._inplace(inplace.ZeroInplace)
+
+    def fill_(self, value):
+        return self._inplace(inplace.FillInplace, value)
+
+    def copy_(self, src):
+        return self._inplace(inplace.CopyInplace, src)
+
+    def clamp_(self, min=None, max=None):
+        return self._inplace(inplace.ClampInplace, min, max)
+
+    __iadd__ = add_
+
+    __isub__ = sub_
+
+    __imul__ = mul_
+
+    __itruediv__ = div_
+
+    __ipow__ = pow_
+
+    def __setitem__(self, key, value):
+        advanced = inplace.is_advanced_key(key)
+        if not advanced and index.makes_view(self, key):
+            self._check_inplace_allowed(through_view=True)     # x[0] = 1 writes through x[0]
+        self._inplace(inplace.IndexPut if advanced else inplace.SetItem, key, value)
+
+    def masked_fill_(self, mask, value):
+        """Write `value` where `mask` (a bool tensor broadcastable to self) is True.
+
+        Example::
+
+            >>> import minigrad as torch
+            >>> x = torch.tensor([1.0, -2.0, 3.0])
+            >>> x.masked_fill_(x < 0, 0.0)
+            tensor([1., 0., 3.])
+        """
+        if getattr(value, "_is_minigrad_tensor", False):
+            value = value.item()            # (a tensor value gets no gradient here)
+        return self._inplace(inplace.MaskedFillInplace, mask, value)
+
+    def normal_(self, mean=0.0, std=1.0):
+        """Fill with normal random numbers (initialising weights: inside no_grad)."""
+        return self._inplace(inplace_unary.RandomFill, "normal", mean, std)
+
+    def uniform_(self, a=0.0, b=1.0):
+        """Fill with random numbers uniform in [a, b)."""
+        return self._inplace(inplace_unary.UniformFill, "uniform", a, b)
+
+
+    # --- what may be changed in place (PyTorch's rules) -------------------------
+    def _check_inplace_allowed(self, through_view=False):
+        """PyTorch's refusals: an in-place change to a leaf that requires grad loses history.
+        `through_view`: the write goes through a view of self (`x[0] = 1`)."""
+        if self._inference:
+            self._check_not_inference()
+        if not is_grad_enabled():
+            return
+        made_by = self.__dict__.get("_view_made_by")
+        if made_by is not None and len(made_by) > 2:       # split, unbind: many views at once
+            raise RuntimeError(made_by[2].format(name=made_by[0], nr=made_by[1]))
+        if made_by is not None:
+            raise RuntimeError(
+                f"Output {made_by[1]} of {made_by[0]} is a view and is being modified inplace. "
+                "This view was created inside a custom Function (or because an input was "
+                "returned as-is) and the autograd logic to handle view+inplace would override "
+                "the custom backward associated with the custom Function, leading to incorrect "
+                "gradients. This behavior is forbidden. You can fix this by cloning the output "
+                "of the custom Function.")
+        if self.is_leaf and self._requires_grad and not through_view:
+            raise RuntimeError(
+                "a leaf Variable that requires grad is being used in an in-place operation. "
+                "minigrad hint: update parameters inside `with torch.no_grad():`.")
+        if self._base is not None and self._grad_fn is None and self._base.requires_grad:
+            raise RuntimeError(NO_GRAD_VIEW_ERROR)     # (a view made in grad mode has one)
+        base = self if through_view else self._base
+        if base is not None and base.is_leaf and base._requires_grad:
+            raise RuntimeError(
+                "a view of a leaf Variable that requires grad is being used in an in-place "
+                "operation.")
+        if self._base is not None and backend.has_internal_overlap(self._data):
+            self._check_write(self.shape, self.dtype)      # PyTorch's error for x.expand()
+
+    def _check_not_inference(self):
+        """PyTorch's rule: an inference tensor changes in place only in inference mode."""
+        if self._inference and not _grad_mode["inference"]:
+            raise RuntimeError(
+                "Inplace update to inference tensor outside InferenceMode is not allowed."
+                "You can make a clone to get a normal tensor before doing inplace update."
+                "See https://github.com/pytorch/rfcs/pull/17 for more details.")
+
+
+    # --- the write itself -------------------------------------------------------
+    def _write(self, array, result_dtype, key=Ellipsis, bump=True):
+        """Write into this tensor's storage and bump its version (every in-place op ends here;
+        a built-in op passes bump=False: its ctx.mark_dirty bumps, as PyTorch's does)."""
+        self._check_write(array.shape, result_dtype, key)
+        self._data[key] = array
+        if bump:
+            self._version_counter.value += 1
+
+    def _check_write(self, shape, result_dtype, key=Ellipsis):
+        """May a result of this shape and dtype be written into this tensor (at key)?"""
+        # PyTorch's checks, in its order: overlapping memory, then shape, then dtype.
+        if backend.has_internal_overlap(self._data):
+            raise RuntimeError(
+                "unsupported operation: more than one element of the written-to tensor refers "
+                "to a single memory location. Please clone() the tensor before performing the "
+                "operation.")
+        if key is Ellipsis and tuple(shape) != self._data.shape:
+            broadcast = np.broadcast_shapes(tuple(shape), self.shape)
+            if broadcast != self.shape:
+                raise RuntimeError(f"output with shape {list(self.shape)} doesn't match the "
+                                   f"broadcast shape {list(broadcast)}")
+        if not dtypes.can_cast(result_dtype, self.dtype):
+            raise RuntimeError(f"result type {dtypes.legacy_name(result_dtype)} can't be cast to the "
+                               f"desired output type {dtypes.legacy_name(self.dtype)}")
+
+    def _accumulate_in_place(self, grad):
+        self._check_write(grad._data.shape, self.dtype)
+        self._data += grad._data.astype(self._data.dtype, copy=False)     # no temporary
+        self._version_counter.value += 1
+
+
+def _in_place_method(name, op):
+    def method(self):
+        return self._inplace(op)
+    method.__name__ = method.__qualname__ = name
+    method.__doc__ = f"{name[:-1]}, written into this tensor (its version goes up by one)."
+    return method
+
+
+for _name, _op in inplace_unary.IN_PLACE.items():      # exp_, sin_, relu_ ...
+    setattr(TensorInPlace, _name, _in_place_method(_name, _op))

@@ -1,0 +1,250 @@
+"""A tensor's shape (Size), and the Tensor methods that rearrange or pick elements:
+views and reshaping (view, reshape, transpose, permute, squeeze, unsqueeze, expand,
+.T), indexing (x[...], gather, index_select), pieces (split, chunk, unbind, narrow)
+and tiling (repeat, flip, roll, tril, triu, diag).  Each calls one op of
+minigrad/ops/ (shape.py, index.py, pieces.py); read the op's class for its forward
+and backward.  A mixin of Tensor."""
+import warnings
+
+from .ops import index, pieces, shape
+from .ops.shape import check_flatten_dims, normalize_dim
+
+
+def _sizes(args):
+    """Accept both t.view(2, 3) and t.view((2, 3))."""
+    if len(args) == 1 and isinstance(args[0], (tuple, list)):
+        return tuple(args[0])
+    return tuple(args)
+
+
+def _as_tuple(dims):
+    return tuple(dims) if isinstance(dims, (tuple, list)) else (dims,)
+
+
+_T_WARNING = (
+    "The use of `x.T` on tensors of dimension other than 2 to reverse their shape is "
+    "deprecated and it will throw an error in a future release. Consider `x.mT` to "
+    "transpose batches of matrices or `x.permute(*torch.arange(x.ndim - 1, -1, -1))` to "
+    "reverse the dimensions of a tensor.")
+_warned = {"T": False, "T of 0-D": False}      # PyTorch gives these once per process
+
+
+class Size(tuple):
+    """A tensor's shape: a tuple that prints like PyTorch's."""
+
+    def __repr__(self):
+        return f"minigrad.Size({list(self)})"
+
+    def numel(self):
+        n = 1
+        for s in self:
+            n *= s
+        return n
+
+    def __getitem__(self, key):                 # a slice of a Size is a Size
+        item = tuple.__getitem__(self, key)
+        return Size(item) if isinstance(key, slice) else item
+
+    def __add__(self, other):
+        return Size(tuple.__add__(self, other))
+
+    def __radd__(self, other):
+        return Size(tuple.__add__(other, self))
+
+    def __mul__(self, times):
+        return Size(tuple.__mul__(self, times))
+
+    __rmul__ = __mul__
+
+
+class TensorShape:
+    __slots__ = ()
+
+    # --- views and reshaping ----------------------------------------------------
+    def view(self, *shape_):
+        return shape.View.apply(self, _sizes(shape_), True)
+
+    def view_as(self, other):
+        return self.view(other.shape)
+
+    def reshape(self, *shape_):
+        target = _sizes(shape_)
+        if self.is_contiguous():
+            return shape.View.apply(self, target, True)
+        try:                          # PyTorch: _reshape_alias when a view is possible
+            return shape.ReshapeAlias.apply(self, target, True)
+        except RuntimeError as error:
+            if "view size is not compatible" not in str(error):
+                raise
+            return shape.ReshapeCopy.apply(self, target, False)
+
+    def flatten(self, start_dim=0, end_dim=-1):
+        start, end = check_flatten_dims(start_dim, end_dim, self.ndim)
+        if self.ndim == 0:
+            return self.reshape(1)
+        if start == end:
+            return self                     # nothing to merge: PyTorch returns self itself
+        new_shape = self.shape[:start] + (-1,) + self.shape[end + 1:]
+        return self.reshape(new_shape)
+
+    def transpose(self, dim0, dim1):
+        return shape.Transpose.apply(self, dim0, dim1)
+
+    def t(self):
+        return shape.T.apply(self)
+
+    def permute(self, *dims):
+        return shape.Permute.apply(self, _sizes(dims))
+
+    def squeeze(self, dim=None):
+        if dim is None:
+            return shape.Squeeze.apply(self, None)
+        return shape.SqueezeDim.apply(self, dim)
+
+    def unsqueeze(self, dim):
+        return shape.Unsqueeze.apply(self, dim)
+
+    def expand(self, *sizes):
+        return shape.Expand.apply(self, _sizes(sizes))
+
+    def expand_as(self, other):
+        return self.expand(other.shape)
+
+    def contiguous(self):
+        return self if self.is_contiguous() else self.clone()
+
+    @property
+    def T(self):
+        """All dims reversed (a matrix transposed); PyTorch warns, once, for other ranks."""
+        which = "T" if self.ndim else "T of 0-D"
+        if self.ndim != 2 and not _warned[which]:
+            _warned[which] = True
+            warnings.warn(_T_WARNING if self.ndim else "Tensor.T is deprecated on 0-D tensors. "
+                          "This function is the identity in these cases.", UserWarning,
+                          stacklevel=2)
+        return self.permute(*reversed(range(self.ndim)))
+
+    @property
+    def mT(self):
+        """The matrices transposed (the last two dims swapped); mH is the same for real
+        numbers."""
+        if self.ndim < 2:
+            raise RuntimeError("tensor.mT is only supported on matrices or batches of "
+                               f"matrices. Got {self.ndim}-D tensor.")
+        return self.transpose(-2, -1)
+
+    mH = mT
+
+    def movedim(self, source, destination):
+        """Move dims from `source` to `destination` positions: a view (PermuteBackward0)."""
+        source = [normalize_dim(d, self.ndim) for d in _as_tuple(source)]
+        destination = [normalize_dim(d, self.ndim) for d in _as_tuple(destination)]
+        if len(source) != len(destination):
+            raise RuntimeError(f"movedim: Invalid source or destination dims: source "
+                               f"({source} dims) should contain the same number of dims as "
+                               f"destination ({destination} dims)")
+        order = [d for d in range(self.ndim) if d not in source]
+        for dest, src in sorted(zip(destination, source)):
+            order.insert(dest, src)
+        return shape.Permute.apply(self, tuple(order))
+
+    moveaxis = movedim
+
+    def swapaxes(self, axis0, axis1):
+        return self.transpose(axis0, axis1)
+
+    swapdims = swapaxes
+
+
+    # --- indexing and pieces ----------------------------------------------------
+    def __getitem__(self, key):
+        return index.getitem(self, key)
+
+    def split(self, split_size, dim=0):
+        """Pieces of `split_size` along dim (or of the sizes in a list); views.
+
+        Example::
+
+            >>> import minigrad as torch
+            >>> [p.tolist() for p in torch.arange(5).split(2)]
+            [[0, 1], [2, 3], [4]]
+        """
+        if isinstance(split_size, (list, tuple)):
+            outs = pieces.SplitWithSizes.apply(self, tuple(split_size), dim)
+            return pieces.refuse_inplace(outs, "SplitWithSizes")
+        length = self.shape[normalize_dim(dim, self.ndim)] if self.ndim else 0
+        outs = pieces.Split.apply(self, pieces.split_sizes(length, split_size), dim)
+        return pieces.refuse_inplace(outs, "Split")
+
+    def chunk(self, chunks, dim=0):
+        """`chunks` pieces of equal size (the last may be smaller, or fewer pieces); views."""
+        if chunks <= 0:
+            raise RuntimeError(f"chunk expects `chunks` to be greater than 0, got: {chunks}")
+        if self.ndim == 0:
+            raise RuntimeError("chunk expects at least a 1-dimensional tensor")
+        length = self.shape[normalize_dim(dim, self.ndim)]
+        return self.split(max(-(-length // chunks), 1) if length else 0, dim)
+
+    def unbind(self, dim=0):
+        """The slices along dim, as a tuple of views."""
+        return pieces.refuse_inplace(pieces.Unbind.apply(self, dim), "Unbind")
+
+    def narrow(self, dim, start, length):
+        """Elements start .. start+length along dim: a view (SliceBackward0)."""
+        if self.ndim == 0:
+            raise RuntimeError("narrow() cannot be applied to a 0-dim tensor.")
+        dim = normalize_dim(dim, self.ndim)
+        size = self.shape[dim]
+        if not -size <= start <= size:
+            raise IndexError(f"start out of range (expected to be in range of [{-size}, "
+                             f"{size}], but got {start})")
+        start %= size if size else 1
+        if length < 0:
+            raise RuntimeError("narrow(): length must be non-negative.")
+        if start + length > size:
+            raise RuntimeError(f"start ({start}) + length ({length}) exceeds dimension size "
+                               f"({size}).")
+        return index.Slice.apply(self, (slice(None),) * dim + (slice(start, start + length),))
+
+    def gather(self, dim, index):
+        return pieces.Gather.apply(self, dim, index)
+
+    def index_select(self, dim, index):
+        return pieces.IndexSelect.apply(self, dim, index)
+
+
+    # --- tiling and triangles ---------------------------------------------------
+    def repeat(self, *repeats):
+        return pieces.Repeat.apply(self, tuple(int(r) for r in _sizes(repeats)))
+
+    def flip(self, *dims):
+        return pieces.Flip.apply(self, _sizes(dims))
+
+    def roll(self, shifts, dims=None):
+        dims = () if dims is None else _as_tuple(dims)
+        return pieces.Roll.apply(self, _as_tuple(shifts), dims)
+
+    def tril(self, diagonal=0):
+        return pieces.Tril.apply(self, diagonal)
+
+    def triu(self, diagonal=0):
+        return pieces.Triu.apply(self, diagonal)
+
+    def diag(self, diagonal=0):
+        """A vector's square matrix (the vector on diagonal `diagonal`, zeros elsewhere), or
+        a matrix's diagonal `diagonal` as a vector (> 0: above the main one, < 0: below).
+
+        Example::
+
+            >>> import minigrad as torch
+            >>> torch.tensor([1, 2]).diag()
+            tensor([[1, 0],
+                    [0, 2]])
+            >>> torch.tensor([[1, 2], [3, 4]]).diag(1)
+            tensor([2])
+        """
+        if self.ndim == 1:
+            return pieces.DiagEmbed.apply(self, diagonal)
+        if self.ndim == 2:
+            return pieces.Diag.apply(self, diagonal)
+        raise RuntimeError(f"diag(): Supports 1D or 2D tensors. Got {self.ndim}D")
