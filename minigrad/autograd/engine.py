@@ -44,14 +44,14 @@ def run_backward(roots, retain_graph, create_graph, capture=None, accumulate=Tru
             heapq.heappush(ready, (-node._sequence_nr, next(order), node))
     if trace.active is not None:
         narration.backward_started(roots, dependencies)
-    _running_tasks.append(task)              # (hooks may ask which backward runs)
+    _running_tasks.append(task)                  # (hooks may ask which backward runs)
     try:
         with set_grad_enabled(True) if create_graph else forward_mode():  # records nothing
             # 3. Run the ready node created last (the highest sequence number) ...
             while ready:
                 node = heapq.heappop(ready)[2]
-                grads = buffers.pop(node, None) or [None] * len(node._output_metadata)
-                if task.captures is not None:    # autograd.grad: keep the gradients it asks for
+                grads = tuple(buffers.pop(node, None) or [None] * len(node._output_metadata))
+                if task.captures is not None:    # autograd.grad: keep what it asks for
                     grads = task.captures.take(node, grads, create_graph)
                     if grads is None:
                         continue                 # not on the way to what it asks for
@@ -60,20 +60,20 @@ def run_backward(roots, retain_graph, create_graph, capture=None, accumulate=Tru
                 if trace.active is not None:
                     narration.node_started(node, grads, ready)
                 if _anomaly["enabled"]:
-                    grad_inputs = anomaly.run_checked(node, tuple(grads))
+                    grad_inputs = anomaly.run_checked(node, grads)
                 else:
-                    grad_inputs = node.apply(tuple(grads))
+                    grad_inputs = node.apply(grads)
                 if node._post_hooks:
                     grad_inputs = call_post_hooks(node, grad_inputs, grads)
-                if not retain_graph and node._saved:  # what it saved is freed now
+                if not retain_graph and node._saved:     # what it saved is freed now
                     release_saved(node)
-                # 4. ... and send what it returns along its edges: a node whose count falls
-                #    to zero has all its gradients, and is ready.
-                for next_node, input_nr, grad in zip(node._next_nodes, node._next_nrs, grad_inputs):
+                # 4. ... and send each gradient it returns along its edge: a node whose
+                #    count falls to zero has all its gradients, and is ready.
+                for next_node, nr, grad in zip(node._next_nodes, node._next_nrs, grad_inputs):
                     if next_node is None:
                         continue
                     if grad is not None:
-                        add_to_buffer(buffers, next_node, input_nr, grad, create_graph)
+                        add_to_buffer(buffers, next_node, nr, grad, create_graph)
                     dependencies[next_node] -= 1
                     if dependencies[next_node] == 0:
                         heapq.heappush(ready, (-next_node._sequence_nr, next(order), next_node))

@@ -15,6 +15,7 @@ def call_pre_hooks(node, grads, create_graph, node_hooks=True):
     does not run).  Returns a tuple."""
     if not (node._tensor_pre_hooks or node._retained_grads or node._pre_hooks):
         return tuple(grads)                  # most nodes: no hooks at all
+    grads = list(grads)
     # the tensor hooks of all outputs, in the order they were registered (handle ids)
     for _, output_nr, hook in sorted((hook_id, output_nr, hook) for output_nr, hooks in (
             node._tensor_pre_hooks or {}).items() for hook_id, hook in hooks.items()):

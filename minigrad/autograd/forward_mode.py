@@ -15,10 +15,8 @@ class forward_mode:
     2 µs, as much as a small op.  numpy >= 2 keeps its error state in a context
     variable: this sets it to an "ignore all" state made once (np.errstate on older
     numpy).  One small object per call keeps nested calls, and numpy's per-thread
-    state, apart.  `_state["quiet"]` says that one is open: an op that records nothing
-    needs no second one (the backward engine opens one for a whole backward) when
-    numpy is quiet in its own thread too (`numpy_is_quiet`: grad mode is one switch
-    for all threads, numpy's error state is not).
+    state, apart.  `_state["quiet"]` says that one is open (forward-mode AD asks:
+    inside another op's forward, that op's tangents cover the ops it runs).
     """
 
     __slots__ = ("_enabled", "_was_quiet", "_quiet")
@@ -52,10 +50,3 @@ def _quiet_numpy_state():
 
 _numpy_errors, _QUIET = _quiet_numpy_state()
 
-
-def forward_mode_is_on():
-    """True inside `forward_mode` (grad mode off, numpy quiet), in this thread: inside a
-    backward, or another op's forward, an op that records nothing need not open it again
-    (grad mode is one switch for all threads, numpy's error state is per thread)."""
-    return (_grad_mode["quiet"] and not _grad_mode["enabled"] and _numpy_errors is not None
-            and _numpy_errors.get() is _QUIET)

@@ -95,7 +95,8 @@ class SavedTensor:
             raise RuntimeError(self._version_error(node))
         if not self.is_output:
             return self.packed
-        output = tensor_door.Tensor._make(self.packed, requires_grad=True)   # (see __init__)
+        # a saved output, kept as its array (see __init__): its tensor again, with its node
+        output = tensor_door.Tensor._make(self.packed, requires_grad=True)
         output._version_counter, output._grad_fn = self.version_counter, node
         output._output_nr = self.output_nr
         return output
