@@ -1,4 +1,4 @@
-"""The shortcuts of the hot path (docs/architecture.md, "The hot path") keep PyTorch's
+"""The shortcuts of the hot path (docs/performance.md) keep PyTorch's
 behaviour: each test runs the same program under PyTorch and minigrad."""
 import warnings
 
