@@ -210,6 +210,22 @@ def test_node_prehook_and_hook_order():
     assert calls[2][0] == "acc" and np.allclose(calls[2][1], np.exp([1.0, 2.0]))
 
 
+def test_node_hooks_get_tuples_as_pytorchs():
+    """A node's pre-hook and post-hook get tuples of gradients, with or without other hooks."""
+    seen = []
+    x = torch.tensor([1.0, 2.0], requires_grad=True)
+    y = x.exp()
+    y.grad_fn.register_hook(lambda grad_inputs, grad_outputs: seen.append(
+        (type(grad_inputs), type(grad_outputs))))
+    y.sum().backward()
+    z = x.sin()
+    z.grad_fn.register_prehook(lambda grad_outputs: seen.append(type(grad_outputs)))
+    z.grad_fn.register_hook(lambda grad_inputs, grad_outputs: seen.append(
+        (type(grad_inputs), type(grad_outputs))))
+    z.sum().backward()
+    assert seen == [(tuple, tuple), tuple, (tuple, tuple)]
+
+
 def test_post_accumulate_hook_only_on_leaves():
     x = torch.tensor([1.0], requires_grad=True)
     with pytest.raises(RuntimeError, match="non-leaf"):
