@@ -272,6 +272,18 @@ def test_a_saved_number_unpacks_frees_and_shows_as_pytorchs():
     assert ours == theirs
 
 
+def test_what_the_pictures_read_of_a_saved_number_leaves_it_kept_as_it_was():
+    # a recorder that meets a node built before it started reads saved_tensors_info():
+    # reading must not change how the node keeps its number (NOTE [saved numbers])
+    x = minigrad.tensor([1.0, 2.0], requires_grad=True)
+    y = x * 2.5
+    info = y.grad_fn.saved_tensors_info()
+    assert info[0]["wrapped_number"] and info[0]["shape"] == () and info[1] is None
+    assert type(y.grad_fn._saved[0]) is np.ndarray
+    y.sum().backward()
+    assert y.grad_fn.saved_tensors_info()[0]["freed"]
+
+
 def test_a_saved_number_is_one_tensor_and_version_checked_like_pytorch():
     def program(T):
         x = T.ones(2, requires_grad=True)

@@ -17,7 +17,7 @@ from .forward_mode import forward_mode
 from .grad_mode import _state as _grad_mode, mark_inference, no_grad
 from .node import Node, sequence_nrs
 from .saved_attributes import saved_attribute
-from .saved_tensor import save, saved_tensors_of, unpack_all
+from .saved_tensor import save, saved_info, unpack_all
 
 
 class FunctionCtx:
@@ -120,7 +120,7 @@ class BackwardNode(FunctionCtx, Node):
     def saved_tensors_info(self):
         """One dict (shape, dtype, versions, packed, freed) per slot of save_for_backward,
         None for a saved None: what minigrad.viz draws beside the node."""
-        return [s.info() if s is not None else None for s in saved_tensors_of(self) or ()]
+        return saved_info(self)
 
     def __getattr__(self, name):     # only for names not found: y.grad_fn._saved_self ...
         if name.startswith(("_saved_", "_raw_saved_")):

@@ -237,10 +237,11 @@ _hooks_disabled = []        # error messages of the disable_saved_tensors_hooks 
 # change it (no one else holds its tensor), so there is no version to check and no
 # hook to run.  An array is no work for Python's garbage collector, where a SavedTensor
 # is (each full collection visits every live object: in a chain of `y * 0.999` this
-# was a third of the objects and half of the collector's time).  The three functions
+# was a third of the objects and half of the collector's time).  The functions
 # below are the only ones that know: backward unpacks through `unpack_all`, a node
-# frees through `release_saved`, and `SavedTensor.of_number` makes a SavedTensor of it
-# when someone looks closer (`grad_fn._saved_other`, the pictures).
+# frees through `release_saved`, the pictures read `saved_info`, and
+# `saved_tensors_of` makes a SavedTensor of it for good when someone looks closer
+# (`grad_fn._saved_other`: the same tensor each time, as PyTorch's).
 
 def save(tensor, node, slot):
     """What a node keeps of a tensor given to save_for_backward: a SavedTensor (None for
@@ -289,6 +290,21 @@ def release_saved(node):
                 narration.tensor_freed(node, slot, kept)
     if numbers:
         node._numbers_freed = True
+
+
+def saved_info(node):
+    """What the pictures show of each slot a node saved (None for a saved None), without
+    unpacking anything, nor changing how a saved number is kept."""
+    infos = []
+    for kept in node._saved or ():
+        if kept is None or kept.__class__ is SavedTensor:
+            infos.append(None if kept is None else kept.info())
+        else:                                   # a saved number (NOTE [saved numbers])
+            infos.append({"shape": kept.shape, "dtype": str(dtypes.from_numpy_dtype(kept.dtype)),
+                          "nbytes": int(kept.nbytes), "version": 0, "current_version": 0,
+                          "is_output": False, "packed": False, "freed": node._numbers_freed,
+                          "wrapped_number": True})
+    return infos
 
 
 def saved_tensors_of(node):
