@@ -79,10 +79,6 @@ class Node:
             self._post_hooks = HookDict()
         return add_hook(self._post_hooks, hook)
 
-    def tensor_pre_hooks(self, output_nr):
-        hooks = self._tensor_pre_hooks and self._tensor_pre_hooks.get(output_nr)
-        return hooks.values() if hooks else ()
-
     def _tensor_hook_dict(self, output_nr):
         """The dict that holds the hooks of this node's output `output_nr`."""
         if self._tensor_pre_hooks is None:
