@@ -31,6 +31,7 @@ from . import signatures as _signatures  # noqa: E402
 _arguments.parse_arguments_in(__import__("sys").modules[__name__], _signatures.FUNCTIONS)
 _arguments.accept_numpy_names_in(__import__("sys").modules[__name__])   # torch.sum(x, axis=0)
 _arguments.parse_arguments_in(Tensor, _signatures.METHODS, method=True)
+_arguments.accept_numpy_names_in(Tensor)                                # x.sum(axis=0)
 _arguments.operators_give_way_in(Tensor)                                # x * None: TypeError
 _arguments.parse_arguments_in(nn.functional, _signatures.FUNCTIONAL)
 

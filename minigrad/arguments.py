@@ -35,9 +35,10 @@ def accept_numpy_names(function):
 
 
 def accept_numpy_names_in(owner):
-    """Wrap each function of WITH_DIM that `owner` (the Tensor class, or a module) has."""
+    """Wrap each function of WITH_DIM that `owner` (the Tensor class, or a module) has,
+    unless PyTorch's argument parser already checks it (it takes numpy's names too)."""
     for name in WITH_DIM:
-        if hasattr(owner, name):
+        if hasattr(owner, name) and not getattr(getattr(owner, name), "parsed", False):
             setattr(owner, name, accept_numpy_names(getattr(owner, name)))
 
 
@@ -238,16 +239,20 @@ def _refusal(name, overloads, args, kwargs):
 def parsed(name, texts, function, method=False):
     """`function`, checking its arguments against PyTorch's signatures `texts` first."""
     overloads = [Signature(t, name in signatures.NUMBERS_AS_TENSORS) for t in texts]
+    takes_nothing = any(s.fits((), {}) for s in overloads)     # x.exp(), x.sum()
 
     @functools.wraps(function)
     def checked(*args, **kwargs):
         given = args[1:] if method else args
+        if not given and not kwargs and takes_nothing:
+            return function(*args)                  # nothing to check
         names = ({_ALIASES.get(k, k): v for k, v in kwargs.items()}
                  if "axis" in kwargs or "keepdims" in kwargs else kwargs)
         for signature in overloads:
             if signature.fits(given, names):
-                return function(*args, **kwargs)
+                return function(*args, **names)
         raise _refusal(name, overloads, given, names)
+    checked.parsed = True                   # (it takes numpy's axis= and keepdims= too)
     return checked
 
 

@@ -23,7 +23,6 @@ import numpy as np
 
 from . import backend, dtypes
 from ._formatting import tensor_repr
-from .arguments import accept_numpy_names_in
 from .autograd import api as autograd_api
 from .autograd import tensor_door
 from .autograd.grad_mode import _state as _grad_mode, mark_inference
@@ -436,7 +435,6 @@ class Tensor(TensorMath, TensorShape, TensorInPlace, TensorConvert):
         return f"torch.{dtypes.legacy_name(self.dtype)}Tensor [{', '.join(map(str, self.shape))}]"
 
 
-accept_numpy_names_in(Tensor)                # x.sum(axis=0, keepdims=True), as PyTorch
 
 
 # --- the door by which the autograd core makes tensors (autograd/tensor_door.py) ------
