@@ -16,6 +16,7 @@ counter, backward).  Its methods live by kind, each calling one op of minigrad/o
     tensor_convert.py   numpy() item() tolist(), float(t) len(t), .to() .cpu() .double(),
                         clone(), new_zeros ...
 """
+import sys
 import warnings
 import weakref
 
@@ -456,18 +457,54 @@ def _zeros(shape, dtype, device):
     return mark_inference(zeros) if _grad_mode["inference"] else zeros
 
 
-def _copy(tensor):
-    """A copy of a gradient for a leaf's .grad: recorded (CopyBackwards, as copy_() records
-    it) when grad mode is on, as in a backward with create_graph=True."""
+def _first_grad(grad_outputs):
+    """A leaf's first .grad, made of the gradient AccumulateGrad was given (its only one):
+    while grad mode is on (create_graph), a copy recorded as copy_() records it
+    (CopyBackwards); else the gradient's own array when nothing but the engine holds it
+    (NOTE [a leaf keeps a fresh gradient]), or a copy.
+
+    NOTE [a leaf keeps a fresh gradient]: PyTorch's AccumulateGrad keeps the gradient it
+    is given when nothing but the engine holds it (its use_count() test): no copy, and
+    .grad shares the gradient's storage (a hook on that node sees what a later hook
+    changes in .grad).  minigrad asks CPython's reference counts the same question, against
+    a control object held the same way at the same moment, so that whatever references
+    the interpreter itself adds cancel out.  The gradient is held by the engine's tuple,
+    by AccumulateGrad.apply's name for it and by this function's; the control by a tuple
+    and by this function's name: one less.  An array that is a view, or where reference
+    counts are not exact (a free-threaded build, another Python than CPython), is copied.
+    """
+    grad = grad_outputs[0]
     if _grad_mode["enabled"]:
-        return _zeros(tensor._data.shape, tensor.dtype, tensor.device).copy_(tensor)
-    copy = Tensor._make(tensor._data.copy())
-    return mark_inference(copy) if _grad_mode["inference"] else copy
+        return _zeros(grad._data.shape, grad.dtype, grad.device).copy_(grad)
+    data = grad._data
+    if _REFCOUNTS_EXACT and type(data) is np.ndarray and data.base is None and (
+            data.flags.c_contiguous and data.flags.writeable):
+        controls = (_Held(),)
+        control = controls[0]
+        control._data = held = np.empty(0)
+        if (sys.getrefcount(grad) != sys.getrefcount(control) + 1
+                or sys.getrefcount(data) != sys.getrefcount(held)):
+            data = data.copy()                    # someone else holds it
+    else:
+        data = data.copy()
+    first = Tensor._make(data)
+    return mark_inference(first) if _grad_mode["inference"] else first
+
+
+class _Held:
+    """A control object held as a gradient is (see _first_grad)."""
+
+    __slots__ = ("_data",)
+
+
+# Reference counts are exact in CPython with its global interpreter lock.
+_REFCOUNTS_EXACT = (sys.implementation.name == "cpython"
+                    and getattr(sys, "_is_gil_enabled", lambda: True)())
 
 
 tensor_door.Tensor = Tensor
 tensor_door.ones_like = _ones_like
 tensor_door.zeros = _zeros
-tensor_door.copy = _copy
+tensor_door.first_grad = _first_grad
 tensor_door.rebase_view = view_history.rebase_view_changed_by_function
 tensor_door.positions_in_base = view_history.positions_in_base

@@ -157,18 +157,32 @@ def _shares(a, b):
     return np.shares_memory(np.asarray(a.detach().numpy()), np.asarray(b.detach().numpy()))
 
 
-def test_a_leafs_gradient_does_not_depend_on_reference_counts(monkeypatch):
-    """A leaf's first gradient is a copy, decided without sys.getrefcount (whose counts
-    differ between CPython versions and are not exact on free-threaded builds)."""
-    import sys
+def _post_accumulate_ordering(T):
+    """PyTorch's test_post_accumulate_grad_hook_ordering: the node's post-hook sees the
+    gradient that the leaf kept, changed in place by the post-accumulate hook."""
+    tensor = T.ones(3, requires_grad=True)
+    node = tensor.view_as(tensor).grad_fn.next_functions[0][0]
+    tensor.register_hook(lambda grad: grad.sub(2.0))
+    node.register_prehook(lambda grad_out: (grad_out[0].div(5.0),))
 
-    def refuse(obj):
-        raise AssertionError("backward asked sys.getrefcount")
-    monkeypatch.setattr(sys, "getrefcount", refuse)
-    w = minigrad.tensor([[1.0, 2.0], [3.0, 4.0]], requires_grad=True)
-    x = minigrad.tensor([[0.5, -1.0]])
-    (x @ w).sum().backward()
-    assert w.grad.tolist() == [[0.5, 0.5], [-1.0, -1.0]]
+    def add_half(t):
+        t.grad.add_(0.5)
+    tensor.register_post_accumulate_grad_hook(add_half)
+    node.register_hook(lambda grad_in, grad_out: setattr(tensor, "grad", grad_out[0] * 10))
+    tensor.sum().backward()
+    return values(tensor.grad)
+
+
+def test_a_leaf_keeps_a_fresh_gradient_whatever_the_interpreter_counts(monkeypatch):
+    """NOTE [a leaf keeps a fresh gradient]: the gradient is compared with a control held
+    the same way at the same moment, not with counts measured once at import, so an
+    interpreter that counts its own references differently changes nothing."""
+    import sys
+    theirs, ours = both(_post_accumulate_ordering)         # ((1 - 2) / 5 + 0.5) * 10
+    np.testing.assert_allclose(ours, theirs)
+    counted = sys.getrefcount
+    monkeypatch.setattr(sys, "getrefcount", lambda obj: counted(obj) + 3)
+    np.testing.assert_allclose(_post_accumulate_ordering(minigrad), theirs)
 
 
 def test_a_leafs_first_gradient_is_its_own_and_accumulates_like_pytorch():

@@ -113,14 +113,15 @@ class AccumulateGrad(Node):
 
     def apply(self, grad_outputs):
         """Add the gradient into the leaf's .grad, as PyTorch's AccumulateGrad: the first
-        one is copied; later ones are added in place, or out of place (recorded) when
-        grad mode is on, as it is during a backward with create_graph=True."""
+        becomes .grad (the gradient itself when nothing else holds it, else a copy);
+        later ones are added in place, or out of place (recorded) when grad mode is on, as
+        it is during a backward with create_graph=True."""
         (grad,) = grad_outputs
         leaf = self.variable
         if grad is None or not leaf._requires_grad:    # (requires_grad_(False) since)
             return ()
         if leaf._grad is None:
-            leaf._grad = tensor_door.copy(grad)
+            leaf._grad = tensor_door.first_grad(grad_outputs)
         elif _grad_mode["enabled"]:
             leaf._grad = leaf._grad + grad
         else:

@@ -35,6 +35,8 @@ Elsewhere
   forward mode         grad mode off and numpy quiet in one object  1.03         0.97
                        (forward_mode.py)
   Tensor._make         the constructor written out (tensor.py)      1.03   1.00
+  fresh gradients      a leaf keeps the gradient nothing else       1.01          1.02
+                       holds (tensor.py's _first_grad), as PyTorch
 """
 import numpy as np
 

@@ -17,9 +17,10 @@ ones_like = None
 # zeros(shape, dtype, device): a gradient that never came, as zeros.
 zeros = None
 
-# copy(tensor): a new tensor with a copy of the data; while grad mode is on, a copy
-# recorded as copy_() records it (CopyBackwards), so that create_graph can go on.
-copy = None
+# first_grad(grad_outputs): a leaf's first .grad, made of the gradient AccumulateGrad was
+# given: the gradient's own array when nothing else holds it, else a copy (recorded as
+# copy_() records it while grad mode is on, so that create_graph can go on).
+first_grad = None
 
 # rebase_view(view): a custom Function changed a view in place: its base's history goes
 # through CopySlices, as for a built-in in-place op (ops/view_history.py).
