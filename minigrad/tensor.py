@@ -11,10 +11,11 @@ device), and its part in autograd (requires_grad, grad, grad_fn, hooks, version
 counter, backward).  Its methods live by kind, each calling one op of minigrad/ops/:
 
     tensor_math.py      + - * / ** @, exp log erf ..., sum mean max norm ..., == < &
-    tensor_shape.py     view reshape transpose expand .T, x[...], split gather, repeat flip
+    tensor_shape.py     view reshape transpose expand .T, x[...], split gather, repeat
+                        flip; stride() is_contiguous()
     tensor_inplace.py   add_ mul_ zero_ copy_ masked_fill_ exp_ ..., x[...] = v
     tensor_convert.py   numpy() item() tolist(), float(t) len(t), .to() .cpu() .double(),
-                        clone(), new_zeros ...
+                        clone(), new_zeros ..., pickling
 """
 import sys
 import warnings
@@ -29,7 +30,6 @@ from .autograd import tensor_door
 from .autograd.grad_mode import _state as _grad_mode, mark_inference
 from .autograd.node import leaf_accumulator
 from .ops import view_history
-from .ops.shape import normalize_dim
 from .tensor_convert import TensorConvert
 from .tensor_inplace import TensorInPlace
 from .tensor_math import TensorMath
@@ -171,15 +171,6 @@ class Tensor(TensorMath, TensorShape, TensorInPlace, TensorConvert):
 
     def is_floating_point(self):
         return self.dtype.is_floating_point
-
-    def is_contiguous(self):
-        return bool(self._data.flags.c_contiguous)
-
-    def stride(self, dim=None):
-        """Steps in elements between neighbours along each dim (PyTorch counts elements,
-        numpy bytes)."""
-        steps = tuple(s // self._data.itemsize for s in self._data.strides)
-        return steps if dim is None else steps[normalize_dim(dim, self.ndim)]
 
     @property
     def nbytes(self):
@@ -426,14 +417,6 @@ class Tensor(TensorMath, TensorShape, TensorInPlace, TensorConvert):
     def __repr__(self):
         return tensor_repr(self)
 
-    def __reduce_ex__(self, protocol):
-        from .creation import tensor
-        device = None if self.device is backend.CPU else str(self.device)
-        return (tensor, (backend.to_numpy(self._data), None, device, self._requires_grad))
-
-    def _type_description(self):
-        """PyTorch's name for a tensor in error messages: 'torch.FloatTensor [2]'."""
-        return f"torch.{dtypes.legacy_name(self.dtype)}Tensor [{', '.join(map(str, self.shape))}]"
 
 
 

@@ -12,6 +12,16 @@ from .tensor_shape import _sizes
 class TensorConvert:
     __slots__ = ()
 
+    # --- PyTorch's name for it in messages, and pickling -----------------------------
+    def _type_description(self):
+        """PyTorch's name for a tensor in error messages: 'torch.FloatTensor [2]'."""
+        return f"torch.{dtypes.legacy_name(self.dtype)}Tensor [{', '.join(map(str, self.shape))}]"
+
+    def __reduce_ex__(self, protocol):
+        from .creation import tensor
+        device = None if self.device is backend.CPU else str(self.device)
+        return (tensor, (backend.to_numpy(self._data), None, device, self._requires_grad))
+
     # --- to Python and numpy ----------------------------------------------------
     def numpy(self, *, force=False):
         """The data as a numpy array (shared, not copied).  Refused for a tensor that

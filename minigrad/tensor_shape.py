@@ -60,6 +60,16 @@ class Size(tuple):
 class TensorShape:
     __slots__ = ()
 
+    # --- layout ----------------------------------------------------------------------
+    def is_contiguous(self):
+        return bool(self._data.flags.c_contiguous)
+
+    def stride(self, dim=None):
+        """Steps in elements between neighbours along each dim (PyTorch counts elements,
+        numpy bytes)."""
+        steps = tuple(s // self._data.itemsize for s in self._data.strides)
+        return steps if dim is None else steps[normalize_dim(dim, self.ndim)]
+
     # --- views and reshaping ----------------------------------------------------
     def view(self, *shape_):
         return shape.View.apply(self, _sizes(shape_), True)
