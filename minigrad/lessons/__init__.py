@@ -37,7 +37,7 @@ def _lessons_dir():
 LESSONS_DIR = _lessons_dir()
 
 __all__ = ["LESSONS", "LESSONS_DIR", "INDEX", "Lesson", "list_lessons", "lesson_path", "say",
-           "plot_font"]
+           "plot_font", "show_source"]
 
 
 class Lesson(NamedTuple):
@@ -142,3 +142,4 @@ def lesson_path(lesson, lang, solutions=False):
 
 
 from .course import plot_font, say      # noqa: E402 — they read LESSONS
+from .source import show_source         # noqa: E402
