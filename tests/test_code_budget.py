@@ -6,8 +6,7 @@ import re
 import textwrap
 
 import minigrad
-from minigrad.autograd import engine, engine_hooks, node, saved_tensor
-from minigrad.autograd.function import BackwardNode, Function
+from minigrad.autograd import engine
 from minigrad.ops.builtin import BuiltinFunction
 
 PACKAGE = pathlib.Path(minigrad.__file__).parent
@@ -34,20 +33,8 @@ def test_engine_loop_fits_on_one_screen():
     assert len(lines) <= 60, f"run_backward has {len(lines)} lines"
 
 
-# The functions the lessons show from the live source: each on one screen, and about the
-# idea only (speed and PyTorch's corners live elsewhere: autograd/speed.py, function_rules.py).
-SHOWN = [Function.apply, BackwardNode.apply, engine.run_backward, engine.count_dependencies,
-         saved_tensor.SavedTensor.unpack, engine_hooks.call_pre_hooks, node.AccumulateGrad.apply]
-SPEED_WORDS = re.compile(r"NOTE \[|\bspeed\b|\bfast\b|\bfaster\b|\btrick\b|garbage collector|"
-                         r"µs|\bcache\b|\bhot path\b", re.IGNORECASE)
-
-
-def test_the_functions_a_lesson_shows_are_short_and_free_of_speed_notes():
-    for function in SHOWN:
-        source = inspect.getsource(function)
-        assert len(source.splitlines()) <= 60, f"{function.__qualname__} is too long"
-        found = SPEED_WORDS.findall(source)
-        assert not found, f"{function.__qualname__} speaks of speed: {found}"
+# The functions the lessons show ("Read the code") are checked in test_read_the_code.py:
+# each on one screen, free of speed notes.
 
 
 # The autograd core: all of minigrad/autograd but functional.py and gradcheck.py, which

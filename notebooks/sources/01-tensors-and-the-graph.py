@@ -346,8 +346,6 @@ print("x.grad:", x.grad)
 # | edges point to the inputs' nodes | `node.next_functions` |
 # | each leaf has an `AccumulateGrad` node | `node.variable`, `tensor.is_leaf` |
 # | backward runs the nodes, gradients land in leaves | `tensor.grad` |
-#
-# Next lesson: in which **order** does backward run the nodes, and why?
 
 # %% [markdown] lang="zh"
 # ## 小结
@@ -358,5 +356,31 @@ print("x.grad:", x.grad)
 # | 边指向输入的节点 | `node.next_functions` |
 # | 每个叶子张量对应一个 `AccumulateGrad` 节点 | `node.variable`、`tensor.is_leaf` |
 # | 反向传播逐个运行节点，梯度落到叶子张量上 | `tensor.grad` |
+
+# %% [markdown] lang="en"
+# ## Read the code
 #
+# The graph is made of plain Python objects. `Tensor._gradient_edge` answers the question every
+# edge asks: where does this tensor's gradient go? To its `grad_fn`, or, for a leaf, to its
+# `AccumulateGrad` node. That node's `apply` is the last step of backward: look for how the first
+# gradient becomes `.grad` and how later ones are added to it.
+
+# %% [markdown] lang="zh"
+# ## 读源码
+#
+# 计算图就是普通的 Python 对象。`Tensor._gradient_edge` 回答每条边都要问的问题：这个张量的梯度该送到哪里？
+# 送到它的 `grad_fn`；如果是叶子张量，就送到它的 `AccumulateGrad` 节点。
+# 这个节点的 `apply` 是反向传播的最后一步：留意第一份梯度怎样成为 `.grad`，之后的梯度又怎样累加上去。
+
+# %% tags=["nbval-ignore-output"]
+from minigrad import Tensor
+from minigrad.autograd.node import AccumulateGrad
+from minigrad.lessons import show_source
+
+show_source(Tensor._gradient_edge, AccumulateGrad.apply)
+
+# %% [markdown] lang="en"
+# Next lesson: in which **order** does backward run the nodes, and why?
+
+# %% [markdown] lang="zh"
 # 下一讲：反向传播按什么**顺序**运行这些节点？为什么是这个顺序？

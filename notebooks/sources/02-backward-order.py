@@ -287,8 +287,6 @@ print(x.grad)
 # * **Dependency counts** say how many gradients each node still waits for.
 # * Among ready nodes, the most recently created runs first; `AccumulateGrad` first of all.
 # * The result is a **topological order**: every node runs before the nodes it points to.
-#
-# Next lesson: writing nodes of your own, with `torch.autograd.Function`.
 
 # %% [markdown] lang="zh"
 # ## 小结
@@ -297,5 +295,28 @@ print(x.grad)
 # * **依赖计数**记录每个节点还在等几份梯度。
 # * 在就绪的节点里，最晚创建的先运行；`AccumulateGrad` 排在最前面。
 # * 最终得到的是一种**拓扑顺序**：每个节点都在它所指向的节点之前运行。
+
+# %% [markdown] lang="en"
+# ## Read the code
 #
+# `count_dependencies` is step 1 of the loop you watched; `run_backward` is the loop itself, its
+# steps numbered in the comments as in this lesson. The lines that mention hooks, captures, anomaly
+# mode or narration (what the player listens to) belong to later lessons: each is one call.
+
+# %% [markdown] lang="zh"
+# ## 读源码
+#
+# `count_dependencies` 就是你刚才看到的第 1 步；`run_backward` 是整个循环，注释里的编号和本讲的步骤一一对应。
+# 那些提到钩子、捕获（captures）、异常检测模式或旁白（播放器听的就是它）的行属于后面几讲，每样都只是一次函数调用。
+
+# %% tags=["nbval-ignore-output"]
+from minigrad.autograd.engine import count_dependencies, run_backward
+from minigrad.lessons import show_source
+
+show_source(count_dependencies, run_backward)
+
+# %% [markdown] lang="en"
+# Next lesson: writing nodes of your own, with `torch.autograd.Function`.
+
+# %% [markdown] lang="zh"
 # 下一讲：用 `torch.autograd.Function` 编写你自己的节点。

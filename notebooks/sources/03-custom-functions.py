@@ -374,8 +374,6 @@ except RuntimeError as error:
 # | `backward(ctx, *grad_outputs)` | static; one gradient per input; `None` for non-tensors |
 # | `YourFunction.apply(...)` | the only way to call it |
 # | broadcasting | reduce each gradient to its input's shape |
-#
-# Next lesson: what to save for backward, and what saving costs.
 
 # %% [markdown] lang="zh"
 # ## 小结
@@ -386,5 +384,30 @@ except RuntimeError as error:
 # | `backward(ctx, *grad_outputs)` | 静态方法；每个输入对应一个梯度；非张量参数返回 `None` |
 # | `YourFunction.apply(...)` | 唯一正确的调用方式 |
 # | 广播 | 把每个梯度还原成对应输入的形状 |
+
+# %% [markdown] lang="en"
+# ## Read the code
 #
+# `Function.apply` is what `Square.apply(x)` ran: its numbered steps make the node, connect its
+# edges, run forward with recording off, attach the outputs and save what forward asked for. Below
+# it, minigrad's own `Exp`: the class you wrote in the exercise, written as every built-in op is.
+
+# %% [markdown] lang="zh"
+# ## 读源码
+#
+# `Function.apply` 就是 `Square.apply(x)` 实际运行的代码：按编号的几步依次创建节点、连好边、
+# 在关闭记录的情况下运行 forward、挂上输出，再保存 forward 要求保存的张量。
+# 下面是 minigrad 自带的 `Exp`：和你在练习里写的那个类一样，每个内置运算都是这样写成的。
+
+# %% tags=["nbval-ignore-output"]
+from minigrad.autograd import Function
+from minigrad.lessons import show_source
+from minigrad.ops import unary
+
+show_source(Function.apply, unary.Exp)
+
+# %% [markdown] lang="en"
+# Next lesson: what to save for backward, and what saving costs.
+
+# %% [markdown] lang="zh"
 # 下一讲：backward 需要保存什么，保存又要付出什么代价。

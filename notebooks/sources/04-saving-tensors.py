@@ -252,3 +252,25 @@ except RuntimeError as error:
 # * 非张量和中间结果：作为 `ctx` 的普通属性保存。
 # * 如果导数用输出来写更方便（exp、sigmoid、tanh），就保存输出。
 # * 保存的张量会一直占着内存，直到反向传播把它们释放——训练时的内存大多花在这里。
+
+# %% [markdown] lang="en"
+# ## Read the code
+#
+# `save_for_backward` only notes what to keep; once forward has returned, `Function.apply`
+# (its step 5) makes each of those tensors a `SavedTensor`. Look for what a `SavedTensor` remembers
+# besides the tensor: its version (next lesson), and whether it is an output of its own node, kept
+# as a bare array so that the node and its output do not hold on to each other.
+
+# %% [markdown] lang="zh"
+# ## 读源码
+#
+# `save_for_backward` 只是记下要保存什么；等 forward 返回之后，`Function.apply`（它的第 5 步）
+# 才把这些张量逐个变成 `SavedTensor`。留意 `SavedTensor` 除了张量本身还记住了什么：
+# 它的版本（下一讲的内容），以及它是不是所属节点自己的输出——如果是，就只保存数组，免得节点和输出互相引用。
+
+# %% tags=["nbval-ignore-output"]
+from minigrad.autograd.function import FunctionCtx
+from minigrad.autograd.saved_tensor import SavedTensor
+from minigrad.lessons import show_source
+
+show_source(FunctionCtx.save_for_backward, SavedTensor.__init__)

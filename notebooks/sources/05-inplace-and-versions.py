@@ -260,8 +260,6 @@ print("a.grad:", a.grad)
 # * Saved tensors remember their version; a mismatch in backward is an error, not a wrong gradient.
 # * Fix: write it out of place, or `clone()` first. Update leaves inside `no_grad()`.
 # * A custom Function that changes an input in place calls `ctx.mark_dirty` and returns it.
-#
-# Next lesson: the other things `ctx` can tell you, and be told.
 
 # %% [markdown] lang="zh"
 # ## 小结
@@ -270,5 +268,29 @@ print("a.grad:", a.grad)
 # * 保存的张量会记住自己的版本；反向传播时版本对不上就报错，而不是给出错误的梯度。
 # * 修复方法：改成非原地写法，或者先 `clone()`。更新叶子张量要放在 `no_grad()` 里。
 # * 原地修改输入的自定义 Function 要调用 `ctx.mark_dirty`，并把那个张量返回。
+
+# %% [markdown] lang="en"
+# ## Read the code
 #
+# Backward reads a saved tensor through `SavedTensor.unpack`: look for the comparison of the
+# version counter's value now with the version remembered when the tensor was saved. `mark_dirty`
+# is the custom Function's side of the bargain: it adds one to the version of what forward changed.
+
+# %% [markdown] lang="zh"
+# ## 读源码
+#
+# 反向传播通过 `SavedTensor.unpack` 读取保存的张量：留意它怎样把版本计数器现在的值和保存时记下的版本相比较。
+# `mark_dirty` 是自定义 Function 这一方要做的事：把 forward 原地修改过的张量的版本加一。
+
+# %% tags=["nbval-ignore-output"]
+from minigrad.autograd.function import FunctionCtx
+from minigrad.autograd.saved_tensor import SavedTensor
+from minigrad.lessons import show_source
+
+show_source(SavedTensor.unpack, FunctionCtx.mark_dirty)
+
+# %% [markdown] lang="en"
+# Next lesson: the other things `ctx` can tell you, and be told.
+
+# %% [markdown] lang="zh"
 # 下一讲：`ctx` 还能告诉你哪些信息，你又能通过它告诉 autograd 什么。

@@ -337,8 +337,6 @@ for materialize in (True, False):
 # | `ctx.needs_input_grad` | read in forward or backward | one bool per input; skip the gradients nobody asked for |
 # | `ctx.mark_non_differentiable(t)` | forward | output `t` gets `requires_grad=False`, no `grad_fn` |
 # | `ctx.set_materialize_grads(False)` | forward | unused outputs' gradients arrive as `None`, not zeros |
-#
-# Next lesson: hooks, which let *you* look at (and change) the gradients as they flow.
 
 # %% [markdown] lang="zh"
 # 两种方式得到的梯度相同，都是 `cos(x)`。`materialize=False` 时 backward 省掉了一次无用的乘法——
@@ -351,5 +349,31 @@ for materialize in (True, False):
 # | `ctx.needs_input_grad` | forward 或 backward 中读取 | 每个输入一个布尔值；没人需要的梯度就别算 |
 # | `ctx.mark_non_differentiable(t)` | forward | 输出 `t` 的 `requires_grad=False`，没有 `grad_fn` |
 # | `ctx.set_materialize_grads(False)` | forward | 未使用输出的梯度以 `None` 传入，而不是全零张量 |
+
+# %% [markdown] lang="en"
+# ## Read the code
 #
+# `BackwardNode.apply` runs your backward: look for `materialize_grads`, which turns missing
+# gradients into zeros before your backward sees them. `attach_marked` is where
+# `mark_non_differentiable` (and `mark_dirty`) take effect, when `Function.apply` attaches the
+# outputs. (`needs_input_grad` is step 0 of `Function.apply`, shown in lesson 03.)
+
+# %% [markdown] lang="zh"
+# ## 读源码
+#
+# `BackwardNode.apply` 负责运行你写的 backward：留意 `materialize_grads`，它在你的 backward 看到梯度之前，
+# 把缺失的梯度换成全零张量。`attach_marked` 是 `mark_non_differentiable`（以及 `mark_dirty`）真正起作用的地方：
+# `Function.apply` 挂上输出时调用它。（`needs_input_grad` 在 `Function.apply` 的第 0 步算出，见第 03 讲。）
+
+# %% tags=["nbval-ignore-output"]
+from minigrad.autograd import function_rules
+from minigrad.autograd.function import BackwardNode
+from minigrad.lessons import show_source
+
+show_source(BackwardNode.apply, function_rules.attach_marked)
+
+# %% [markdown] lang="en"
+# Next lesson: hooks, which let *you* look at (and change) the gradients as they flow.
+
+# %% [markdown] lang="zh"
 # 下一讲的主题是钩子：让**你自己**在梯度流动的途中查看它，甚至修改它。

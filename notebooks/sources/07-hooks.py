@@ -416,8 +416,6 @@ check("pack_float16", (pack_hook, unpack_hook))
 # - Each `register_*` returns a handle: `handle.remove()` takes the hook away.
 # - `saved_tensors_hooks(pack, unpack)` decides how saved tensors are stored: on disk, in half
 #   precision, or (`save_on_cpu`) in host memory. Memory held by the graph is real and measurable.
-#
-# Next: what happens to that memory after backward, and the error you get for using it twice.
 
 # %% [markdown] lang="zh"
 # ## 小结
@@ -427,5 +425,31 @@ check("pack_float16", (pack_hook, unpack_hook))
 # - 每个 `register_*` 都返回一个句柄：`handle.remove()` 就能移除钩子。
 # - `saved_tensors_hooks(pack, unpack)` 决定保存的张量如何存放：存到磁盘、存成半精度，
 #   或者（`save_on_cpu`）放在主机内存里。计算图占用的内存是实实在在、可以测量的。
+
+# %% [markdown] lang="en"
+# ## Read the code
 #
+# The engine calls `call_pre_hooks` just before a node runs, in PyTorch's order: the tensor hooks
+# of its outputs, then `retain_grad`, then the node's own pre-hooks. `SavedTensor._pack` is what
+# `saved_tensors_hooks` changes: the node keeps what your pack hook returned, and the hook may not
+# change its input in place.
+
+# %% [markdown] lang="zh"
+# ## 读源码
+#
+# 引擎在节点运行之前调用 `call_pre_hooks`，顺序与 PyTorch 相同：先是各个输出的张量钩子，然后是 `retain_grad`，
+# 最后是节点自己的前置钩子。`SavedTensor._pack` 就是 `saved_tensors_hooks` 改变的地方：
+# 节点保存的是你的 pack 钩子返回的东西，而且钩子不许原地修改它的输入。
+
+# %% tags=["nbval-ignore-output"]
+from minigrad.autograd.engine_hooks import call_pre_hooks
+from minigrad.autograd.saved_tensor import SavedTensor
+from minigrad.lessons import show_source
+
+show_source(call_pre_hooks, SavedTensor._pack)
+
+# %% [markdown] lang="en"
+# Next: what happens to that memory after backward, and the error you get for using it twice.
+
+# %% [markdown] lang="zh"
 # 下一讲：反向传播之后这些内存去了哪里，以及再用一次计算图时会遇到的那个报错。

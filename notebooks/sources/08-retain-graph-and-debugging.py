@@ -329,8 +329,6 @@ print("x.grad =", x.grad)
 # | a custom backward you are not sure of | `gradcheck` with float64 inputs |
 # | each of two losses' gradients, one forward | `retain_graph=True` on the first backward only |
 # | NaN gradients from nowhere | `torch.autograd.detect_anomaly()` |
-#
-# Next lesson: gradients of gradients, with `create_graph=True`.
 
 # %% [markdown] lang="zh"
 # 异常检测模式会让每个算子都记录调用栈，所以很慢：查 bug 时打开，查完就关掉。
@@ -343,5 +341,32 @@ print("x.grad =", x.grad)
 # | 拿不准自己写的 backward 对不对 | 用 float64 输入跑 `gradcheck` |
 # | 一次前向传播，分别求两个损失的梯度 | 只在第一次 backward 时用 `retain_graph=True` |
 # | 莫名其妙的 NaN 梯度 | `torch.autograd.detect_anomaly()` |
+
+# %% [markdown] lang="en"
+# ## Read the code
 #
+# After running a node, the engine calls `release_saved` unless `retain_graph` was given: each
+# `SavedTensor` is marked freed and lets go of its data, which is what the “second time” error
+# reports. In anomaly mode the engine runs each node through `run_checked`, which looks for NaN in
+# what the node returned and adds the forward call's stack to any error.
+
+# %% [markdown] lang="zh"
+# ## 读源码
+#
+# 引擎运行完一个节点后，如果没有指定 `retain_graph`，就调用 `release_saved`：
+# 每个 `SavedTensor` 都被标记为已释放，并丢掉它的数据——“第二次反向传播”报错说的就是这件事。
+# 在异常检测模式下，引擎通过 `run_checked` 运行每个节点：它检查节点返回的梯度里有没有 NaN，
+# 并给任何报错附上前向调用时的调用栈。
+
+# %% tags=["nbval-ignore-output"]
+from minigrad.autograd import anomaly
+from minigrad.autograd.saved_tensor import release_saved
+from minigrad.lessons import show_source
+
+show_source(release_saved, anomaly.run_checked)
+
+# %% [markdown] lang="en"
+# Next lesson: gradients of gradients, with `create_graph=True`.
+
+# %% [markdown] lang="zh"
 # 下一讲：用 `create_graph=True` 求梯度的梯度。

@@ -294,3 +294,25 @@ for step in range(7):
 # - `create_graph=True` 会把反向传播自己的运算也记录下来，得到的梯度还能继续求导。
 # - 自定义 Function 只有在 backward 用可导的张量运算写成时才支持二次反向传播；
 #   不可导的用 `once_differentiable` 标明；用 `gradgradcheck` 检验。
+
+# %% [markdown] lang="en"
+# ## Read the code
+#
+# `torch.autograd.grad` is `run_backward` with captures: look for the edges of the inputs
+# handed to the engine, and `accumulate=False`, which leaves `.grad` alone. With
+# `create_graph=True` the engine runs the nodes with grad mode on (the `with` line of lesson 02's
+# `run_backward`), so a backward written in tensor ops, as `Sin`'s is, records a graph of its own.
+
+# %% [markdown] lang="zh"
+# ## 读源码
+#
+# `torch.autograd.grad` 就是带捕获（captures）的 `run_backward`：留意输入的边怎样交给引擎，
+# 以及让 `.grad` 保持不变的 `accumulate=False`。指定 `create_graph=True` 时，引擎在开启梯度模式的情况下运行各个节点
+# （第 02 讲 `run_backward` 里 `with` 那一行），所以像 `Sin` 这样用张量运算写成的 backward 会记录下它自己的计算图。
+
+# %% tags=["nbval-ignore-output"]
+from minigrad.autograd.api import grad
+from minigrad.lessons import show_source
+from minigrad.ops import unary
+
+show_source(grad, unary.Sin)

@@ -239,8 +239,6 @@ check("offload_to_cpu", (pack_to_cpu, unpack_from_cpu))
 # | create / move | `torch.randn(..., device=device)`, `t.to(device)`, `t.cpu()` |
 # | rule | operands on one device; gradients land on their leaf's device |
 # | memory | saved tensors dominate; `save_on_cpu()` keeps them in host memory |
-#
-# Next, the capstone: a small network trained with your own Functions.
 
 # %% [markdown] lang="zh"
 # ## 小结
@@ -251,5 +249,29 @@ check("offload_to_cpu", (pack_to_cpu, unpack_from_cpu))
 # | 创建 / 搬运 | `torch.randn(..., device=device)`、`t.to(device)`、`t.cpu()` |
 # | 规则 | 同一运算的操作数必须在同一设备上；梯度落在其叶子张量所在的设备上 |
 # | 内存 | 保存的张量占大头；`save_on_cpu()` 把它们留在主机内存里 |
+
+# %% [markdown] lang="en"
+# ## Read the code
 #
+# A device is where the array lives: `backend.move` copies a numpy array to a GPU (a CuPy
+# array) or back, and copies nothing when it is already there. `save_on_cpu` is no more than a pair
+# of saved tensors hooks, much like the pair you wrote in the exercise.
+
+# %% [markdown] lang="zh"
+# ## 读源码
+#
+# 设备就是数组所在的地方：`backend.move` 把 numpy 数组复制到 GPU 上（成为 CuPy 数组）或者复制回来，
+# 已经在目标设备上就什么也不复制。`save_on_cpu` 不过是一对 saved tensors 钩子，和你在练习里写的那一对很像。
+
+# %% tags=["nbval-ignore-output"]
+from minigrad import backend
+from minigrad.autograd.graph import save_on_cpu
+from minigrad.lessons import show_source
+
+show_source(backend.move, save_on_cpu.__init__)
+
+# %% [markdown] lang="en"
+# Next, the capstone: a small network trained with your own Functions.
+
+# %% [markdown] lang="zh"
 # 下一讲是结业项目：用你自己写的 Function 训练一个小网络。

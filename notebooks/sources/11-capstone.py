@@ -339,9 +339,6 @@ else:
 # it in, custom Functions and what they save, version counters, the `ctx` switches, hooks,
 # memory, debugging, higher-order gradients and devices — and every piece was a short Python
 # file in `minigrad/` that you can open and read. The same code, with `import torch`, is PyTorch.
-#
-# One lesson remains, and it turns autograd around: forward mode, where derivatives travel with
-# the values instead of running backward.
 
 # %% [markdown] lang="zh"
 # ## 你都做了些什么
@@ -349,5 +346,33 @@ else:
 # 这十一讲下来，你看到了前向传播记录的计算图、反向传播执行它的顺序、自定义 Function 及其保存的张量、
 # 版本计数器、`ctx` 上的开关、钩子、内存、调试、高阶导数和设备——而每一部分都只是 `minigrad/`
 # 里一个可以打开阅读的简短 Python 文件。把同样的代码换成 `import torch`，就是 PyTorch。
+
+# %% [markdown] lang="en"
+# ## Read the code
 #
+# minigrad's own `F.linear` computes what your `Linear` Function does, as two recorded ops
+# (`matmul`, then `+`) instead of one Function. `cross_entropy` ends in `NllLoss`, a Function like
+# yours: read its math docstring first, then its backward, which is itself an op
+# (`NllLossBackward`), so that the gradient can be differentiated again.
+
+# %% [markdown] lang="zh"
+# ## 读源码
+#
+# minigrad 自带的 `F.linear` 算的正是你的 `Linear` Function 所算的东西，只不过由两个会被记录的运算
+# （先 `matmul`，再 `+`）组合而成，而不是单独一个 Function。`cross_entropy` 的最后一步是 `NllLoss`，
+# 它和你写的一样是一个 Function：先读它的数学文档字符串，再读它的 backward——backward 本身也是一个运算
+# （`NllLossBackward`），所以得到的梯度还能继续求导。
+
+# %% tags=["nbval-ignore-output"]
+from minigrad.lessons import show_source
+from minigrad.nn.functional import linear
+from minigrad.ops.loss import NllLoss
+
+show_source(linear, NllLoss)
+
+# %% [markdown] lang="en"
+# One lesson remains, and it turns autograd around: forward mode, where derivatives travel with
+# the values instead of running backward.
+
+# %% [markdown] lang="zh"
 # 还剩最后一讲，它把自动求导反过来：前向模式，导数跟着数值一起往前传，而不是靠反向传播。

@@ -428,9 +428,6 @@ print("J_forward @ t:", J_forward @ t)
 #   `fwAD.unpack_dual`, inside `fwAD.dual_level()`, do the same with tensors.
 # - For forward mode, a custom Function needs `jvp(ctx, *input_tangents)`, which reads what
 #   `ctx.save_for_forward` saved; check it with `gradcheck(..., check_forward_ad=True)`.
-#
-# That was the last lesson. The course index shows the exercises you have passed; the files in
-# `minigrad/` are there to read whenever you want to see how a piece works.
 
 # %% [markdown] lang="zh"
 # ## 要记住的三点
@@ -441,6 +438,31 @@ print("J_forward @ t:", J_forward @ t)
 #   和 `fwAD.unpack_dual`，就能对张量做同样的事。
 # - 要支持前向模式，自定义 Function 需要 `jvp(ctx, *input_tangents)`，它读取的是 `ctx.save_for_forward`
 #   保存的张量；用 `gradcheck(..., check_forward_ad=True)` 检验它。
+
+# %% [markdown] lang="en"
+# ## Read the code
 #
+# A built-in op has no jvp of its own in minigrad: `_builtin_jvp` derives it from the backward,
+# as you did by hand above, J·t = d/du ⟨Jᵀu, t⟩. Look for the probes `u` (`probes`), the first
+# `grad` with `create_graph=True` (Jᵀu), and the second (its derivative in u).
+
+# %% [markdown] lang="zh"
+# ## 读源码
+#
+# 在 minigrad 里，内置运算没有自己的 jvp：`_builtin_jvp` 像你上面手算的那样从 backward 推出它，
+# J·t = d/du ⟨Jᵀu, t⟩。留意探针 `u`（代码里的 `probes`）、第一次带 `create_graph=True` 的 `grad`（算出 Jᵀu），
+# 以及第二次 `grad`（对 u 求导）。
+
+# %% tags=["nbval-ignore-output"]
+from minigrad.autograd import forward_ad
+from minigrad.lessons import show_source
+
+show_source(forward_ad._builtin_jvp)
+
+# %% [markdown] lang="en"
+# That was the last lesson. The course index shows the exercises you have passed; the files in
+# `minigrad/` are there to read whenever you want to see how a piece works.
+
+# %% [markdown] lang="zh"
 # 全部课程到此结束。课程目录里能看到你已经通过的练习；想知道某个部分是怎么实现的，
 # 随时可以打开 `minigrad/` 里的文件读一读。
