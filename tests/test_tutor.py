@@ -317,6 +317,17 @@ def test_the_terminal_tour_is_still_reachable(capsys):
     assert "backward ran the nodes in this order" in capsys.readouterr().out
 
 
+def test_a_reader_that_stops_early_gets_no_traceback():
+    """`minigrad-tutor --progress /home/* | head`: the reader closes the pipe before the
+    launcher has written (here: at once), and the launcher stops quietly."""
+    child = subprocess.Popen([sys.executable, "-m", "minigrad", "--tour"],
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    child.stdout.close()                     # long before the child has imported minigrad
+    errors = child.stderr.read()
+    assert child.wait(timeout=120) == 1
+    assert "Traceback" not in errors and "BrokenPipeError" not in errors, errors
+
+
 def test_jupyterlab_opens_without_the_news_pop_up_unless_the_student_chose_settings(tmp_path):
     environment = cli.jupyter_environment(tmp_path, "en", environ={})
     assert environment["JUPYTERLAB_SETTINGS_DIR"] == str(cli.lab_settings_dir(tmp_path))

@@ -209,6 +209,17 @@ def _locale_setting(locale_name):
 
 def main(argv=None, source=None):
     """Entry point of `minigrad-tutor` (and `python -m minigrad`); `source` is for tests."""
+    try:
+        return _main(argv, source)
+    except BrokenPipeError:
+        # The reader went away (`minigrad-tutor --progress /home/* | head`): as any command
+        # line tool, stop quietly. Python would still try to flush stdout at exit and print
+        # a traceback of its own, so stdout goes to the null device first.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1
+
+
+def _main(argv, source):
     args = parse_args(argv)
     if args.tour:
         from minigrad.demo import main as tour
