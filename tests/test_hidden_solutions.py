@@ -130,3 +130,15 @@ def test_binder_postbuild_takes_them_out_of_the_checkout(tmp_path):
     assert (checkout / "notebooks" / "zh" / "01-one.ipynb").is_file()
     calls = (tmp_path / "calls.txt").read_text().splitlines()
     assert "MINIGRAD_HIDE_SOLUTIONS=1 -m pip install --no-cache-dir ." in calls
+
+
+@pytest.mark.parametrize("lang, hidden", [("en", "teacher has hidden"), ("zh", "老师")])
+def test_a_lesson_that_points_to_the_solutions_says_what_to_do_where_they_are_hidden(lang, hidden):
+    """A student of a class whose solutions are hidden is not sent to look for them."""
+    pointing = []
+    for path in sorted((ROOT / "notebooks" / lang).glob("*.ipynb")):
+        for cell in nbformat.read(path, as_version=4).cells:
+            if cell.cell_type == "markdown" and "minigrad-tutor --solutions" in cell.source:
+                pointing.append(path.name)
+                assert hidden in cell.source, f"{path.name} promises solutions a class may hide"
+    assert pointing                          # lesson 01 tells how to reach them

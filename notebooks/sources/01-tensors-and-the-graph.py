@@ -17,7 +17,8 @@
 #   ✓ (correct), ✗ (not yet right, with a hint) or ○ (not solved yet).
 # * Stuck? Every lesson has a worked version. It is in the `solutions/` folder next to
 #   this notebook if you see one; if not, start the course with
-#   `minigrad-tutor --solutions` (in a terminal) and the folder is added.
+#   `minigrad-tutor --solutions` (in a terminal) and the folder is added. (In a class
+#   whose teacher has hidden the solutions, ask your teacher instead.)
 #
 # This first lesson shows what a tensor records when it is used, and how that record
 # becomes a graph. Its exercise asks you to predict the graph of a small computation.
@@ -37,6 +38,7 @@
 # * 练习后面紧跟一个**检查**单元格，它会测试你的答案，显示 ✓（正确）、✗（还不对，附提示）或 ○（还没有完成）。
 # * 卡住了？每一讲都有一份参考答案。如果这个笔记本旁边有 `solutions/` 文件夹，答案就在里面；
 #   如果没有，在终端里用 `minigrad-tutor --solutions` 启动课程，就会添上这个文件夹。
+#   （如果老师在课上隐藏了参考答案，那就去问老师吧。）
 #
 # 第一讲先看看张量在参与运算时记录了什么，这些记录又是怎样连成一张图的。
 # 本讲的练习请你预测一个小计算的计算图。
