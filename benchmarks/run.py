@@ -1,4 +1,4 @@
-"""minigrad against the hand-written numpy floor and PyTorch (issue 7).
+"""minigrad against the hand-written numpy floor and PyTorch.
 
     python benchmarks/run.py            # the full run (a few minutes)
     python benchmarks/run.py --quick    # fewer rounds, a 10,000-op chain
@@ -35,9 +35,6 @@ ENGINES = ("minigrad", "numpy", "torch", "mygrad", "autograd")
 LABELS = {"minigrad": "minigrad", "numpy": "numpy floor (by hand)", "torch": "PyTorch (CPU)",
           "mygrad": "MyGrad", "autograd": "HIPS autograd"}
 CLOCKS = {"cpu": time.process_time, "wall": time.perf_counter}
-# Issue 7's targets for minigrad: per-op and chain as ratios to PyTorch, the MLP step
-# as a ratio to the numpy floor.
-TARGETS = {"per_op": 1.0, "chain": 1.5, "mlp": 1.10}
 clock = CLOCKS["cpu"]
 
 
@@ -220,22 +217,18 @@ def table(results, memory, engines, size, layers):
     return "\n".join(lines)
 
 
-def targets(results, memory):
-    """Issue 7's targets, each with its measured value."""
+def checks(memory):
+    """What minigrad must keep: PyTorch's memory at each point of the 50-layer case.
+    (Speed is kept, not chased: a change is checked against the tree before it with
+    benchmarks/ab.py, never more than 5 % slower; the ratios above are for reading.)"""
     rows = []
-
-    def row(name, value, limit, unit="×"):
-        ok = "met" if value <= limit else "MISSED"
-        rows.append(f"  {name:<42} {value:7.2f}{unit}  (target ≤ {limit}{unit})  {ok}")
-    if results["per_op"]["reference"] == "torch":
-        row("per-op cost vs PyTorch", results["per_op"]["ratio"]["minigrad"], TARGETS["per_op"])
-        row("chain vs PyTorch", results["chain"]["ratio"]["minigrad"], TARGETS["chain"])
-    row("MLP step vs numpy floor", results["mlp"]["floor_ratio"]["minigrad"], TARGETS["mlp"])
     if "minigrad" in memory and "torch" in memory:       # (RSS: 1 MiB is noise)
         for point, label in (("forward", "graph memory"), ("peak_backward", "peak in backward"),
                              ("backward", "memory after backward")):
             ours, theirs = memory["minigrad"][point], memory["torch"][point]
-            row(f"{label} (PyTorch: {theirs:.1f} MiB)", ours, round(theirs + 1, 1), " MiB")
+            ok = "met" if ours <= theirs + 1 else "MISSED"
+            rows.append(f"  {label + f' (PyTorch: {theirs:.1f} MiB)':<42} {ours:7.2f} MiB  "
+                        f"(at most PyTorch's + 1 MiB)  {ok}")
     return "\n".join(rows)
 
 
@@ -246,14 +239,6 @@ def trace_share(per_op_seconds):
     check = min(timeit.repeat("trace.active is not None", globals={"trace": trace},
                               number=200_000, repeat=5)) / 200_000
     return 5 * check / per_op_seconds
-
-
-def _target_ratio(results, key):
-    """Issue 7's target for minigrad on `key` (TARGETS), relative to the run's reference."""
-    result = results[key]
-    if key == "mlp":                          # a target relative to the numpy floor
-        return TARGETS["mlp"] * result["ratio"].get("numpy", float("nan"))
-    return TARGETS[key] if result["reference"] == "torch" else None
 
 
 def plot(results, path):
@@ -271,11 +256,6 @@ def plot(results, path):
                       label=LABELS[engine])
         ax.bar_label(bars, fmt="%.2f", fontsize=7)
     ax.axhline(1.0, color="gray", linewidth=0.8, linestyle="--")
-    for k, key in enumerate(keys):         # issue 7's target for minigrad, as a ratio here
-        target = _target_ratio(results, key)
-        if target is not None:
-            ax.hlines(target, k - width / 2, k + width * (len(engines) - 0.5), color="black",
-                      linewidth=1.5, label="target (issue 7)" if k == 0 else None)
     ax.set_xticks([k + width * (len(engines) - 1) / 2 for k in range(len(keys))])
     ax.set_xticklabels(["per-op cost\n(16 float64)", "MLP step\n(784-256-256-10)",
                         "chain of ops\n(1 element)"][:len(keys)])
@@ -316,10 +296,11 @@ def main(argv=None):
     size, layers = (64, 5) if args.smoke else (500, 50) if args.quick else (1000, 50)
     memory = {} if args.no_memory else measure_memory(engines, size, layers)
     print(table(results, memory, engines, size, layers))
-    print("\nIssue 7 targets (minigrad):")
-    print(targets(results, memory))
+    print("\nminigrad against PyTorch's memory, and its idle recorder:")
+    print(checks(memory))
     share = trace_share(results["per_op"]["seconds"]["minigrad"] / results["per_op"]["unit_ops"])
-    print(f"  {'inactive trace recorder, share of an op':<42} {share:7.2%}   (target < 3%)")
+    print(f"  {'inactive trace recorder, share of an op':<42} {share:7.2%}      (at most 3 %)  "
+          f"{'met' if share <= 0.03 else 'MISSED'}")
     if args.million:
         w = _workloads()
         for engine in ("minigrad", "torch"):
