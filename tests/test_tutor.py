@@ -18,7 +18,7 @@ import pytest
 
 from minigrad import progress
 from minigrad.lessons import INDEX, LESSONS, LESSONS_DIR, list_lessons
-from minigrad.tutor import cli, workspace
+from minigrad.tutor import cli, jupyterlab, workspace
 
 from jupyter_helpers import free_port, get, start_tutor, stop, wait_for_jupyterlab
 
@@ -296,7 +296,7 @@ def test_checks_run_in_the_workspace_record_progress_that_the_launcher_prints(tm
     import nbclient
     work = tmp_path / "work"
     cli.main(["--dir", str(work), "--lang", "zh", "--solutions", "--reset", "03"])
-    environment = cli.jupyter_environment(work, "zh", environ={})
+    environment = jupyterlab.jupyter_environment(work, "zh", environ={})
     for name, value in environment.items():
         monkeypatch.setenv(name, value)              # what JupyterLab's kernels inherit
     lesson = work / "zh" / "solutions" / "03-custom-functions.ipynb"
@@ -329,16 +329,16 @@ def test_a_reader_that_stops_early_gets_no_traceback():
 
 
 def test_jupyterlab_opens_without_the_news_pop_up_unless_the_student_chose_settings(tmp_path):
-    environment = cli.jupyter_environment(tmp_path, "en", environ={})
-    assert environment["JUPYTERLAB_SETTINGS_DIR"] == str(cli.lab_settings_dir(tmp_path))
-    cli.seed_lab_settings(tmp_path)
-    setting = (cli.lab_settings_dir(tmp_path) / "@jupyterlab" / "apputils-extension"
+    environment = jupyterlab.jupyter_environment(tmp_path, "en", environ={})
+    assert environment["JUPYTERLAB_SETTINGS_DIR"] == str(jupyterlab.lab_settings_dir(tmp_path))
+    jupyterlab.seed_lab_settings(tmp_path)
+    setting = (jupyterlab.lab_settings_dir(tmp_path) / "@jupyterlab" / "apputils-extension"
                / "notification.jupyterlab-settings")
     assert json.loads(setting.read_text())["fetchNews"] == "false"
     setting.write_text('{"fetchNews": "true"}')             # the student's own choice stays
-    cli.seed_lab_settings(tmp_path)
+    jupyterlab.seed_lab_settings(tmp_path)
     assert json.loads(setting.read_text())["fetchNews"] == "true"
-    chosen = cli.jupyter_environment(tmp_path, "en", environ={"JUPYTERLAB_SETTINGS_DIR": "/mine"})
+    chosen = jupyterlab.jupyter_environment(tmp_path, "en", environ={"JUPYTERLAB_SETTINGS_DIR": "/mine"})
     assert chosen["JUPYTERLAB_SETTINGS_DIR"] == "/mine"
 
 
@@ -559,7 +559,7 @@ def test_jupyterlab_speaks_the_lessons_language(tmp_path, source, launch, capsys
     run_cli(capsys, source, "--dir", str(work), "--lang", "en", "--no-browser")
     assert json.loads(setting.read_text()) == {"locale": "en"}
     setting.write_text('{\n    "locale": "zh_CN"\n}')        # chosen in Settings > Language
-    assert not cli.set_lab_language(setting.parents[2], "en")
+    assert not jupyterlab.set_lab_language(setting.parents[2], "en")
     assert json.loads(setting.read_text()) == {"locale": "zh_CN"}
 
 

@@ -29,6 +29,8 @@ import sys
 from minigrad import progress
 from minigrad.settings import LANGUAGES
 from minigrad.tutor import nbgrader, progress_table, workspace
+from minigrad.tutor.jupyterlab import (jupyter_command, jupyter_environment, seed_lab_settings,
+                                       set_lab_language)
 from minigrad.tutor.messages import say
 
 DEFAULT_DIR = "minigrad-lessons"
@@ -135,76 +137,6 @@ def report_sync(changes, lang, folder, solutions=False):
     if edited:
         lines.append(say(lang, "edited", count=edited))
     return "\n".join(lines)
-
-
-def jupyter_command(folder, notebook, port=None, open_browser=True):
-    """The command that starts JupyterLab in `folder` with `notebook` open."""
-    relative = pathlib.Path(notebook).resolve().relative_to(pathlib.Path(folder).resolve())
-    command = [sys.executable, "-m", "jupyterlab",
-               f"--ServerApp.root_dir={pathlib.Path(folder).resolve()}",
-               f"--LabApp.default_url=/lab/tree/{relative.as_posix()}",
-               # a lesson needs no news feed or update check (nor their pop-up over a widget)
-               "--LabApp.news_url=None",
-               "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate"]
-    if port:
-        command += [f"--ServerApp.port={port}", "--ServerApp.port_retries=0"]
-    if not open_browser:
-        command.append("--ServerApp.open_browser=False")
-    if hasattr(os, "geteuid") and os.geteuid() == 0:
-        command.append("--ServerApp.allow_root=True")      # containers (Docker, CI) run as root
-    return command
-
-
-def jupyter_environment(folder, lang, environ=None):
-    """JupyterLab's environment: kernels inherit the language and the workspace (for progress).
-
-    Unless the student chose a JupyterLab settings folder, the workspace keeps its own
-    (`.jupyterlab-settings`, see `seed_lab_settings`), so the lessons open without a pop-up.
-    """
-    environ = os.environ if environ is None else environ
-    settings = environ.get("JUPYTERLAB_SETTINGS_DIR") or str(lab_settings_dir(folder))
-    return {**environ, "JUPYTERLAB_SETTINGS_DIR": settings,
-            "MINIGRAD_LANG": lang, "MINIGRAD_WORKSPACE": str(pathlib.Path(folder).resolve())}
-
-
-def lab_settings_dir(folder):
-    return pathlib.Path(folder).resolve() / ".jupyterlab-settings"
-
-
-def seed_lab_settings(folder):
-    """Turn off the news question ("Would you like to get notified about official Jupyter
-    news?"), which would cover a lesson's widget; other settings are the student's to change."""
-    path = workspace.inside(folder, lab_settings_dir(folder) / "@jupyterlab" / "apputils-extension"
-                            / "notification.jupyterlab-settings")
-    if not path.exists():
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text('{"fetchNews": "false", "checkForUpdates": false}\n', encoding="utf-8")
-
-
-# JupyterLab's locale for each lesson language (zh: the jupyterlab-language-pack-zh-CN package,
-# which the tutor extra installs).
-LAB_LOCALES = {"en": "en", "zh": "zh_CN"}
-
-
-def set_lab_language(settings_dir, lang):
-    """JupyterLab's menus in the lessons' language: its translation setting in `settings_dir`.
-
-    The launcher writes the setting each time, for the language it was given; a language
-    the student picked in JupyterLab (Settings > Language, which rewrites the file in its
-    own form) is theirs and stays.  Returns whether the file was written.
-    """
-    path = (pathlib.Path(settings_dir) / "@jupyterlab" / "translation-extension"
-            / "plugin.jupyterlab-settings")
-    ours = {_locale_setting(locale) for locale in LAB_LOCALES.values()}
-    if path.exists() and path.read_text(encoding="utf-8") not in ours:
-        return False
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(_locale_setting(LAB_LOCALES[lang]), encoding="utf-8")
-    return True
-
-
-def _locale_setting(locale_name):
-    return '{"locale": "%s"}\n' % locale_name
 
 
 def main(argv=None, source=None):

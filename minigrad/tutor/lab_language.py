@@ -3,7 +3,7 @@
 JupyterLab takes its menus' language from a user setting, not from the URL.  On
 Binder (or a JupyterHub) one server serves both languages, so the Chinese link
 goes through this small Jupyter server extension: it writes the setting, as
-`minigrad-tutor --lang zh` does (minigrad.tutor.cli.set_lab_language), then
+`minigrad-tutor --lang zh` does (minigrad.tutor.jupyterlab.set_lab_language), then
 sends the browser on to `next`, a path on the same server.  binder/postBuild
 enables it::
 
@@ -13,7 +13,7 @@ from jupyter_server.base.handlers import JupyterHandler
 from jupyter_server.utils import url_path_join
 from tornado import web
 
-from minigrad.tutor.cli import set_lab_language
+from minigrad.tutor.jupyterlab import set_lab_language
 
 ROUTE = r"/minigrad/lab-language/(en|zh)"
 
