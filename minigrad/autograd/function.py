@@ -95,6 +95,8 @@ class BackwardNode(FunctionCtx, Node):
         each tensor input, made to fit the tensor it flows to."""
         if self.materialize_grads:
             grad_outputs = self._zeros_for_missing(grad_outputs)
+            if grad_outputs is None:             # a built-in op that got no gradient
+                return (None,) * len(self._next_nodes)      # gives none
         grad_inputs = self._function_cls.backward(self, *grad_outputs)
         if not self._function_cls._builtin:      # a custom backward: PyTorch's checks
             grad_inputs = function_rules.checked_gradients(self, grad_inputs)
@@ -110,9 +112,12 @@ class BackwardNode(FunctionCtx, Node):
         return tuple(fitted)
 
     def _zeros_for_missing(self, grad_outputs):
-        """Zeros instead of None for the outputs that got no gradient."""
+        """Zeros instead of None for the outputs that got no gradient; None when none got
+        one and the op is built in (PyTorch's formulas then give no gradient either)."""
         for grad in grad_outputs:
             if grad is None:
+                if self._function_cls._builtin and all(g is None for g in grad_outputs):
+                    return None
                 return tuple([g if g is not None or meta is None else meta.zeros()
                               for g, meta in zip(grad_outputs, self._output_metadata)])
         return grad_outputs

@@ -141,8 +141,6 @@ PORTED_FAILING = {
     "case_once_differentiable": (FUNCTION, "once_differentiable's error node is DelayedError "
                                            "with one edge (PyTorch: Error with the "
                                            "Function's edges)"),
-    "case_function_returns_undefined_tensor": (FUNCTION, "a backward returning None through "
-                                                         "another op gives zeros, not None"),
     "case_custom_function_non_tensor_inputs_outputs": (FUNCTION, "a number among the outputs "
                                                                  "of apply crashes"),
     "case_custom_function_no_tensors": (FUNCTION, "a number among the outputs of apply "
