@@ -122,6 +122,6 @@ def unrecorded_outputs(args, outputs):
     as a new tensor on the same data, without history (as PyTorch's)."""
     if isinstance(outputs, tuple):
         return tuple(unrecorded_outputs(args, output) for output in outputs)
-    if any(outputs is a for a in args):
+    if isinstance(outputs, tensor_door.Tensor) and any(outputs is a for a in args):
         return outputs.detach()
-    return outputs
+    return outputs               # (a number returned, even the one passed in, stays as is)

@@ -141,10 +141,6 @@ PORTED_FAILING = {
     "case_once_differentiable": (FUNCTION, "once_differentiable's error node is DelayedError "
                                            "with one edge (PyTorch: Error with the "
                                            "Function's edges)"),
-    "case_custom_function_non_tensor_inputs_outputs": (FUNCTION, "a number among the outputs "
-                                                                 "of apply crashes"),
-    "case_custom_function_no_tensors": (FUNCTION, "a number among the outputs of apply "
-                                                  "crashes"),
     "case_naughty_autograd_function_attribute_access": (FUNCTION, "a Function instance lacks "
                                                                   "the node attributes"),
     "case_clear_saved_tensors_on_access": (FUNCTION, "clear_saved_tensors_on_access"),
