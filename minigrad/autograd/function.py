@@ -214,7 +214,8 @@ class Function:
     def apply(cls, *args, **kwargs):
         """Run forward and, when an input requires grad, record the node that backward
         will run: the steps of lesson 03."""
-        if kwargs:                               # bound to forward's parameters
+        if kwargs or cls.setup_context is not Function.setup_context:    # bound to forward's
+            # parameters, defaults filled in (setup_context sees them all, as in PyTorch)
             args = function_rules.bind_keywords(cls.forward, args, kwargs, _takes_ctx(cls))
         if cls.device_check and backend._cupy is not None:   # built-ins, once a GPU is used:
             args = function_rules.on_one_device(cls.device_check, args)   # on one device

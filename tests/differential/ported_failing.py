@@ -159,11 +159,6 @@ PORTED_FAILING = {
     "case_custom_function_saving_mutated_view_no_leak": (FUNCTION, "saving a dirty view keeps "
                                                                    "it alive (a cycle)"),
     "case_custom_function_error": (FUNCTION, "both backward and vjp are not refused"),
-    "case_setup_context_when_forward_has_default_args": (FUNCTION, "setup_context gets no "
-                                                                   "default arguments of "
-                                                                   "forward"),
-    "case_ForwardHasDefaultArgsAutogradFunction": (FUNCTION, "setup_context gets no default "
-                                                             "arguments of forward"),
     # --- saved tensors ------------------------------------------------------------------
     "case_saved_tensor_hooks_extra_exit_during_bw_no_crash": (SAVED, "leaving "
                                                                      "saved_tensors_hooks "
