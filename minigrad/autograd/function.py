@@ -130,6 +130,10 @@ class BackwardNode(FunctionCtx, Node):
     def __getattr__(self, name):     # only for names not found: y.grad_fn._saved_self ...
         if name.startswith(("_saved_", "_raw_saved_")):
             return saved_attribute(self, name)
+        if name == "saved_variables":            # PyTorch's old name for saved_tensors
+            warnings.warn("'saved_variables' is deprecated; use 'saved_tensors'",
+                          DeprecationWarning, stacklevel=2)
+            return self.saved_tensors
         raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
 
     def __repr__(self):     # a custom Function's node prints with its module, as in PyTorch
@@ -188,7 +192,7 @@ class Function:
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
-        cls._node_class = _node_class_for(cls)
+        cls._node_class = cls._backward_cls = _node_class_for(cls)   # (PyTorch's name: the 2nd)
         if cls.vjp is not Function.vjp and cls.backward is Function.backward:
             cls.backward = cls.vjp                    # vjp is PyTorch's other name for it
 
@@ -340,7 +344,7 @@ def _run_unrecorded(cls, args, needs_input_grad):
         with forward_mode():
             outputs = _call_forward(cls, ctx, args)
         ctx._in_forward = False
-        outputs = function_rules.unrecorded_outputs(args, outputs)
+        outputs = function_rules.unrecorded_outputs(args, outputs, ctx._dirty)
     if _grad_mode["inference"]:
         outputs = mark_inference(outputs)
     if _forward_ad["level"] is not None:
@@ -392,6 +396,14 @@ class _DelayedError(Function):
     def backward(ctx, grad):
         raise RuntimeError("trying to differentiate twice a function that was marked with "
                            "@once_differentiable")
+
+
+class InplaceFunction(Function):
+    """Kept for old code, as in PyTorch: write a Function (with ctx.mark_dirty) instead."""
+
+    def __init__(self, inplace=False):
+        super().__init__()
+        self.inplace = inplace
 
 
 # PyTorch's public name for the ctx class.

@@ -34,10 +34,7 @@ PORTED_FAILING = {
     "case_retains_grad_inplace_multiple_outputs": (MISSING, "var_mean"),
     "case_tensor_hooks_inplace_multiple_outputs": (MISSING, "var_mean"),
     "case_var_mean_differentiable": (MISSING, "var_mean"),
-    "case_saved_variables_deprecated": (MISSING, "ctx.saved_variables (deprecated alias)"),
     "case_backward_create_graph_warns": (MISSING, "set_warn_always / is_warn_always_enabled"),
-    "case_return_duplicate_inplace": (MISSING, "autograd.function.InplaceFunction"),
-    "case_return_leaf_inplace": (MISSING, "autograd.function.InplaceFunction"),
     "case_select_sum": (MISSING, "Tensor.select"),
     "case_inplace_not_requires_grad": (MISSING, "Tensor.select (and += on a custom "
                                                 "Function's view is not refused)"),
