@@ -195,6 +195,8 @@ class Function:
         cls._node_class = cls._backward_cls = _node_class_for(cls)   # (PyTorch's name: the 2nd)
         if cls.vjp is not Function.vjp and cls.backward is Function.backward:
             cls.backward = cls.vjp                    # vjp is PyTorch's other name for it
+        elif cls.vjp not in (Function.vjp, cls.backward):                 # both written
+            cls.backward = staticmethod(function_rules.refuse_backward_and_vjp)
 
     @staticmethod
     def forward(ctx, *args):

@@ -69,6 +69,13 @@ def checked_gradients(node, grad_inputs):
     return grad_inputs
 
 
+def refuse_backward_and_vjp(ctx, *grad_outputs):
+    """The backward of a Function that wrote both backward and vjp (PyTorch's two names for
+    one method): which one to run is unclear, so backward refuses."""
+    raise RuntimeError("Implementing both 'backward' and 'vjp' for a custom Function is not "
+                       "allowed. You should only implement one of them.")
+
+
 def remember_view_of_custom_function(node, view, output_nr):
     """A custom Function returned a view: changing it in place later would bypass the
     Function's backward, so it is refused then (Tensor._check_inplace_allowed)."""

@@ -155,7 +155,6 @@ PORTED_FAILING = {
                                                                         "not refused"),
     "case_custom_function_saving_mutated_view_no_leak": (FUNCTION, "saving a dirty view keeps "
                                                                    "it alive (a cycle)"),
-    "case_custom_function_error": (FUNCTION, "both backward and vjp are not refused"),
     # --- saved tensors ------------------------------------------------------------------
     "case_saved_tensor_hooks_extra_exit_during_bw_no_crash": (SAVED, "leaving "
                                                                      "saved_tensors_hooks "
