@@ -55,6 +55,8 @@ class FunctionCtx:
         """The tensors given to `save_for_backward`, unpacked and version-checked."""
         if self._saved is None:        # (in forward: nothing is saved yet, as in PyTorch)
             return () if self._in_forward else tuple(self.to_save)
+        if self._function_cls.clear_saved_tensors_on_access:
+            return function_rules.saved_tensors_once(self)
         return unpack_all(self._saved, self)
 
     def save_for_forward(self, *tensors):
@@ -177,6 +179,9 @@ class Function:
     nondifferentiable_args = ()
     # True for minigrad's own ops, which derive from ops.builtin.BuiltinFunction.
     _builtin = False
+    # True: ctx.saved_tensors may be read once, and lets go of them (backward may free each
+    # tensor as soon as it is done with it).
+    clear_saved_tensors_on_access = False
 
     def __init__(self, *args, **kwargs):
         warnings.warn(

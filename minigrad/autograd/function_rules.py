@@ -10,6 +10,7 @@ import numpy as np
 
 from .. import backend
 from . import tensor_door
+from .saved_tensor import unpack_all
 
 
 def bind_keywords(forward, args, kwargs, takes_ctx):
@@ -74,6 +75,19 @@ def refuse_backward_and_vjp(ctx, *grad_outputs):
     one method): which one to run is unclear, so backward refuses."""
     raise RuntimeError("Implementing both 'backward' and 'vjp' for a custom Function is not "
                        "allowed. You should only implement one of them.")
+
+
+def saved_tensors_once(node):
+    """ctx.saved_tensors of a Function with clear_saved_tensors_on_access: the node lets go
+    of them as it hands them over, so a second read is refused."""
+    if node._saved == ():
+        raise RuntimeError(
+            "saved_tensors can only be accessed once when clear_saved_tensors_on_access=True "
+            "is set on the autograd.Function. Either access saved_tensors only once, or set "
+            "clear_saved_tensors_on_access=False.")
+    tensors = unpack_all(node._saved, node)
+    node._saved = ()
+    return tensors
 
 
 def remember_view_of_custom_function(node, view, output_nr):

@@ -140,9 +140,6 @@ PORTED_FAILING = {
                                            "Function's edges)"),
     "case_naughty_autograd_function_attribute_access": (FUNCTION, "a Function instance lacks "
                                                                   "the node attributes"),
-    "case_clear_saved_tensors_on_access": (FUNCTION, "clear_saved_tensors_on_access"),
-    "case_clear_saved_tensors_on_access_double_access_error": (FUNCTION,
-                                                                "clear_saved_tensors_on_access"),
     "case_autograd_node_isinstance": (FUNCTION, "BackwardCFunction; Node is in the mro of "
                                                 "built-in nodes"),
     "case_autograd_python_custom_function_inplace": (FUNCTION, "mark_dirty of a non-input does "
