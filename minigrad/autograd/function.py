@@ -374,7 +374,8 @@ def _node_class_for(function_cls):
 
 def once_differentiable(backward):
     """Decorate a backward that is not itself differentiable: it runs without recording,
-    and under create_graph its results differentiate into an error (PyTorch's DelayedError)."""
+    and under create_graph its results differentiate into an error (PyTorch's Error node,
+    with one edge per result)."""
     @functools.wraps(backward)
     def wrapper(ctx, *grad_outputs):
         with no_grad():
@@ -383,24 +384,33 @@ def once_differentiable(backward):
                 isinstance(g, tensor_door.Tensor) and g.requires_grad for g in grad_outputs)):
             return results
         single = not isinstance(results, tuple)
-        delayed = tuple(None if r is None else _DelayedError.apply(r.detach().requires_grad_())
-                        for r in ((results,) if single else results))
+        results = (results,) if single else results
+        present = [r for r in results if r is not None]
+        if not present:
+            return results[0] if single else results
+        # A None result gets an edge too (to nothing): a tensor that needs no gradient
+        # stands in for it, and comes back as None.
+        stand_in = tensor_door.zeros((0,), present[0].dtype, present[0].device)
+        missing = tuple(position for position, r in enumerate(results) if r is None)
+        delayed = _DelayedError.apply(missing, *[
+            stand_in if r is None else r.detach().requires_grad_() for r in results])
         return delayed[0] if single else delayed
     return wrapper
 
 
 class _DelayedError(Function):
-    """The result of a once_differentiable backward under create_graph: differentiating
-    it again raises."""
+    """The results of a once_differentiable backward under create_graph: differentiating
+    them again raises."""
 
-    node_name = "torch::autograd::DelayedError"
-
-    @staticmethod
-    def forward(ctx, x):
-        return x._alias()
+    node_name = "torch::autograd::Error"
 
     @staticmethod
-    def backward(ctx, grad):
+    def forward(ctx, missing, *results):
+        return tuple(None if position in missing else r._alias()
+                     for position, r in enumerate(results))
+
+    @staticmethod
+    def backward(ctx, *grads):
         raise RuntimeError("trying to differentiate twice a function that was marked with "
                            "@once_differentiable")
 

@@ -135,9 +135,6 @@ PORTED_FAILING = {
     "case_inplace_on_view_saved_output": (ENGINE, "a node hook must be callable (PyTorch "
                                                   "stores any object)"),
     # --- custom Functions ---------------------------------------------------------------
-    "case_once_differentiable": (FUNCTION, "once_differentiable's error node is DelayedError "
-                                           "with one edge (PyTorch: Error with the "
-                                           "Function's edges)"),
     "case_naughty_autograd_function_attribute_access": (FUNCTION, "a Function instance lacks "
                                                                   "the node attributes"),
     "case_autograd_node_isinstance": (FUNCTION, "BackwardCFunction; Node is in the mro of "
