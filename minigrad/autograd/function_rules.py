@@ -141,10 +141,10 @@ def attach_marked(node, args, outputs, attach):
 def unrecorded_outputs(args, outputs, dirty):
     """What a custom Function that records nothing returns: an input it returns comes back
     as a new tensor on the same data, without history (as PyTorch's), unless forward
-    marked it dirty: then it is the input itself."""
+    marked it dirty and it needs no gradient: then it is the input itself."""
     if isinstance(outputs, tuple):
         return tuple(unrecorded_outputs(args, output, dirty) for output in outputs)
-    if isinstance(outputs, tensor_door.Tensor) and any(outputs is a for a in args) and not (
-            any(outputs is d for d in dirty)):
+    if isinstance(outputs, tensor_door.Tensor) and any(outputs is a for a in args) and (
+            outputs.requires_grad or not any(outputs is d for d in dirty)):
         return outputs.detach()
     return outputs               # (a number returned, even the one passed in, stays as is)
