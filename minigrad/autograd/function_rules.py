@@ -5,6 +5,7 @@ arguments, tensors on several devices, what a custom backward may return, output
 that forward marked dirty or non-differentiable, inputs returned as outputs.
 """
 import inspect
+import warnings
 
 import numpy as np
 
@@ -115,6 +116,7 @@ def attach_marked(node, args, outputs, attach):
             continue
         if is_dirty:
             output._check_inplace_allowed()
+            check_dirty(output, args, len(outputs))
         elif any(output is a for a in args):
             # an input returned unchanged: a view of it, or a detached alias if it has no
             # gradient
@@ -136,6 +138,29 @@ def attach_marked(node, args, outputs, attach):
             remember_view_of_custom_function(node, output, output_nr)
         results.append(output)
     return tuple(results)
+
+
+def check_dirty(output, args, how_many):
+    """PyTorch's rules for an output marked dirty: it should be an input (a view made
+    inside forward cannot be one), and an input view changed in place can only be the
+    one output (the view's new history goes through its base: one edge, to one node)."""
+    is_view = output._base is not None
+    if not any(output is a for a in args):
+        message = ("ctx.mark_dirty() received a tensor that was not an input. Only input "
+                   "Tensors that have been mutated should be passed to ctx.mark_dirty().")
+        if is_view:
+            raise RuntimeError(message)
+        warnings.warn(message, stacklevel=5)
+    elif is_view and how_many > 1:
+        raise RuntimeError(
+            "If your Function modifies inplace an input that is a view of another Tensor, "
+            "your Function cannot return more than one Tensor. This is not supported by the "
+            "current autograd engine. You should either make sure the input is not a view "
+            "(using .clone() for example) or make your Function only return one Tensor "
+            "(potentially splitting it into two Functions: one doing the inplace that "
+            "returns a single Tensor and a second one that does the other operations). You "
+            "can ask on the forum https://discuss.pytorch.org/ if you need help to do this "
+            "change.")
 
 
 def unrecorded_outputs(args, outputs, dirty):

@@ -139,14 +139,6 @@ PORTED_FAILING = {
                                                                   "the node attributes"),
     "case_autograd_node_isinstance": (FUNCTION, "BackwardCFunction; Node is in the mro of "
                                                 "built-in nodes"),
-    "case_autograd_python_custom_function_inplace": (FUNCTION, "mark_dirty of a non-input does "
-                                                               "not warn; a view input of a "
-                                                               "multi-output in-place Function "
-                                                               "is not refused"),
-    "case_custom_function_mark_output_view_of_intermediate": (FUNCTION, "an output marked "
-                                                                        "dirty that is a view "
-                                                                        "of an intermediate is "
-                                                                        "not refused"),
     "case_custom_function_saving_mutated_view_no_leak": (FUNCTION, "saving a dirty view keeps "
                                                                    "it alive (a cycle)"),
     # --- saved tensors ------------------------------------------------------------------
