@@ -164,12 +164,14 @@ def check_dirty(output, args, how_many):
 
 
 def unrecorded_outputs(args, outputs, dirty):
-    """What a custom Function that records nothing returns: an input it returns comes back
-    as a new tensor on the same data, without history (as PyTorch's), unless forward
-    marked it dirty and it needs no gradient: then it is the input itself."""
+    """What a custom Function that records nothing returns, as PyTorch's: an input it
+    returns comes back detached if it requires grad, else as itself if forward marked it
+    dirty, else as a view of itself."""
     if isinstance(outputs, tuple):
         return tuple(unrecorded_outputs(args, output, dirty) for output in outputs)
-    if isinstance(outputs, tensor_door.Tensor) and any(outputs is a for a in args) and (
-            outputs.requires_grad or not any(outputs is d for d in dirty)):
-        return outputs.detach()
+    if isinstance(outputs, tensor_door.Tensor) and any(outputs is a for a in args):
+        if outputs.requires_grad:
+            return outputs.detach()
+        if not any(outputs is d for d in dirty):
+            return outputs._alias()
     return outputs               # (a number returned, even the one passed in, stays as is)
