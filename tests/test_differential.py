@@ -65,9 +65,6 @@ KNOWN_FAILING = {
     # custom Functions, gradcheck, functional, forward AD
     "case_save_for_backward_called_in_backward":
         "save_for_backward outside forward is refused with an explanation (docs/architecture.md)",
-    "case_jvp_saved_tensors_without_save_for_forward":
-        "in jvp, ctx.saved_tensors also shows what save_for_backward saved",
-    "case_custom_jvp_identity_must_return_view": "a jvp is not checked for returning a view",
     "case_forward_ad_tangent_is_differentiable":
         "tangents record no graph of their own (docs/architecture.md)",
     "case_forward_ad_inplace_mul":

@@ -43,6 +43,7 @@ from typing import NamedTuple
 
 from . import tensor_door
 from .api import grad
+from .custom_jvp import custom_jvp
 from .grad_mode import _state as _grad_mode, enable_grad
 
 __all__ = ["UnpackedDualTensor", "enter_dual_level", "exit_dual_level", "make_dual",
@@ -246,7 +247,7 @@ def propagate(function_cls, ctx, args, outputs):
         if function_cls._builtin:
             output_tangents = _builtin_jvp(function_cls, ctx, args, tangents, results)
         else:
-            output_tangents = _custom_jvp(function_cls, ctx, args, tangents, outputs)
+            output_tangents = custom_jvp(function_cls, ctx, args, tangents, outputs)
     dirty = getattr(ctx, "_dirty", ())
     for output, tangent in zip(results, output_tangents):
         if tangent is not None and isinstance(output, tensor_door.Tensor) and (
@@ -312,36 +313,3 @@ def _builtin_jvp(function_cls, ctx, args, tangents, outputs):
 
 def _zeros_like(tensor):
     return tensor_door.zeros(tensor.shape, tensor.dtype, tensor.device)
-
-
-def _custom_jvp(function_cls, ctx, args, tangents, outputs):
-    """Call the custom Function's `jvp(ctx, *input_tangents)` (zeros for tensor inputs
-    that are not dual, None for other arguments), with the level closed, as PyTorch."""
-    jvp = getattr(function_cls, "jvp", None)
-    if jvp is None:
-        raise NotImplementedError("You must implement the jvp function for custom "
-                                  "autograd.Function to use it with forward mode AD.")
-    inputs = []
-    for arg, tangent in zip(args, tangents):
-        if tangent is None and isinstance(arg, tensor_door.Tensor) and arg.dtype.is_floating_point:
-            tangent = _zeros_like(arg)
-        inputs.append(tangent)
-    for_forward = getattr(ctx, "saved_for_forward", None)
-    kept = ctx._saved, ctx.to_save
-    if for_forward is not None:           # in jvp, saved_tensors reads save_for_forward's
-        ctx._saved, ctx.to_save = None, for_forward
-    try:
-        result = jvp(ctx, *inputs)
-    finally:
-        if for_forward is not None:
-            ctx._saved, ctx.to_save = kept
-    expected = len(outputs) if isinstance(outputs, tuple) else 1
-    result = result if isinstance(result, tuple) else (result,)
-    if len(result) != expected:
-        raise RuntimeError("Function's jvp returned an invalid number of forward gradients "
-                           f"(expected {expected} but got {len(result)})")
-    for position, tangent in enumerate(result):
-        if tangent is not None and not isinstance(tangent, tensor_door.Tensor):
-            raise RuntimeError(f"expected Variable or None (got {type(tangent).__name__}) "
-                               f"for grad output {position}.")
-    return result

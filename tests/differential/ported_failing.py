@@ -213,22 +213,6 @@ PORTED_FAILING = {
     "case_NumpyCubeNotComposableAutogradFunction": (GRADCHECK, "no \"backward not multiplied "
                                                                "by grad_output\" check"),
     # --- forward AD ---------------------------------------------------------------------
-    "case_custom_function_mark_dirty_not_differentiable": (FORWARD_AD, "a jvp that does not "
-                                                                       "change the tangent in "
-                                                                       "place is not refused"),
-    "case_custom_function_forward_mode_view_checks": (FORWARD_AD, "a jvp is not checked for "
-                                                                  "returning a view"),
-    "case_custom_function_forward_mode_inplace_checks": (FORWARD_AD, "an in-place jvp is not "
-                                                                     "checked"),
-    "case_custom_function_forward_mode_forward_is_no_op": (FORWARD_AD, "an input returned "
-                                                                       "as-is is not checked"),
-    "case_custom_function_forward_mode_non_differentiable": (FORWARD_AD, "a tangent for a "
-                                                                         "non-differentiable "
-                                                                         "output is not "
-                                                                         "refused"),
-    "case_custom_function_save_for_forward": (FORWARD_AD, "in jvp, ctx.saved_tensors also "
-                                                          "shows what save_for_backward "
-                                                          "saved"),
     "case_set_fw_grad_having_own_fw_grad_at_same_level": (FORWARD_AD, "a dual tangent is not "
                                                                       "refused"),
     "case_advanced_packing_unpacking": (FORWARD_AD, "detach_() keeps the tangent"),
