@@ -50,7 +50,7 @@ __all__ = ["UnpackedDualTensor", "enter_dual_level", "exit_dual_level", "make_du
            "unpack_dual", "dual_level"]
 
 _state = {"level": None}       # the open dual level (0), or None: read by Function.apply
-_TANGENT = "_fw_grad"          # the key of a dual tensor's tangent in its __dict__
+TANGENT = "_fw_grad"          # the key of a dual tensor's tangent in its __dict__
 _dual_tensors = []             # weak references to the tensors made dual at this level
 
 # In-place ops whose Jacobian does not depend on the value they overwrite: their JVP
@@ -83,7 +83,7 @@ def exit_dual_level(*, level=None):
     for ref in _dual_tensors:
         tensor = ref()
         if tensor is not None:
-            tensor.__dict__.pop(_TANGENT, None)
+            tensor.__dict__.pop(TANGENT, None)
     _dual_tensors.clear()
     _state["level"] = None
 
@@ -125,7 +125,7 @@ class UnpackedDualTensor(NamedTuple):
 
 def _tangent_of(tensor):
     state = getattr(tensor, "__dict__", None)
-    return None if state is None else state.get(_TANGENT)
+    return None if state is None else state.get(TANGENT)
 
 
 def make_dual(tensor, tangent, *, level=None):
@@ -160,6 +160,9 @@ def make_dual(tensor, tangent, *, level=None):
     if _tangent_of(tensor) is not None:
         raise RuntimeError("Making a dual Tensor based on a Tensor that already has a "
                            f"forward gradient at the same level {level} is not supported.")
+    if _tangent_of(tangent) is not None:
+        raise RuntimeError("Setting a forward grad that itself has a forward gradient at the "
+                           f"same level{level} is not supported.")
     dual = tensor.view(tensor.shape)
     _set_tangent(dual, tangent)
     return dual
@@ -201,9 +204,9 @@ def _set_tangent(primal, tangent):
         copy = primal._xp.empty_like(primal._data)       # same strides as the primal
         copy[...] = tangent._data
         tangent = primal._new(copy)
-    if _TANGENT not in primal.__dict__:
+    if TANGENT not in primal.__dict__:
         _dual_tensors.append(weakref.ref(primal))
-    primal.__dict__[_TANGENT] = tangent
+    primal.__dict__[TANGENT] = tangent
 
 
 def _layout(array):
