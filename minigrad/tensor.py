@@ -25,7 +25,7 @@ import numpy as np
 
 from . import backend, dtypes
 from ._formatting import tensor_repr
-from .autograd import api as autograd_api
+from .autograd import api as autograd_api, forward_ad
 from .autograd import tensor_door
 from .autograd.grad_mode import _state as _grad_mode, mark_inference
 from .autograd.node import leaf_accumulator
@@ -331,6 +331,7 @@ class Tensor(TensorMath, TensorShape, TensorInPlace, TensorConvert):
         if self._base is not None:
             raise RuntimeError("Can't detach views in-place. Use detach() instead.")
         self._grad_fn, self._requires_grad, self._output_nr = None, False, 0
+        self.__dict__.pop(forward_ad.TANGENT, None)     # forward AD's tangent goes too
         return self
 
     def _set_history(self, node, output_nr):

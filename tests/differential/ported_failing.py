@@ -213,7 +213,6 @@ PORTED_FAILING = {
     "case_NumpyCubeNotComposableAutogradFunction": (GRADCHECK, "no \"backward not multiplied "
                                                                "by grad_output\" check"),
     # --- forward AD ---------------------------------------------------------------------
-    "case_advanced_packing_unpacking": (FORWARD_AD, "detach_() keeps the tangent"),
     "case_view_inplace_non_differentiable_views": (FORWARD_AD, "in-place ops refuse dual "
                                                                "operands"),
     "case_view_inplace_differentiable_views": (FORWARD_AD, "in-place ops refuse dual operands"),
