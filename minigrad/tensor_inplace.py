@@ -7,6 +7,8 @@ returns x: exactly what the mark_dirty lesson teaches.  A mixin of Tensor."""
 import numpy as np
 
 from . import backend, dtypes
+from .autograd import forward_ad
+from .autograd.forward_ad import _state as _forward_ad
 from .autograd.grad_mode import _state as _grad_mode, is_grad_enabled
 from .ops import index, inplace, inplace_unary, view_history
 from .ops.arithmetic import is_tensor, wrap_number
@@ -27,6 +29,8 @@ class TensorInPlace:
     def _inplace(self, op, *args):
         """Run an in-place op; through a view, the base's history is updated too."""
         self._check_inplace_allowed()
+        if _forward_ad["level"] is not None:     # forward AD: the JVP may need the old value
+            forward_ad.keep_old_value(self, args)
         base = self._base
         if base is not None and is_grad_enabled() and (
                 base.requires_grad or any(is_tensor(a) and a.requires_grad for a in args)):

@@ -67,8 +67,6 @@ KNOWN_FAILING = {
         "save_for_backward outside forward is refused with an explanation (docs/architecture.md)",
     "case_forward_ad_tangent_is_differentiable":
         "tangents record no graph of their own (docs/architecture.md)",
-    "case_forward_ad_inplace_mul":
-        "in-place ops refuse dual operands (docs/architecture.md)",
     "case_gradcheck_fast_mode_message": "fast_mode is accepted and ignored",
     "case_gradcheck_nondeterministic_backward": "gradcheck does not test reentrancy",
     "case_gradcheck_undefined_grad_check": "gradcheck does not test undefined output grads",

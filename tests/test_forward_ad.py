@@ -344,12 +344,40 @@ def test_custom_function_errors_match_pytorch():
     assert ours == theirs
 
 
-def test_in_place_ops_that_need_the_old_value_refuse_forward_ad():
-    with fwAD_minigrad.dual_level():
-        x = fwAD_minigrad.make_dual(minigrad.ones(2), minigrad.ones(2))
-        before = minigrad.tensor([2.0, 3.0])
-        with pytest.raises(NotImplementedError, match="x = x \\* y"):
-            before.mul_(x)
+def test_in_place_ops_that_need_the_old_value_give_pytorchs_tangents():
+    """mul_, div_, exp_, pow_, clamp_ with dual operands: their JVP reads the value they
+    overwrote, which Tensor's in-place methods keep for it; the tangent of the tensor
+    written is changed in place, as in PyTorch (a view's tangent changes its base's)."""
+    def program(T):
+        fwAD = fw(T)
+        shown = []
+        with fwAD.dual_level():
+            for op in (lambda a, b: a.mul_(b), lambda a, b: a.div_(b),
+                       lambda a, b: a.exp_(), lambda a, b: a.pow_(b),
+                       lambda a, b: a.clamp_(0.5, 2.5), lambda a, b: a.add_(b)):
+                tangent = T.tensor([0.5, -1.0, 2.0])
+                a = fwAD.make_dual(T.tensor([1.0, 2.0, 3.0]), tangent)
+                b = fwAD.make_dual(T.tensor([2.0, 0.5, 1.5]), T.tensor([1.0, 1.0, -2.0]))
+                plain = T.tensor([4.0, 1.0, 2.0])
+                op(a, b)
+                op(plain, b)
+                plain_tangent = fwAD.unpack_dual(plain).tangent    # (None after exp_)
+                shown.append([fwAD.unpack_dual(a).tangent.tolist(), tangent.tolist(),
+                              plain_tangent is None or plain_tangent.tolist()])
+            base = fwAD.make_dual(T.tensor([1.0, 2.0]), T.tensor([1.0, 1.0]))
+            view = base.narrow(0, 0, 1)
+            view.mul_(3)
+            shown.append(fwAD.unpack_dual(base).tangent.tolist())
+        return shown
+    theirs, ours = both(program)
+    assert len(_flat(ours)) == len(_flat(theirs))
+    assert np.allclose(_flat(ours), _flat(theirs))
+
+
+def _flat(nested):
+    if isinstance(nested, list):
+        return [x for item in nested for x in _flat(item)]
+    return [nested]
 
 
 def test_a_dual_tensor_prints_its_tangent_as_pytorch_does():

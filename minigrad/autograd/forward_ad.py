@@ -54,7 +54,8 @@ TANGENT = "_fw_grad"          # the key of a dual tensor's tangent in its __dict
 _dual_tensors = []             # weak references to the tensors made dual at this level
 
 # In-place ops whose Jacobian does not depend on the value they overwrite: their JVP
-# can be derived after the write.  (mul_, div_, clamp_ would need the old value.)
+# can be derived after the write.  The others (mul_, div_, clamp_ ...) need the old value:
+# Tensor's in-place methods keep it for them (keep_old_value).
 _INPLACE_WITH_JVP = {"AddInplace", "SubInplace", "ZeroInplace", "FillInplace",
                      "CopyInplace", "MaskedFillInplace", "SetItem", "IndexPut", "CopySlices"}
 
@@ -255,38 +256,97 @@ def propagate(function_cls, ctx, args, outputs):
     for output, tangent in zip(results, output_tangents):
         if tangent is not None and isinstance(output, tensor_door.Tensor) and (
                 output.dtype.is_floating_point):
-            _set_tangent(output, tangent)
-            if output._base is not None and any(output is d for d in dirty):
-                _write_into_base(output, tangent)
+            if any(output is d for d in dirty):
+                _change_tangent_in_place(output, tangent)
+            else:
+                _set_tangent(output, tangent)
     return outputs
 
 
+def _change_tangent_in_place(tensor, tangent):
+    """An in-place op changed `tensor`: its tangent changes in place too, as in PyTorch (so
+    a view's tangent, a view of its base's, changes its base's); a view that had no
+    tangent writes its new one into its base's."""
+    old = _tangent_of(tensor)
+    if old is tangent:                   # (a custom jvp changed it in place itself)
+        return
+    if old is not None:
+        old._data[...] = tangent._data
+        old._version_counter.value += 1
+        base_tangent = None if tensor._base is None else _tangent_of(tensor._base)
+        if base_tangent is None or _base_of(base_tangent) is _base_of(old):
+            return                       # (no base to follow, or it follows already)
+    else:
+        _set_tangent(tensor, tangent)
+    if tensor._base is not None:
+        _write_into_base(tensor, tangent)
+
+
 def _write_into_base(view, tangent):
-    """`v = y[0]; v.add_(dual)` changed y too: y's tangent changes in the same places."""
+    """`v = y[0]; v.add_(dual)` changed y too: y's tangent changes in the same places, and
+    v's tangent becomes a view of y's (where their arrays allow it)."""
     base = view._base
     old = _tangent_of(base)
     xp = base._xp
     data = (xp.zeros(base._data.shape, dtype=base._data.dtype) if old is None
             else xp.array(old._data, dtype=base._data.dtype, order="C"))
     data.reshape(-1)[tensor_door.positions_in_base(view, base)] = tangent._data
-    _set_tangent(base, base._new(data))
+    base_tangent = base._new(data)
+    _set_tangent(base, base_tangent)
+    strides, offset, _ = _layout(view._data)
+    if base._data.flags.c_contiguous and _layout(base._data)[1] == 0:
+        itemsize = data.itemsize
+        array = xp.lib.stride_tricks.as_strided(
+            data.reshape(-1)[offset:], view._data.shape, tuple(s * itemsize for s in strides))
+        view.__dict__[TANGENT] = base_tangent._view(array)
+
+
+def _base_of(tensor):
+    return tensor if tensor._base is None else tensor._base
+
+
+def _view_of_first_input(args, tangents, outputs):
+    """True for a view op (narrow, transpose, x[0] ...) of a dual tensor: its outputs are
+    views of its first argument, the only dual one."""
+    if tangents[0] is None or any(t is not None for t in tangents[1:]):
+        return False
+    base = _base_of(args[0])
+    return all(isinstance(o, tensor_door.Tensor) and o._base is base for o in outputs)
+
+
+_old_value = []       # the value an in-place op with a dual operand is about to overwrite
+
+
+def keep_old_value(target, args):
+    """An in-place op is about to write into `target` while a dual level is open: keep its
+    value, for the op's JVP (mul_: d(x·y) = ẋ·y + x·ẏ, with x before the write)."""
+    if any(_tangent_of(t) is not None for t in (target, *args)):
+        with _paused():
+            _old_value[:] = [target.detach().clone()]
 
 
 def _builtin_jvp(function_cls, ctx, args, tangents, outputs):
     """The tangents of a built-in op's outputs: J·t = d/du ⟨Jᵀu, t⟩ (NOTE above)."""
     inplace = bool(getattr(ctx, "_dirty", ()))   # forward called ctx.mark_dirty
-    if inplace and function_cls.__name__ not in _INPLACE_WITH_JVP:
+    if not inplace and _view_of_first_input(args, tangents, outputs):
+        # A view's tangent is the same view of its input's tangent, as in PyTorch.
+        views = function_cls.apply(tangents[0], *args[1:])
+        return list(views) if isinstance(views, tuple) else [views]
+    old = _old_value.pop() if inplace and _old_value else None    # (keep_old_value)
+    if old is not None and old.shape != args[0].shape:
+        old = None
+    if inplace and old is None and function_cls.__name__ not in _INPLACE_WITH_JVP:
         raise NotImplementedError(
             f"minigrad: forward AD through the in-place {function_cls.__name__} is not "
             "supported (its derivative needs the value it overwrote). Use the out-of-place "
             "op instead, e.g. x = x * y rather than x.mul_(y).")
     with enable_grad():
         inputs, leaves = [], []
-        for arg, tangent in zip(args, tangents):
+        for position, (arg, tangent) in enumerate(zip(args, tangents)):
             if not isinstance(arg, tensor_door.Tensor):
                 inputs.append(arg)
                 continue
-            leaf = arg.detach()
+            leaf = old if position == 0 and old is not None else arg.detach()
             if tangent is not None:
                 leaves.append((leaf.requires_grad_(), tangent))
             inputs.append(leaf.clone() if inplace else leaf)   # in place: not on x again

@@ -213,11 +213,6 @@ PORTED_FAILING = {
     "case_NumpyCubeNotComposableAutogradFunction": (GRADCHECK, "no \"backward not multiplied "
                                                                "by grad_output\" check"),
     # --- forward AD ---------------------------------------------------------------------
-    "case_view_inplace_non_differentiable_views": (FORWARD_AD, "in-place ops refuse dual "
-                                                               "operands"),
-    "case_view_inplace_differentiable_views": (FORWARD_AD, "in-place ops refuse dual operands"),
-    "case_view_inplace_always_creates_a_view": (FORWARD_AD, "in-place ops refuse dual "
-                                                            "operands"),
     "case_CubeGenVmapAutogradFunction": (FORWARD_AD, "forward-over-reverse through a jvp made "
                                                      "of custom Functions"),
     # --- printing -----------------------------------------------------------------------
