@@ -64,6 +64,13 @@ def _open_level():
     return -1 if _state["level"] is None else _state["level"]
 
 
+def __getattr__(name):
+    """forward_ad._current_level, as PyTorch's: the open level, -1 when none is open."""
+    if name == "_current_level":
+        return _open_level()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
 def enter_dual_level():
     """Enter a new forward grad level (PyTorch supports one level: no nesting)."""
     if _state["level"] is not None:
