@@ -76,29 +76,31 @@ def _analytical_jacobians(func, inputs):
 
 
 def _forward_ad_jacobians(func, inputs):
-    """J[i][o] from forward-mode AD: row k is the tangent of output o when input i
-    moves along its k-th element (a one-hot tangent)."""
+    """J[i][o] from forward-mode AD, as PyTorch's gradcheck computes it: every input that
+    requires grad is made dual (detached, a tangent of zeros), then row k of J[i] is the
+    tangent of output o when input i's tangent is one-hot at its k-th element."""
     from ..creation import zeros_like
     from . import forward_ad as fwAD
     result = []
-    for position, x in enumerate(inputs):
-        if not (_is_tensor(x) and x.requires_grad):
-            continue
-        columns = None
-        for k in range(x.numel()):
-            tangent = zeros_like(x.detach())
-            tangent._data.reshape(-1)[k] = 1
-            with fwAD.dual_level():
-                args = list(inputs)
-                args[position] = fwAD.make_dual(x.detach(), tangent)
+    with fwAD.dual_level():
+        args, tangents = list(inputs), {}
+        for position, x in enumerate(inputs):
+            if _is_tensor(x) and x.requires_grad:
+                args[position] = fwAD.make_dual(x.detach(), zeros_like(x.detach()))
+                tangents[position] = fwAD.unpack_dual(args[position]).tangent
+        for position, tangent in tangents.items():
+            columns = None
+            for k in range(tangent.numel()):
+                tangent._data.reshape(-1)[k] = 1
                 outputs = [o for o in _outputs(func, args) if _is_tensor(o)]
                 if columns is None:
-                    columns = [np.zeros((x.numel(), o.numel())) for o in outputs]
+                    columns = [np.zeros((tangent.numel(), o.numel())) for o in outputs]
                 for column, output in zip(columns, outputs):
                     output_tangent = fwAD.unpack_dual(output).tangent
                     if output_tangent is not None:
                         column[k] = _host_values(output_tangent)
-        result.append(columns or [])
+                tangent._data.reshape(-1)[k] = 0
+            result.append(columns or [])
     return result
 
 

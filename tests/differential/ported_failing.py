@@ -47,9 +47,6 @@ PORTED_FAILING = {
     "case_out_variant_raises_when_inputs_require_grad": (MISSING, "out= arguments"),
     "case_out_variant": (MISSING, "out= arguments"),
     "case_no_grad_copy": (MISSING, "Tensor.data_ptr"),
-    "case_gradcheck_forward_ad": (MISSING, "forward_ad._current_level"),
-    "case_gradcheck_forward_ad_runs_with_no_requires_grad": (MISSING,
-                                                             "forward_ad._current_level"),
     "case_autograd_views_codegen": (MISSING, "Tensor._is_view"),
     "case_make_dual_inference_tensor_in_inference_mode": (MISSING, "Tensor._is_view"),
     "case_autograd_inplace_views_creation_meta": (MISSING, "the in-place view ops transpose_, "
