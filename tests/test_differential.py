@@ -84,7 +84,7 @@ KNOWN_FAILING = {
         "strict mode has one message for every independence",
     "case_functional_jacobian_strategy_errors":
         "jacobian(strategy='forward-mode', vectorize=True) is refused",
-    "case_torch_func_and_vmap_api": "no torch.func, Function.vmap or InplaceFunction",
+    "case_torch_func_and_vmap_api": "no torch.func",
 }
 
 

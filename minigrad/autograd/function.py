@@ -182,6 +182,9 @@ class Function:
     # True: ctx.saved_tensors may be read once, and lets go of them (backward may free each
     # tensor as soon as it is done with it).
     clear_saved_tensors_on_access = False
+    # torch.func.vmap's hooks, with PyTorch's defaults (minigrad has no vmap to call them).
+    generate_vmap_rule = False
+    vmap = staticmethod(function_rules.vmap_not_written)
 
     def __init__(self, *args, **kwargs):
         warnings.warn(

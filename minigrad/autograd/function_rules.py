@@ -91,6 +91,12 @@ def saved_tensors_once(node):
     return tensors
 
 
+def vmap_not_written(info, in_dims, *args):
+    """Function.vmap until a subclass writes its own: PyTorch's refusal."""
+    raise NotImplementedError("To use autograd.Function with vmap, you must either override "
+                              "the vmap staticmethod or set generate_vmap_rule=True.")
+
+
 def remember_view_of_custom_function(node, view, output_nr):
     """A custom Function returned a view: changing it in place later would bypass the
     Function's backward, so it is refused then (Tensor._check_inplace_allowed)."""

@@ -27,8 +27,6 @@ KINDS = (MISSING, SURFACE, GRAD_MODES, ENGINE, FUNCTION, SAVED, VIEWS, ANOMALY, 
 
 PORTED_FAILING = {
     # --- missing API --------------------------------------------------------------------
-    "case_custom_function_vmap_defaults": (MISSING, "Function.generate_vmap_rule and vmap"),
-    "case_generate_vmap_rule_attributes": (MISSING, "Function.generate_vmap_rule"),
     "case_grad_batched_grad": (MISSING, "autograd.grad(is_grads_batched=True)"),
     "case_grad_fn_prehooks_multiple_outputs": (MISSING, "var_mean"),
     "case_retains_grad_inplace_multiple_outputs": (MISSING, "var_mean"),
