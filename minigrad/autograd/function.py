@@ -426,5 +426,6 @@ class InplaceFunction(Function):
         self.inplace = inplace
 
 
-# PyTorch's public name for the ctx class.
+# PyTorch's names: the class of the nodes (and ctx) of custom Functions; the ctx class.
+BackwardCFunction = BackwardNode
 FunctionCtx.__module__ = __name__

@@ -1,15 +1,54 @@
 """torch.autograd.graph: the names PyTorch keeps there.
 
-    Node, AccumulateGrad          the nodes of the backward graph        node.py
+    Node                          what every node of the backward graph has   here
+    AccumulateGrad                the node of a leaf                     node.py
     saved_tensors_hooks,          pack and unpack what ops save     saved_tensor.py
     disable_saved_tensors_hooks
     save_on_cpu                   saved tensors kept in host memory  save_on_cpu.py
     register_multi_grad_hook      one hook over several gradients  multi_grad_hook.py
 """
+import abc
+
+from . import node
 from .multi_grad_hook import register_multi_grad_hook
-from .node import AccumulateGrad, Node
+from .node import AccumulateGrad
 from .save_on_cpu import save_on_cpu
 from .saved_tensor import disable_saved_tensors_hooks, saved_tensors_hooks
 
 __all__ = ["Node", "AccumulateGrad", "saved_tensors_hooks", "disable_saved_tensors_hooks",
            "save_on_cpu", "register_multi_grad_hook"]
+
+
+class Node(abc.ABC):
+    """What every node of the backward graph has, as PyTorch's abstract class: a name,
+    its next_functions, a metadata dict, hooks.  `isinstance(y.grad_fn, Node)` is True for
+    minigrad's nodes (autograd/node.py) though they do not derive from it, as PyTorch's
+    C++ nodes do not."""
+
+    @abc.abstractmethod
+    def name(self):
+        """The node's name, e.g. 'MulBackward0'."""
+
+    @property
+    @abc.abstractmethod
+    def next_functions(self):
+        """((node, output_nr), ...): where the node sends each input's gradient."""
+
+    @property
+    @abc.abstractmethod
+    def metadata(self):
+        """A dict for your own notes about the node."""
+
+    @abc.abstractmethod
+    def register_hook(self, fn):
+        """`fn(grad_inputs, grad_outputs)` runs after the node."""
+
+    @abc.abstractmethod
+    def register_prehook(self, fn):
+        """`fn(grad_outputs)` runs before the node."""
+
+    @classmethod
+    def __subclasshook__(cls, subclass):
+        if cls is Node and issubclass(subclass, node.Node):
+            return True
+        return NotImplemented

@@ -132,8 +132,6 @@ PORTED_FAILING = {
     # --- custom Functions ---------------------------------------------------------------
     "case_naughty_autograd_function_attribute_access": (FUNCTION, "a Function instance lacks "
                                                                   "the node attributes"),
-    "case_autograd_node_isinstance": (FUNCTION, "BackwardCFunction; Node is in the mro of "
-                                                "built-in nodes"),
     "case_custom_function_saving_mutated_view_no_leak": (FUNCTION, "saving a dirty view keeps "
                                                                    "it alive (a cycle)"),
     # --- saved tensors ------------------------------------------------------------------
