@@ -144,7 +144,7 @@ class BackwardNode(FunctionCtx, Node):
         return f"<minigrad.autograd.function.{self.name()} object at {hex(id(self))}>"
 
 
-class Function:
+class Function(function_rules.FunctionInstance):    # (what an instance has: legacy)
     """Base class for ops with a custom backward.
 
     Subclass it with two static methods, then call `YourFunction.apply(...)`

@@ -10,8 +10,29 @@ import warnings
 import numpy as np
 
 from .. import backend
+from ..utils.hooks import HookDict, add_hook
 from . import tensor_door
 from .saved_tensor import unpack_all
+
+
+class FunctionInstance:
+    """What an instance of a Function has.  Making one is a legacy pattern (PyTorch warns),
+    but PyTorch's instance is a node without edges, so these work on it."""
+
+    next_functions = ()
+
+    def name(self):
+        return type(self).__name__
+
+    @property
+    def metadata(self):
+        return self.__dict__.setdefault("_metadata", {})
+
+    def register_hook(self, hook):
+        return add_hook(self.__dict__.setdefault("_post_hooks", HookDict()), hook)
+
+    def register_prehook(self, hook):
+        return add_hook(self.__dict__.setdefault("_pre_hooks", HookDict()), hook)
 
 
 def bind_keywords(forward, args, kwargs, takes_ctx):

@@ -130,8 +130,6 @@ PORTED_FAILING = {
     "case_inplace_on_view_saved_output": (ENGINE, "a node hook must be callable (PyTorch "
                                                   "stores any object)"),
     # --- custom Functions ---------------------------------------------------------------
-    "case_naughty_autograd_function_attribute_access": (FUNCTION, "a Function instance lacks "
-                                                                  "the node attributes"),
     "case_custom_function_saving_mutated_view_no_leak": (FUNCTION, "saving a dirty view keeps "
                                                                    "it alive (a cycle)"),
     # --- saved tensors ------------------------------------------------------------------
