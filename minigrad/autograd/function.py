@@ -265,6 +265,8 @@ class Function(function_rules.FunctionInstance):    # (what an instance has: leg
             node._saved, node.to_save = tuple(saved), ()
         if _forward_ad["level"] is not None:     # forward-mode AD (lesson 12): tangents too
             outputs = forward_ad.propagate(cls, node, args, outputs)
+        if node._dirty:          # done with: a dirty output holds the node, not the reverse
+            node._dirty = ()
         return outputs
 
 

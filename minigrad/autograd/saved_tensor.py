@@ -26,7 +26,7 @@ class SavedTensor:
     # What most saved tensors share: class defaults, set on the object only when they
     # differ (every recorded op saves some; each attribute set is time).
     is_output, output_nr, wrapped_number, freed = False, 0, False, False
-    unpack_hook = grad_fn = accumulator = None
+    unpack_hook = grad_fn = accumulator = weak_grad_fn = None
 
     def __init__(self, tensor, node, slot, is_output, narrate=True):
         if tensor._inference:
@@ -78,6 +78,16 @@ class SavedTensor:
         (NOTE [saved numbers]); not narrated: that was the saving's part."""
         return cls(number_tensor(array), node, slot, is_output=False, narrate=False)
 
+    @classmethod
+    def of_dirty_view(cls, view, node, slot):
+        """A view that a custom Function changed in place (mark_dirty) and saved: its
+        grad_fn now reads its base's history, which leads back to `node`.  So it is kept
+        as an output is, as its array, and its grad_fn only weakly, as in PyTorch (held
+        strongly, node -> saved view -> grad_fn -> ... -> node would be a cycle)."""
+        saved = cls(view, node, slot, is_output=True)
+        saved.weak_grad_fn = weakref.ref(view.grad_fn)
+        return saved
+
     def unpack(self, node):
         """The saved tensor again, for `node`'s backward.  Refused once freed (after a
         backward without retain_graph), and when it was changed in place since it was
@@ -98,6 +108,8 @@ class SavedTensor:
         # a saved output, kept as its array (see __init__): its tensor again, with its node
         output = tensor_door.Tensor._make(self.packed, requires_grad=True)
         output._version_counter, output._grad_fn = self.version_counter, node
+        if self.weak_grad_fn is not None:       # (of_dirty_view)
+            output._grad_fn = self.weak_grad_fn()
         output._output_nr = self.output_nr
         return output
 
@@ -252,6 +264,8 @@ def save(tensor, node, slot):
         if trace.active is not None:
             narration.tensor_saved(node, slot, tensor, False)
         return tensor._data
+    if node._dirty and tensor._base is not None and any(tensor is d for d in node._dirty):
+        return SavedTensor.of_dirty_view(tensor, node, slot)
     return SavedTensor(tensor, node, slot, tensor._grad_fn is node)
 
 

@@ -234,8 +234,9 @@ def _check_inplace_case(cls, values):
     _tools.require_grad_fn(_tools.require_tensor(output, "forward"), (leaf,))
     node = output.grad_fn
     if x.grad_fn is not node:
-        dirty = getattr(node, "_dirty", ())
-        if _contains(dirty, x):
+        probe = creation.tensor(values)
+        dirty = _marked_dirty(cls, probe)
+        if _contains(dirty, probe):
             raise Hint("return_dirty_input")
         raise Hint("mark_dirty_wrong_tensor" if dirty else "forgot_mark_dirty")
     _tools.check_output(output, creation.tensor(np.maximum(values, 0)))

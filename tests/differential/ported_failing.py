@@ -130,8 +130,6 @@ PORTED_FAILING = {
     "case_inplace_on_view_saved_output": (ENGINE, "a node hook must be callable (PyTorch "
                                                   "stores any object)"),
     # --- custom Functions ---------------------------------------------------------------
-    "case_custom_function_saving_mutated_view_no_leak": (FUNCTION, "saving a dirty view keeps "
-                                                                   "it alive (a cycle)"),
     # --- saved tensors ------------------------------------------------------------------
     "case_saved_tensor_hooks_extra_exit_during_bw_no_crash": (SAVED, "leaving "
                                                                      "saved_tensors_hooks "
