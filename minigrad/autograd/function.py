@@ -6,7 +6,6 @@ mode off and, when some input requires grad, records a `BackwardNode`, which is 
 the `ctx` that forward filled in.  PyTorch's rules around this (keywords, devices,
 what a custom backward may return, outputs marked dirty) are in function_rules.py.
 """
-import functools
 import warnings
 
 from .. import backend, trace
@@ -14,7 +13,7 @@ from . import anomaly, forward_ad, function_rules, narration, speed, tensor_door
 from .anomaly import _state as _anomaly
 from .forward_ad import _state as _forward_ad
 from .forward_mode import forward_mode
-from .grad_mode import _state as _grad_mode, mark_inference, no_grad
+from .grad_mode import _state as _grad_mode, mark_inference
 from .node import Node, sequence_nrs
 from .saved_attributes import saved_attribute
 from .saved_tensor import save, saved_info, unpack_all
@@ -377,49 +376,6 @@ def _node_class_for(function_cls):
         "__qualname__": name.split("::")[-1], "_function_cls": function_cls})
 
 
-def once_differentiable(backward):
-    """Decorate a backward that is not itself differentiable: it runs without recording,
-    and under create_graph its results differentiate into an error (PyTorch's Error node,
-    with one edge per result)."""
-    @functools.wraps(backward)
-    def wrapper(ctx, *grad_outputs):
-        with no_grad():
-            results = backward(ctx, *grad_outputs)
-        if not (_grad_mode["enabled"] and any(
-                isinstance(g, tensor_door.Tensor) and g.requires_grad for g in grad_outputs)):
-            return results
-        single = not isinstance(results, tuple)
-        results = (results,) if single else results
-        present = [r for r in results if r is not None]
-        if not present:
-            return results[0] if single else results
-        # A None result gets an edge too (to nothing): a tensor that needs no gradient
-        # stands in for it, and comes back as None.
-        stand_in = tensor_door.zeros((0,), present[0].dtype, present[0].device)
-        missing = tuple(position for position, r in enumerate(results) if r is None)
-        delayed = _DelayedError.apply(missing, *[
-            stand_in if r is None else r.detach().requires_grad_() for r in results])
-        return delayed[0] if single else delayed
-    return wrapper
-
-
-class _DelayedError(Function):
-    """The results of a once_differentiable backward under create_graph: differentiating
-    them again raises."""
-
-    node_name = "torch::autograd::Error"
-
-    @staticmethod
-    def forward(ctx, missing, *results):
-        return tuple(None if position in missing else r._alias()
-                     for position, r in enumerate(results))
-
-    @staticmethod
-    def backward(ctx, *grads):
-        raise RuntimeError("trying to differentiate twice a function that was marked with "
-                           "@once_differentiable")
-
-
 class InplaceFunction(Function):
     """Kept for old code, as in PyTorch: write a Function (with ctx.mark_dirty) instead."""
 
@@ -431,3 +387,6 @@ class InplaceFunction(Function):
 # PyTorch's names: the class of the nodes (and ctx) of custom Functions; the ctx class.
 BackwardCFunction = BackwardNode
 FunctionCtx.__module__ = __name__
+
+
+from .once_differentiable import once_differentiable  # noqa: E402  (PyTorch's place for it)
