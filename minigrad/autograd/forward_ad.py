@@ -300,8 +300,8 @@ def _write_into_base(view, tangent):
     data.reshape(-1)[tensor_door.positions_in_base(view, base)] = tangent._data
     base_tangent = base._new(data)
     _set_tangent(base, base_tangent)
-    strides, offset, _ = _layout(view._data)
-    if base._data.flags.c_contiguous and _layout(base._data)[1] == 0:
+    if _tangent_of(base) is base_tangent:    # (kept as is: the base owns C-ordered memory)
+        strides, offset, _ = _layout(view._data)
         itemsize = data.itemsize
         array = xp.lib.stride_tricks.as_strided(
             data.reshape(-1)[offset:], view._data.shape, tuple(s * itemsize for s in strides))
