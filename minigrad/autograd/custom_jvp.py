@@ -96,4 +96,5 @@ def _check_shape_kept(output, tangent, ctx, args, tangents, versions):
 
 
 def _base_of(tensor):
+    """The tensor a view's memory belongs to (the tensor itself if it is no view)."""
     return tensor if tensor._base is None else tensor._base

@@ -43,7 +43,7 @@ from typing import NamedTuple
 
 from . import tensor_door
 from .api import grad
-from .custom_jvp import custom_jvp
+from .custom_jvp import _base_of, custom_jvp
 from .grad_mode import _state as _grad_mode, enable_grad
 
 __all__ = ["UnpackedDualTensor", "enter_dual_level", "exit_dual_level", "make_dual",
@@ -306,10 +306,6 @@ def _write_into_base(view, tangent):
         array = xp.lib.stride_tricks.as_strided(
             data.reshape(-1)[offset:], view._data.shape, tuple(s * itemsize for s in strides))
         view.__dict__[TANGENT] = base_tangent._view(array)
-
-
-def _base_of(tensor):
-    return tensor if tensor._base is None else tensor._base
 
 
 def _view_of_first_input(args, tangents, outputs):
