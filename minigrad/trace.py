@@ -35,23 +35,34 @@ Event kinds and their fields (ids are small integers stable within a trace):
     grad_accumulated  node, leaf, grad
     backward_finished
 A "tensor" above is a dict: id, shape, dtype, and values (a nested list) when small.
+
+Every event the core emits also carries `event.where`, the line of the engine's
+own source that emitted it: a `Where` (file, line, function, first_line of that
+function) in the engine loop (`run_backward`) or in `Function.apply`, whichever
+ran it most recently (None outside both).  The player shows that source beside
+the graph with the line highlighted (autograd/narration.py finds it).
 """
 import contextlib
 import itertools
 import weakref
+from collections import namedtuple
 
 active = None                     # the Trace being recorded, or None
 SMALL = 64                        # tensors up to this many elements keep their values
 _idents = itertools.count(1)
 
 
+Where = namedtuple("Where", "file line function first_line")
+
+
 class Event:
-    """One thing the engine did: `kind`, its `step` in the trace, and its fields."""
+    """One thing the engine did: `kind`, its `step` in the trace, its fields, and `where`
+    in the engine's source it was emitted (a `Where`, or None)."""
 
-    __slots__ = ("step", "kind", "data")
+    __slots__ = ("step", "kind", "data", "where")
 
-    def __init__(self, step, kind, data):
-        self.step, self.kind, self.data = step, kind, data
+    def __init__(self, step, kind, data, where=None):
+        self.step, self.kind, self.data, self.where = step, kind, data, where
 
     def __getitem__(self, key):
         return self.data[key]
@@ -117,18 +128,18 @@ def record():
         active = previous
 
 
-def emit(kind, **data):
+def emit(kind, where=None, **data):
     """Add an event to the active trace (callers check `active` first, to stay cheap)."""
     trace = active
     if trace is not None:
         if kind == "backward_started":
-            _describe_earlier_nodes(trace, data["roots"] + list(data["dependencies"]))
+            _describe_earlier_nodes(trace, data["roots"] + list(data["dependencies"]), where)
         if kind == "node_created":
             trace.described.add(data["node"])
-        trace.events.append(Event(len(trace.events), kind, data))
+        trace.events.append(Event(len(trace.events), kind, data, where))
 
 
-def _describe_earlier_nodes(trace, numbers):
+def _describe_earlier_nodes(trace, numbers, where):
     """node_found for each node of the graph that was built before recording began.
 
     A recorder started after forward saw no node_created nor tensor_saved: without
@@ -146,7 +157,7 @@ def _describe_earlier_nodes(trace, numbers):
             "inputs": [(ident(n), nr) for n, nr in edges],
             "leaves": {ident(n): describe(n.variable) for n, _ in edges
                        if n is not None and hasattr(n, "variable")},
-            "saved": node.saved_tensors_info()}))
+            "saved": node.saved_tensors_info()}, where))
 
 
 def ident(obj):

@@ -4,9 +4,40 @@ Each call site first checks `trace.active is not None`, so that nobody pays for
 narration they do not listen to.  Recording only adds these events: the core runs
 the same code with or without a recorder, so a picture of a recording shows what
 the engine does when nobody watches.
+
+Each event also says where it came from (`event.where`): the line of the engine
+loop or of `Function.apply` that was running when it was emitted, found by
+walking up Python's call stack only while a recorder listens.
 """
+import os
+import sys
+
 from .. import trace
-from ..trace import describe, emit, ident
+from ..trace import Where, describe, ident
+
+_HERE = os.path.dirname(__file__)
+# The functions whose lines a recording points at, as (file, qualified name): the
+# engine loop (lesson 02) and Function.apply (lesson 03).
+SHOWN = {(os.path.join(_HERE, "engine.py"), "run_backward"),
+         (os.path.join(_HERE, "function.py"), "Function.apply")}
+
+
+def where():
+    """The line of the engine loop or of Function.apply running now (the innermost of
+    them: Function.apply inside a backward under create_graph), or None."""
+    frame = sys._getframe(1)
+    while frame is not None:
+        code = frame.f_code
+        if (code.co_filename, code.co_qualname) in SHOWN:
+            return Where(code.co_filename, frame.f_lineno, code.co_qualname,
+                         code.co_firstlineno)
+        frame = frame.f_back
+    return None
+
+
+def emit(kind, **data):
+    """trace.emit, with where the event came from."""
+    trace.emit(kind, where(), **data)
 
 
 def _short_name(node):
