@@ -327,17 +327,20 @@ def escape_text(said):
 
 
 def test_picture_holds_each_frame_exactly():
-    """At step k, the pieces whose span class holds k are exactly frame k's graph."""
+    """At step k, the pieces whose span class holds k are exactly frame k's graph (and
+    its source listing)."""
     from minigrad.viz.timeline import timeline
     trace, _ = lesson_network()
     player = viz.animate(trace)
-    pieces = timeline(player.frames, "graph")
-    for frame in player.frames:
-        drawn = [svg for _, svg in frame._drawer.graph(frame)]
-        shown = [p.svg for p in pieces if frame.step in p.steps]
-        assert sorted(drawn) == sorted(shown)
-        assert all(svg in player.picture.value for svg in drawn)
-    assert player.picture.value.count("<svg") == 2          # the graph and the panel, once
+    for part, draw in (("graph", lambda f: f._drawer.graph(f)),
+                       ("source", lambda f: f._listing.pieces(f))):
+        pieces = timeline(player.frames, part)
+        for frame in player.frames:
+            drawn = [svg for _, svg in draw(frame)]
+            shown = [p.svg for p in pieces if frame.step in p.steps]
+            assert sorted(drawn) == sorted(shown)
+            assert all(svg in player.picture.value for svg in drawn)
+    assert player.picture.value.count("<svg") == 3     # the graph, the panel, the source
 
 
 def test_player_speed_and_view():

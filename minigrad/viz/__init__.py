@@ -100,7 +100,7 @@ def graph(tensor, *, show_shapes=False, show_saved=True, lang=None, max_nodes=15
     return GraphDrawing(model, python_svg(model), source, "python")
 
 
-def animate(trace, lang=None, interval_ms=800, *, view="all", names=None):
+def animate(trace, lang=None, interval_ms=800, *, view="all", names=None, source=False):
     """A player widget replaying `trace` step by step (needs ipywidgets).
 
     Args:
@@ -113,6 +113,10 @@ def animate(trace, lang=None, interval_ms=800, *, view="all", names=None):
             tensors, not variables).  Without it a leaf is "leaf" ("leaf 1",
             "leaf 2" ... when there are several), an output "output"; both show
             their shape, and their values when they have at most 4 elements.
+        source: start with the engine's own source beside the graph instead of the
+            panel ("Source / 源码"; a toggle in the player switches): each step
+            highlights the line of the engine loop, or of Function.apply in forward,
+            that emitted it.
 
     Returns:
         `Player`, an ipywidgets.VBox of core widgets linked in the browser, so that it
@@ -135,4 +139,5 @@ def animate(trace, lang=None, interval_ms=800, *, view="all", names=None):
         True
     """
     from .player import Player      # ipywidgets is optional: imported only here
-    return Player(trace, lang=lang, interval_ms=interval_ms, view=view, names=names)
+    return Player(trace, lang=lang, interval_ms=interval_ms, view=view, names=names,
+                  source=source)

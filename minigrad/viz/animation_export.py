@@ -10,6 +10,11 @@
 - `.gif`: the frames rasterised by cairosvg (`pip install cairosvg`) and
   joined by Pillow.
 - `.html`: a page with the same pieces, a slider and Play / Previous / Next.
+
+With `source=True` the .svg and the .html show the engine's own source to the
+right of the frame (`source_view.py`), the line that made each step
+highlighted; the whole function is shown, so the picture grows to its height
+(the engine loop: about 60 lines).  A .gif is made of single frames: no source.
 """
 import pathlib
 from xml.sax.saxutils import escape
@@ -31,7 +36,7 @@ def _frames_of(source, lang, view, names):
 
 
 def export(trace_or_player, path, lang=None, seconds_per_frame=0.8, *, view="all",
-           names=None):
+           names=None, source=False):
     """Write the animation of a trace to `path` (.svg, .gif or .html).
 
     Args:
@@ -42,6 +47,8 @@ def export(trace_or_player, path, lang=None, seconds_per_frame=0.8, *, view="all
         view: "all", "forward" or "backward" (for a trace).
         names: optional {"x": x, "loss": loss, ...} to label leaves, outputs and saved
             tensors by name (for a trace; see `minigrad.viz.animate`).
+        source: show the engine's source beside the frame (.svg and .html), each
+            step's line highlighted.
 
     Returns:
         The path written.
@@ -68,33 +75,41 @@ def export(trace_or_player, path, lang=None, seconds_per_frame=0.8, *, view="all
     if seconds_per_frame <= 0:
         raise ValueError(f"seconds_per_frame must be positive, got {seconds_per_frame}")
     if suffix == ".svg":
-        path.write_text(animated_svg(story, seconds_per_frame), encoding="utf-8")
+        path.write_text(animated_svg(story, seconds_per_frame, source), encoding="utf-8")
     elif suffix == ".html":
-        path.write_text(html_page(story, seconds_per_frame), encoding="utf-8")
+        path.write_text(html_page(story, seconds_per_frame, source), encoding="utf-8")
     else:
         path.write_bytes(gif_bytes(story, seconds_per_frame))
     return path
 
 
-def animated_svg(story, seconds_per_frame=0.8):
+def animated_svg(story, seconds_per_frame=0.8, source=False):
     """One SVG whose pieces take turns, looping, by CSS keyframes alone."""
     count = len(story)
     total = (count - 1 + HOLD_LAST) * seconds_per_frame
     classes = SpanClasses(count)
     parts = [classes.wrap(timeline(story, part)) for part in PARTS]
+    beside = classes.wrap(timeline(story, "source")) if source else None
     return _film(story, "minigrad-animation", classes.keyframes_css(seconds_per_frame, total),
-                 parts)
+                 parts, beside)
 
 
-def _film(story, css_class, css, parts):
-    """The whole picture (caption, graph, panel) holding every piece of the story."""
+def _film(story, css_class, css, parts, source=None):
+    """The whole picture (caption, graph, panel) holding every piece of the story, and
+    the pieces of the source listing to its right when `source` is given."""
     drawer = story[0]._drawer
-    width, height = drawer.width, drawer.height
+    width, height, beside = drawer.width, drawer.height, ""
+    if source is not None:
+        listing = story[0]._listing
+        beside = (f'<g class="mg-source" transform="translate({width},0)">'
+                  f'<rect width="{listing.width}" height="{max(height, listing.height)}" '
+                  f'fill="#fcfcfc"/>\n{source}</g>\n')
+        width, height = width + listing.width, max(height, listing.height)
     return (f'<svg class="{css_class}" xmlns="http://www.w3.org/2000/svg" '
             f'width="{width}" height="{height}" viewBox="0 0 {width} {height}" '
             f'font-family="{escape(FONT_FAMILY)}" data-frames="{len(story)}">\n'
-            f"<style>{css}</style>\n" + drawer.defs() + drawer.assemble(*[[p] for p in parts])
-            + "</svg>\n")
+            f'<style>{css}</style>\n<rect width="{width}" height="{height}" fill="white"/>\n'
+            + drawer.defs() + drawer.assemble(*[[p] for p in parts]) + beside + "</svg>\n")
 
 
 def gif_bytes(story, seconds_per_frame=0.8):
@@ -147,12 +162,13 @@ show(0);
 """
 
 
-def html_page(story, seconds_per_frame=0.8):
+def html_page(story, seconds_per_frame=0.8, source=False):
     """A standalone page: the pieces of every frame once, a slider, Previous / Play / Next
     (a few lines of JS set the step `--k` that the pieces' CSS reads)."""
     classes = SpanClasses(len(story))
     parts = [classes.wrap(timeline(story, part)) for part in PARTS]
-    film = _film(story, "minigrad-film", classes.stepped_css("#mg-film"), parts)
+    beside = classes.wrap(timeline(story, "source")) if source else None
+    film = _film(story, "minigrad-film", classes.stepped_css("#mg-film"), parts, beside)
     film = film.replace("<svg ", '<svg id="mg-film" ', 1)
     return PAGE.format(film=film, last=len(story) - 1, count=len(story),
                        ms=int(seconds_per_frame * 1000))

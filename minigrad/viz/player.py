@@ -18,6 +18,9 @@ in Colab, in JupyterLite; and stepping is instant with a kernel too.
 - A big graph is shown at a readable size in a window that follows the
   running node; "whole graph" fits it to the window instead.  The window,
   the panel and the caption fit a laptop's notebook (about 850 × 600 px).
+- Beside the graph, "Tensors & queue / 张量与队列" shows the panel, "Source /
+  源码" the engine's own source (`source_view.py`): the engine loop or
+  `Function.apply`, the line that made the step highlighted and kept in view.
 
 The frames are computed by `storyboard.frames` (plain data); this module
 only shows them (the model apart from the view, as in ipycytoscape).
@@ -62,7 +65,8 @@ class Player(widgets.VBox):
         'SumBackward0 is created'
     """
 
-    def __init__(self, trace, lang=None, interval_ms=800, *, view="all", names=None):
+    def __init__(self, trace, lang=None, interval_ms=800, *, view="all", names=None,
+                 source=False):
         self.lang = resolve_lang(lang)
         self.frames = make_frames(trace, self.lang, view=view, names=names)
         if not self.frames:
@@ -101,17 +105,25 @@ class Player(widgets.VBox):
             index=0 if self.follows else 1, style={"button_width": "auto"})
         zoom_styles = Stack([widgets.HTML(self._view_css(follow)) for follow in
                                      (True, False)], selected_index=self.zoom.index)
+        self.side = widgets.ToggleButtons(
+            options=[text(self.lang, "side_panel"), text(self.lang, "side_source")],
+            index=1 if source else 0, style={"button_width": "auto"})
+        self.side.add_class("mg-side-toggle")
+        side_styles = Stack([widgets.HTML(self._side_css(shows_source)) for shows_source in
+                             (False, True)], selected_index=self.side.index)
         # In the browser one value moves them all, kernel or no kernel.
         self.links = [widgets.jslink((self.play, "value"), (self.slider, "value")),
                       widgets.jslink((self.slider, "value"), (self.previous_button, "index")),
                       widgets.jslink((self.slider, "value"), (self.next_button, "index")),
                       widgets.jsdlink((self.slider, "value"), (self.captions, "selected_index")),
-                      widgets.jsdlink((self.zoom, "index"), (zoom_styles, "selected_index"))]
-        controls = [self.play, self.previous_button, self.next_button, self.slider, self.speed]
+                      widgets.jsdlink((self.zoom, "index"), (zoom_styles, "selected_index")),
+                      widgets.jsdlink((self.side, "index"), (side_styles, "selected_index"))]
+        controls = [self.play, self.previous_button, self.next_button, self.slider, self.speed,
+                    self.side]
         if self.follows:
             controls.append(self.zoom)
         super().__init__([widgets.HBox(controls, layout=widgets.Layout(flex_flow="row wrap")),
-                          self.captions, zoom_styles, self.picture])
+                          self.captions, zoom_styles, side_styles, self.picture])
         self.add_class("minigrad-player")
         self.add_class(self.scope[1:])
 
@@ -166,9 +178,11 @@ class Player(widgets.VBox):
         where = text(self.lang, "step_of", k=k + 1, n=count)
         colour = FLOW_ORANGE if frame.phase == "backward" else GRAD_BLUE
         focus = drawer.focus(frame) or self._last_focus(k)
+        line = self._source_focus(k)
         value = k + 1
         before, after = max(value - 1, 1), min(value + 1, count)
-        rules = [f"{scope}{{--k:{k};--fx:{focus[0]:.0f}px;--fy:{focus[1]:.0f}px}}",
+        rules = [f"{scope}{{--k:{k};--fx:{focus[0]:.0f}px;--fy:{focus[1]:.0f}px;"
+                 f"--sy:{line:.0f}px}}",
                  f"{scope} .mg-previous button:nth-of-type({before + 1}),"
                  f"{scope} .mg-next button:nth-of-type({after + 1}){{display:inline-block}}"]
         if value == 1:
@@ -195,12 +209,23 @@ class Player(widgets.VBox):
         placed = self.frames[0]._drawer.stage.placed
         return placed.width / 2, placed.height / 2
 
+    def _source_focus(self, k):
+        """The y of the source line step k highlights (or the one before it, or the top)."""
+        listing = self.frames[0]._listing
+        for frame in reversed(self.frames[:k + 1]):
+            y = listing.focus(frame)
+            if y is not None:
+                return y
+        return 0
+
     def _picture(self):
         """The graph and the panel, every piece of every frame drawn once."""
         drawer, scope, count = self.frames[0]._drawer, self.scope, len(self.frames)
         classes = SpanClasses(count)
         graph = classes.wrap(timeline(self.frames, "graph"))
         panel = classes.wrap(timeline(self.frames, "panel"))
+        source = classes.wrap(timeline(self.frames, "source"))
+        listing = self.frames[0]._listing
         placed = drawer.stage.placed
         width, height = placed.width, placed.height
         view = min(height, VIEW_HEIGHT)
@@ -218,6 +243,10 @@ class Player(widgets.VBox):
             "overflow:auto}",
             f"{scope} .mg-mover{{transition:left .3s,top .3s}}",
             f"{scope} .mg-mover svg{{display:block}}",
+            f"{scope} .mg-source{{flex:1 1 470px;min-width:0;height:{view:.0f}px;"
+            "overflow-x:auto;overflow-y:hidden;border:1px solid #e6e6e6;background:#fcfcfc}",
+            f"{scope} .mg-code{{position:relative;transition:top .3s;top:min(max("
+            f"{view - listing.height:.0f}px, calc({view / 2:.0f}px - var(--sy, 0px))), 0px)}}",
             f"@container (max-width: 620px) {{{scope} .mg-side{{max-height:180px}}}}",
         ])
         font = escape(FONT_FAMILY)
@@ -229,7 +258,19 @@ class Player(widgets.VBox):
                 '</div></div><div class="mg-side">'
                 f'<svg class="minigrad-panel" xmlns="http://www.w3.org/2000/svg" '
                 f'width="{drawer.panel_w}" height="{drawer.panel_h:.0f}" '
-                f'font-family="{font}">{panel}</svg></div></div>')
+                f'font-family="{font}">{panel}</svg></div>'
+                '<div class="mg-source"><div class="mg-code">'
+                f'<svg class="minigrad-source" xmlns="http://www.w3.org/2000/svg" '
+                f'width="{listing.width}" height="{listing.height}" font-family="{font}">'
+                f"{source}</svg></div></div></div>")
+
+    def _side_css(self, shows_source):
+        """Beside the graph: the panel, or the engine's source (narrower graph window)."""
+        scope = self.scope
+        if shows_source:
+            return (f"<style>{scope} .mg-side{{display:none}}"
+                    f"{scope} .mg-view{{flex-basis:300px}}</style>")
+        return f"<style>{scope} .mg-source{{display:none}}</style>"
 
     def _view_css(self, follow):
         """The graph's window: following the running node at full size, or the whole graph."""

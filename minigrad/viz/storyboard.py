@@ -28,6 +28,7 @@ Example::
 """
 from .frame_svg import FrameDrawer
 from .settings import resolve_lang, text
+from .source_view import SourceView
 from .stage import Stage, format_bytes, format_tensor
 
 VIEWS = ("all", "forward", "backward")
@@ -94,9 +95,9 @@ def frames(trace, lang=None, *, view="all", names=None):
         story = [f for f in story if f.phase == view]
         for step, frame in enumerate(story):
             frame.step = step
-    drawer = FrameDrawer(stage, story)
+    drawer, listing = FrameDrawer(stage, story), SourceView(story)
     for frame in story:
-        frame._drawer = drawer
+        frame._drawer, frame._listing = drawer, listing
     return story
 
 
@@ -267,7 +268,7 @@ class _Replay:
         phase = "backward" if self.phase == "backward" else "forward"
         alive = [key for key, state in self.states.items() if state != "freed"]
         frame = Frame(
-            step=len(self.story), phase=phase, event=event, events=events,
+            step=len(self.story), phase=phase, event=event, events=events, where=event.where,
             current=self.current, nodes_shown=list(self.shown), alive_saved=alive,
             saved_states=dict(self.states), stale=dict(self.stale),
             memory_bytes=sum(self.stage.held_bytes(key) for key in alive),

@@ -30,7 +30,7 @@ Example::
 """
 from dataclasses import dataclass
 
-PARTS = ("caption", "graph", "panel")
+PARTS = ("caption", "graph", "panel")       # the frame; "source" is the listing beside it
 
 
 @dataclass
@@ -57,10 +57,11 @@ def spans(steps):
 
 
 def timeline(story, part):
-    """The distinct pieces of `part` ("caption", "graph" or "panel") over all frames,
-    in drawing order (a box over its edges), each with the steps it shows in."""
+    """The distinct pieces of `part` ("caption", "graph", "panel" or "source") over all
+    frames, in drawing order (a box over its edges), each with the steps it shows in."""
     drawer = story[0]._drawer
-    draw = {"caption": drawer.caption, "graph": drawer.graph, "panel": drawer.panel}[part]
+    draw = {"caption": drawer.caption, "graph": drawer.graph, "panel": drawer.panel,
+            "source": story[0]._listing.pieces}[part]
     shown = {}
     for frame in story:
         for key, svg in draw(frame):
