@@ -244,6 +244,12 @@ check("topo_order", topo_order)
 # nodes in is the topological order you just computed; `minigrad.viz.animate`
 # replays it step by step: press ▶ (Play), or step with **Next ▶**. Watch the counts
 # fall and the ready queue fill and empty.
+#
+# Then press **Source**: beside the graph you see the engine's own loop,
+# `run_backward` in `minigrad/autograd/engine.py`, and at each step the line that
+# did it is highlighted. Its numbered comments are this lesson's steps: `1.`
+# counts the dependencies, `2.` puts the roots' gradients in place, `3.` takes the
+# ready node created last, `4.` sends each gradient along its edge.
 
 # %% [markdown] lang="zh"
 # ## 看引擎怎么做
@@ -251,6 +257,11 @@ check("topo_order", topo_order)
 # minigrad 的引擎会把自己做的每一步“讲给”记录器听。它运行节点的顺序，正是你刚才算出的拓扑顺序；
 # `minigrad.viz.animate` 把整个过程一步步回放出来：点 ▶ 播放，或者按 **下一步 ▶** 单步前进，
 # 看依赖计数怎样减少、就绪队列里的节点怎样进出。
+#
+# 再点 **源码**：图的旁边会显示引擎自己的循环，也就是 `minigrad/autograd/engine.py`
+# 里的 `run_backward`，每一步都会高亮完成这一步的那一行代码。代码里带编号的注释就是本课讲的几个步骤：
+# `1.` 统计依赖计数，`2.` 把根的梯度放进缓冲区，`3.` 取出就绪节点中最晚创建的那个，
+# `4.` 把每份梯度沿着边送出去。
 
 # %%
 print(trace.backward_order())
