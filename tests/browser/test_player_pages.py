@@ -4,8 +4,8 @@
    into HTML by nbconvert, opened from a file.  The widget manager of that
    page (@jupyter-widgets/html-manager) comes from the npm registry through
    `npm pack`, as the lesson website's does (scripts/build-site.py, cached in
-   build/site-cache), never from a CDN; the page must step on Next and play,
-   in both languages.
+   build/site-cache), never from a CDN; the page must step on Next, show the
+   engine's source with the line of the step, and play, in both languages.
 2. On a laptop: each worked lesson with a player, run in JupyterLab at
    1280 × 800 with the file browser open.  Every player's output must be at
    most MAX_HEIGHT px tall and draw nothing past the window's right edge
@@ -72,6 +72,18 @@ def static_page(folder, html_manager, lang):
     return path
 
 
+SOURCE_LABEL = {"en": "Source", "zh": "源码"}
+
+
+def shown_source_line(page):
+    """The line number the source view highlights now (None: none shown)."""
+    return page.evaluate("""() => {
+        const shown = [...document.querySelectorAll('.minigrad-source .mg-line')]
+            .filter(line => getComputedStyle(line.parentElement).opacity === '1');
+        return shown.length === 1 ? +shown[0].getAttribute('data-line') : null;
+    }""")
+
+
 def caption_state(page):
     return page.evaluate("""selector => {
         const caption = document.querySelector(selector);
@@ -101,6 +113,18 @@ def test_a_saved_page_plays_without_a_kernel(browser, html_manager, tmp_path, ar
     shown = page.evaluate("""() => [...document.querySelectorAll('.minigrad-graph g[class^=mg-t]')]
         .filter(g => getComputedStyle(g).opacity === '1').length""")
     assert shown > 0, "no piece of the graph is shown at step 2"
+    # the engine's source beside the graph, in the browser alone: the line moves with the step
+    page.locator(f'.mg-side-toggle button:text-is("{SOURCE_LABEL[lang]}")').click()
+    page.locator(".minigrad-source").wait_for(state="visible")
+    lines = [shown_source_line(page)]
+    for _ in range(4):
+        if len(set(lines)) > 1:
+            break
+        page.locator(NEXT).click()
+        page.wait_for_timeout(300)
+        lines.append(shown_source_line(page))
+    assert None not in lines and len(set(lines)) > 1, lines
+    page.screenshot(path=str(artifacts / f"static-page-source-{lang}.png"), full_page=True)
     page.locator(".widget-play button").first.click()       # Play, in the browser alone
     page.wait_for_function("""selector => +document.querySelector(selector)
         .getAttribute('data-step') >= 3""", arg=CAPTION, timeout=10_000)
