@@ -178,7 +178,7 @@ class Player(widgets.VBox):
         where = text(self.lang, "step_of", k=k + 1, n=count)
         colour = FLOW_ORANGE if frame.phase == "backward" else GRAD_BLUE
         focus = drawer.focus(frame) or self._last_focus(k)
-        line = self._source_focus(k)
+        line = frame._listing.focus(frame)
         value = k + 1
         before, after = max(value - 1, 1), min(value + 1, count)
         rules = [f"{scope}{{--k:{k};--fx:{focus[0]:.0f}px;--fy:{focus[1]:.0f}px;"
@@ -209,17 +209,8 @@ class Player(widgets.VBox):
         placed = self.frames[0]._drawer.stage.placed
         return placed.width / 2, placed.height / 2
 
-    def _source_focus(self, k):
-        """The y of the source line step k highlights (or the one before it, or the top)."""
-        listing = self.frames[0]._listing
-        for frame in reversed(self.frames[:k + 1]):
-            y = listing.focus(frame)
-            if y is not None:
-                return y
-        return 0
-
     def _picture(self):
-        """The graph and the panel, every piece of every frame drawn once."""
+        """The graph, the panel and the source, every piece of every frame drawn once."""
         drawer, scope, count = self.frames[0]._drawer, self.scope, len(self.frames)
         classes = SpanClasses(count)
         graph = classes.wrap(timeline(self.frames, "graph"))

@@ -86,9 +86,10 @@ class SourceView:
         return HEADER + (where.line - where.first_line + 1) * LINE - 4
 
     def focus(self, frame):
-        """The y of the line this frame highlights, or None."""
-        where, own = self.located[frame.step]
-        return None if where is None or not own else self.line_y(where) - CODE / 3
+        """The y to keep in view: the line this frame highlights (or the last one
+        highlighted before it; the top when there was none)."""
+        where, _ = self.located[frame.step]
+        return 0 if where is None else self.line_y(where) - CODE / 3
 
     def pieces(self, frame):
         """The frame's listing and its highlighted line, as (key, svg) pieces: the
