@@ -107,7 +107,8 @@ class Player(widgets.VBox):
                                      (True, False)], selected_index=self.zoom.index)
         self.side = widgets.ToggleButtons(
             options=[text(self.lang, "side_panel"), text(self.lang, "side_source")],
-            index=1 if source else 0, style={"button_width": "auto"})
+            index=1 if source else 0, style={"button_width": "auto"},
+            layout=widgets.Layout(margin="2px 18px 2px 2px"))   # apart from the zoom's pair
         self.side.add_class("mg-side-toggle")
         side_styles = Stack([widgets.HTML(self._side_css(shows_source)) for shows_source in
                              (False, True)], selected_index=self.side.index)
