@@ -17,7 +17,7 @@ DOM contract (the browser tests rely on it): each listing is a
 """
 import inspect
 import linecache
-import os
+import pathlib
 from xml.sax.saxutils import escape
 
 from .frame_svg import CURRENT
@@ -28,7 +28,7 @@ CHAR = 0.61                 # a monospace character's width, in em
 PAD, GUTTER = 8, 4          # px around the listing; digits of the line numbers
 HEADER = 24                 # px: the file and function above the code
 COMMENT, NUMBER = "#6a737d", "#9aa5b1"
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+ROOT = pathlib.Path(__file__).resolve().parents[2]     # the folder that holds minigrad/
 
 
 def read_function(where):
@@ -78,8 +78,12 @@ class SourceView:
         self.height = HEADER + rows * LINE + PAD
 
     def _title(self, key):
-        file, _ = key
-        return f"{os.path.relpath(file, ROOT)} · {self.listings[key][0]}"
+        """As minigrad.lessons.show_source heads a function: its file, lines and name."""
+        function, first, lines = self.listings[key]
+        path = pathlib.Path(key[0]).resolve()
+        if path.is_relative_to(ROOT):
+            path = path.relative_to(ROOT)
+        return f"{path.as_posix()}, lines {first}–{first + len(lines) - 1}: {function}"
 
     def line_y(self, where):
         """The baseline of `where`'s line in its listing."""

@@ -247,9 +247,8 @@ check("topo_order", topo_order)
 #
 # Then press **Source**: beside the graph you see the engine's own loop,
 # `run_backward` in `minigrad/autograd/engine.py`, and at each step the line that
-# did it is highlighted. Its numbered comments are this lesson's steps: `1.`
-# counts the dependencies, `2.` puts the roots' gradients in place, `3.` takes the
-# ready node created last, `4.` sends each gradient along its edge.
+# did it is highlighted: the ready node is taken, run, and its gradients sent
+# along its edges, step by step. (You will read this loop at the end of the lesson.)
 
 # %% [markdown] lang="zh"
 # ## 看引擎怎么做
@@ -259,9 +258,8 @@ check("topo_order", topo_order)
 # 看依赖计数怎样减少、就绪队列里的节点怎样进出。
 #
 # 再点 **源码**：图的旁边会显示引擎自己的循环，也就是 `minigrad/autograd/engine.py`
-# 里的 `run_backward`，每一步都会高亮完成这一步的那一行代码。代码里带编号的注释就是本课讲的几个步骤：
-# `1.` 统计依赖计数，`2.` 把根的梯度放进缓冲区，`3.` 取出就绪节点中最晚创建的那个，
-# `4.` 把每份梯度沿着边送出去。
+# 里的 `run_backward`，每一步都会高亮完成这一步的那一行代码：取出就绪节点、运行它、
+# 把梯度沿着边送出去，一步一步都看得见。（本讲最后还会再读一遍这个循环。）
 
 # %%
 print(trace.backward_order())
