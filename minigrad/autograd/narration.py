@@ -9,28 +9,30 @@ Each event also says where it came from (`event.where`): the line of the engine
 loop or of `Function.apply` that was running when it was emitted, found by
 walking up Python's call stack only while a recorder listens.
 """
-import os
 import sys
 
 from .. import trace
 from ..trace import Where, describe, ident
 
-_HERE = os.path.dirname(__file__)
-# The functions whose lines a recording points at, as (file, qualified name): the
-# engine loop (lesson 02) and Function.apply (lesson 03).
-SHOWN = {(os.path.join(_HERE, "engine.py"), "run_backward"),
-         (os.path.join(_HERE, "function.py"), "Function.apply")}
+_shown = None        # {code object: name} of the functions a recording points at
 
 
 def where():
     """The line of the engine loop or of Function.apply running now (the innermost of
     them: Function.apply inside a backward under create_graph), or None."""
+    global _shown
+    if _shown is None:      # at the first event: engine.py and function.py import this
+                            # module, so it cannot import them when it is loaded
+        from .engine import run_backward
+        from .function import Function
+        _shown = {function.__code__: function.__qualname__
+                  for function in (run_backward, Function.apply.__func__)}
     frame = sys._getframe(1)
     while frame is not None:
-        code = frame.f_code
-        if (code.co_filename, code.co_qualname) in SHOWN:
-            return Where(code.co_filename, frame.f_lineno, code.co_qualname,
-                         code.co_firstlineno)
+        name = _shown.get(frame.f_code)
+        if name is not None:
+            return Where(frame.f_code.co_filename, frame.f_lineno, name,
+                         frame.f_code.co_firstlineno)
         frame = frame.f_back
     return None
 
