@@ -1,7 +1,7 @@
 """torch.split(x, 2), torch.cumsum(x, 0), torch.sort(x) ...: the function forms of
 Tensor methods of tensor_math.py and tensor_shape.py (outer's code lives here;
 Tensor.outer calls it).  Each calls the op; read the op's class for its backward."""
-from .ops import ordering
+from .ops import ordering, stats
 from .ops.shape import normalize_dims
 
 
@@ -81,6 +81,25 @@ def var(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
 
 def std(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
     return input.std(dim, unbiased, keepdim, correction=correction)
+
+
+def var_mean(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
+    """(var, mean) over dim, from one node (VarMeanBackward0): var's arguments.
+
+    Example::
+
+        >>> import minigrad as torch
+        >>> torch.var_mean(torch.tensor([1.0, 2.0, 3.0]))
+        (tensor(1.), tensor(2.))
+    """
+    dim, correction = stats.var_arguments(dim, unbiased, correction)
+    return stats.VarMean.apply(input, dim, correction, keepdim)
+
+
+def std_mean(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
+    """(std, mean) over dim, from one node (StdMeanBackward0): std's arguments."""
+    dim, correction = stats.var_arguments(dim, unbiased, correction)
+    return stats.StdMean.apply(input, dim, correction, keepdim)
 
 
 def _elementwise(name):
@@ -180,5 +199,5 @@ def remainder(input, other):
     return input % other
 
 
-__all__ = [n for n in dir() if not n.startswith("_") and n not in ("normalize_dims", "ordering")]
+__all__ = [n for n in dir() if not n.startswith("_") and n not in ("normalize_dims", "ordering", "stats")]
 

@@ -131,7 +131,7 @@ FUNCTIONS = {
 for _same, _as in (("exp log sin cos tan tanh sigmoid relu sqrt abs neg reciprocal sign square "
                     "floor ceil trunc exp2 expm1 log2 log10 log1p sinh cosh asin acos atan erf "
                     "erfc isnan isinf isfinite clone numel t", "abs"),
-                   ("min", "max"), ("argmin", "argmax"), ("var", "std"),
+                   ("min", "max"), ("argmin", "argmax"), ("var", "std"), ("var_mean", "std"), ("std_mean", "std"),
                    ("log_softmax", "softmax"), ("triu", "tril"),
                    ("zeros empty", "ones"), ("zeros_like empty_like rand_like randn_like",
                                              "ones_like")):

@@ -322,18 +322,12 @@ class TensorMath:
 
     def var(self, dim=None, unbiased=None, keepdim=False, *, correction=None):
         """Variance over dim; divides by n - correction (correction 1 unless unbiased=False)."""
-        if isinstance(dim, bool):                   # var(False): the old unbiased argument
-            dim, unbiased = None, dim
-        if correction is None:
-            correction = 0 if unbiased is False else 1
+        dim, correction = stats.var_arguments(dim, unbiased, correction)
         return stats.Var.apply(self, dim, correction, keepdim)
 
     def std(self, dim=None, unbiased=None, keepdim=False, *, correction=None):
         """Standard deviation: √var (same arguments as var)."""
-        if isinstance(dim, bool):
-            dim, unbiased = None, dim
-        if correction is None:
-            correction = 0 if unbiased is False else 1
+        dim, correction = stats.var_arguments(dim, unbiased, correction)
         return stats.Std.apply(self, dim, correction, keepdim)
 
     def all(self, dim=None, keepdim=False):

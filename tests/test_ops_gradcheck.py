@@ -336,6 +336,9 @@ CASES = [
     case("var_dim_biased", lambda T, x: x.var(1, unbiased=False), uniform(3, 4)),
     case("std", lambda T, x: x.std(0), uniform(3, 4)),
     case("std_correction", lambda T, x: T.std(x, correction=0), uniform(3, 4)),
+    case("var_mean", lambda T, x: T.var_mean(x, 1), uniform(3, 4)),
+    case("var_mean_all", lambda T, x: T.var_mean(x, correction=0), uniform(3, 4)),
+    case("std_mean", lambda T, x: T.std_mean(x, 0, keepdim=True), uniform(3, 4)),
     # more elementwise functions
     case("log1p", lambda T, x: x.log1p(), positive(3, 4)),
     case("expm1", lambda T, x: T.expm1(x), uniform(3, 4)),

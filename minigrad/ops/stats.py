@@ -195,6 +195,16 @@ def _p_norm_backward(x, g, out, p):
     return x * x.abs() ** (p - 2) * scale
 
 
+def var_arguments(dim, unbiased, correction):
+    """(dim, correction) of var, std and their _mean forms: correction 1 unless
+    unbiased=False; var(False) is the old unbiased argument."""
+    if isinstance(dim, bool):
+        dim, unbiased = None, dim
+    if correction is None:
+        correction = 0 if unbiased is False else 1
+    return dim, correction
+
+
 class Var(BuiltinFunction):
     """out = Σ (x - mean)² / (n - correction) over `dim`;
     dx = g * 2 (x - mean) / (n - correction)."""
@@ -248,3 +258,44 @@ def _var_backward(ctx, g, x):
 def _inverse(divisor):
     """1 / divisor; nan for 0 (var of a single element), as PyTorch gives."""
     return 1 / divisor if divisor else math.nan
+
+
+class VarMean(BuiltinFunction):
+    """(var, mean) over `dim` in one node;  dx = Var's dx for g_var + g_mean / n."""
+
+    node_name = "VarMeanBackward0"
+
+    @staticmethod
+    def forward(ctx, x, dim=None, correction=1, keepdim=False):
+        _float_only(x, "var_mean only support floating point and complex dtypes")
+        variance = Var.forward(ctx, x, dim, correction, keepdim)
+        return variance, x._new(x._data.mean(axis=ctx.dims, keepdims=keepdim))
+
+    @staticmethod
+    def backward(ctx, grad_var, grad_mean):
+        (x,) = ctx.saved_tensors
+        dx = _var_backward(ctx, _unreduce(grad_var, ctx.shape, ctx.dims, ctx.keepdim), x)[0]
+        return (dx + _mean_backward(ctx, grad_mean), None, None, None)
+
+
+class StdMean(Std):
+    """(std, mean) over `dim` in one node;  dx = Std's dx for g_std + g_mean / n."""
+
+    node_name = "StdMeanBackward0"
+
+    @staticmethod
+    def forward(ctx, x, dim=None, correction=1, keepdim=False):
+        _float_only(x, "std_mean only support floating point and complex dtypes")
+        deviation = Std.forward(ctx, x, dim, correction, keepdim)
+        return deviation, x._new(x._data.mean(axis=ctx.dims, keepdims=keepdim))
+
+    @staticmethod
+    def backward(ctx, grad_std, grad_mean):
+        dx = Std.backward(ctx, grad_std)[0]
+        return (dx + _mean_backward(ctx, grad_mean), None, None, None)
+
+
+def _mean_backward(ctx, grad):
+    """PyTorch's mean_backward: g spread back over the reduced dims, / n."""
+    count = math.prod(ctx.shape[d] for d in ctx.dims)
+    return _unreduce(grad, ctx.shape, ctx.dims, ctx.keepdim) / count

@@ -28,10 +28,6 @@ KINDS = (MISSING, SURFACE, GRAD_MODES, ENGINE, FUNCTION, SAVED, VIEWS, ANOMALY, 
 PORTED_FAILING = {
     # --- missing API --------------------------------------------------------------------
     "case_grad_batched_grad": (MISSING, "autograd.grad(is_grads_batched=True)"),
-    "case_grad_fn_prehooks_multiple_outputs": (MISSING, "var_mean"),
-    "case_retains_grad_inplace_multiple_outputs": (MISSING, "var_mean"),
-    "case_tensor_hooks_inplace_multiple_outputs": (MISSING, "var_mean"),
-    "case_var_mean_differentiable": (MISSING, "var_mean"),
     "case_backward_create_graph_warns": (MISSING, "set_warn_always / is_warn_always_enabled"),
     "case_select_sum": (MISSING, "Tensor.select"),
     "case_inplace_not_requires_grad": (MISSING, "Tensor.select (and += on a custom "
