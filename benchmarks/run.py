@@ -233,10 +233,10 @@ def checks(memory):
 
 
 def trace_share(per_op_seconds):
-    """What an inactive recorder costs: ~5 `trace.active is not None` checks per op."""
+    """What an inactive recorder costs: ~5 `tracing.active is not None` checks per op."""
     import timeit
-    from minigrad import trace
-    check = min(timeit.repeat("trace.active is not None", globals={"trace": trace},
+    from minigrad import tracing
+    check = min(timeit.repeat("tracing.active is not None", globals={"tracing": tracing},
                               number=200_000, repeat=5)) / 200_000
     return 5 * check / per_op_seconds
 

@@ -4,21 +4,21 @@
 
 Prints the time per op (forward + backward of a chain of multiplications)
 with no recorder, with a recorder, and the cost of one hook-point check
-(`if trace.active is not None`) - the only thing the engine pays when nobody
+(`if tracing.active is not None`) - the only thing the engine pays when nobody
 records.  Target: the check is under 1% of an op without a recorder.
 """
 import time
 import timeit
 
 import minigrad as torch
-from minigrad import trace
+from minigrad import tracing
 
 
 def per_op_seconds(n, recording):
     x = torch.tensor([1.0], requires_grad=True)
     start = time.perf_counter()
     if recording:
-        with trace.record():
+        with tracing.record():
             _chain(x, n)
     else:
         _chain(x, n)
@@ -35,7 +35,7 @@ def _chain(x, n):
 def main(n=5000):
     plain = min(per_op_seconds(n, False) for _ in range(3))
     recorded = min(per_op_seconds(n, True) for _ in range(3))
-    check = min(timeit.repeat("trace.active is not None", globals={"trace": trace},
+    check = min(timeit.repeat("tracing.active is not None", globals={"tracing": tracing},
                               number=1_000_000, repeat=5)) / 1_000_000
     # hook points visited per op in this chain: apply (1), saved tensor (1), engine (~3)
     share = 5 * check / plain

@@ -2,7 +2,7 @@
 
 `import minigrad as torch` runs PyTorch's autograd tutorials unchanged.
 """
-from . import autograd, backend, cuda, dtypes, nn, return_types, settings, trace
+from . import autograd, backend, cuda, dtypes, nn, return_types, settings, tracing
 from .autograd import enable_grad, is_grad_enabled, no_grad, set_grad_enabled
 from .autograd.grad_mode import inference_mode, is_inference_mode_enabled
 from .backend import device

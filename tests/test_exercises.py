@@ -328,19 +328,19 @@ def test_minigrad_errors_are_recognised():
 
 
 def test_the_graph_order_reference_is_what_the_engine_does():
-    from minigrad import trace
+    from minigrad import tracing
     from minigrad.exercises import graph_order
     for build in graph_order._graphs():
         output = build()
         root = output.grad_fn
         order = graph_order._engine_order(root)
         counts = graph_order._reachable_counts(root)
-        with trace.record() as recorded:
+        with tracing.record() as recorded:
             output.backward()
         assert [e["node"] for e in recorded.of_kind("node_started")] == \
-            [trace.ident(node) for node in order]
+            [tracing.ident(node) for node in order]
         (started,) = recorded.of_kind("backward_started")
-        assert started["dependencies"] == {trace.ident(n): c for n, c in counts.items()
+        assert started["dependencies"] == {tracing.ident(n): c for n, c in counts.items()
                                            if n is not root}
         assert counts[root] == 0 and any(isinstance(n, AccumulateGrad) for n in order)
 

@@ -2,7 +2,7 @@
 import pytest
 
 import minigrad as torch
-from minigrad import trace as tracing
+from minigrad import tracing
 
 
 def kinds(trace):
@@ -132,7 +132,7 @@ def _lines_run(program, record):
     package = str(pathlib.Path(torch.__file__).parent)
     seen = set()
 
-    narrators = (package + "/trace.py", package + "/autograd/narration.py")
+    narrators = (package + "/tracing.py", package + "/autograd/narration.py")
 
     def narrating(frame):                       # in the recorder's code, or called by it
         while frame is not None:

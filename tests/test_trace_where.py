@@ -5,7 +5,7 @@ import inspect
 import pytest
 
 import minigrad as torch
-from minigrad import trace as tracing
+from minigrad import tracing
 from minigrad.autograd import engine
 from minigrad.autograd.function import Function
 

@@ -13,7 +13,7 @@ import pytest
 
 import minigrad as torch
 import minigrad.viz as viz
-from minigrad import trace as tracing
+from minigrad import tracing
 from minigrad.viz.frame_svg import RED
 
 SVG = "{http://www.w3.org/2000/svg}"

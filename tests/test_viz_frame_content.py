@@ -12,7 +12,7 @@ import pytest
 
 import minigrad as torch
 import minigrad.viz as viz
-from minigrad import trace as tracing
+from minigrad import tracing
 from minigrad.viz.frame_svg import RED
 from minigrad.viz.layout import text_width
 

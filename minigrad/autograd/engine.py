@@ -15,7 +15,7 @@ hooks (engine_hooks.py), autograd.grad's captures (capture.py), anomaly mode
 import heapq
 import itertools
 
-from .. import trace
+from .. import tracing
 from . import anomaly, narration
 from .anomaly import _state as _anomaly
 from .capture import Captures
@@ -42,7 +42,7 @@ def run_backward(roots, retain_graph, create_graph, capture=None, accumulate=Tru
     for node in task.root_nodes:
         if dependencies.get(node, 0) == 0:
             heapq.heappush(ready, (-node._sequence_nr, next(order), node))
-    if trace.active is not None:
+    if tracing.active is not None:
         narration.backward_started(roots, dependencies)
     _running_tasks.append(task)                  # (hooks may ask which backward runs)
     try:
@@ -57,7 +57,7 @@ def run_backward(roots, retain_graph, create_graph, capture=None, accumulate=Tru
                         continue                 # not on the way to what it asks for
                 elif node._tensor_pre_hooks or node._retained_grads or node._pre_hooks:
                     grads = call_pre_hooks(node, grads, create_graph)
-                if trace.active is not None:
+                if tracing.active is not None:
                     narration.node_started(node, grads, ready)
                 if _anomaly["enabled"]:
                     grad_inputs = anomaly.run_checked(node, grads)
@@ -77,11 +77,11 @@ def run_backward(roots, retain_graph, create_graph, capture=None, accumulate=Tru
                     dependencies[next_node] -= 1
                     if dependencies[next_node] == 0:
                         heapq.heappush(ready, (-next_node._sequence_nr, next(order), next_node))
-                if trace.active is not None:
+                if tracing.active is not None:
                     narration.node_finished(node, grad_inputs, dependencies)
     finally:
         _running_tasks.pop()
-    if trace.active is not None:
+    if tracing.active is not None:
         narration.backward_finished()
     return {} if task.captures is None else task.captures.captured
 

@@ -5,7 +5,7 @@ registered), then `retain_grad`, then the node's own pre-hooks.  After it: the
 node's post-hooks.  A hook may return a new gradient, which must look like the one
 it replaces.  (A leaf's post-accumulate-grad hooks run in AccumulateGrad, node.py.)
 """
-from .. import trace
+from .. import tracing
 from . import narration
 
 
@@ -51,7 +51,7 @@ def call_post_hooks(node, grad_inputs, grads):
 
 
 def _narrate(node, kind):
-    if trace.active is not None:
+    if tracing.active is not None:
         narration.hook_called(node, kind)
 
 

@@ -8,7 +8,7 @@ what a custom backward may return, outputs marked dirty) are in function_rules.p
 """
 import warnings
 
-from .. import backend, trace
+from .. import backend, tracing
 from . import anomaly, forward_ad, function_rules, narration, speed, tensor_door
 from .anomaly import _state as _anomaly
 from .forward_ad import _state as _forward_ad
@@ -317,7 +317,7 @@ def _attach_outputs(node, args, outputs):
         results = tuple([_attach(node, args, output, output_nr)
                          for output_nr, output in enumerate(outputs)])
     node._output_metadata = speed.metadata_of_outputs(results)
-    if trace.active is not None:
+    if tracing.active is not None:
         narration.node_created(node, results)
     return results[0] if single else results
 

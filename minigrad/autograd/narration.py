@@ -1,6 +1,6 @@
-"""What the autograd core tells a recorder: the events of minigrad.trace.
+"""What the autograd core tells a recorder: the events of minigrad.tracing.
 
-Each call site first checks `trace.active is not None`, so that nobody pays for
+Each call site first checks `tracing.active is not None`, so that nobody pays for
 narration they do not listen to.  Recording only adds these events: the core runs
 the same code with or without a recorder, so a picture of a recording shows what
 the engine does when nobody watches.
@@ -11,8 +11,8 @@ walking up Python's call stack only while a recorder listens.
 """
 import sys
 
-from .. import trace
-from ..trace import Where, describe, ident
+from .. import tracing
+from ..tracing import Where, describe, ident
 
 _shown = None        # {code object: name} of the functions a recording points at
 
@@ -38,8 +38,8 @@ def where():
 
 
 def emit(kind, **data):
-    """trace.emit, with where the event came from."""
-    trace.emit(kind, where(), **data)
+    """tracing.emit, with where the event came from."""
+    tracing.emit(kind, where(), **data)
 
 
 def _short_name(node):
@@ -64,7 +64,7 @@ def tensor_saved(node, slot, tensor, is_output):
 
 
 def tensor_packed(node, slot, packed):
-    emit("tensor_packed", node=ident(node), slot=slot, packed_nbytes=trace.packed_nbytes(packed))
+    emit("tensor_packed", node=ident(node), slot=slot, packed_nbytes=tracing.packed_nbytes(packed))
 
 
 def version_checked(node, saved, unchanged):

@@ -10,7 +10,7 @@ import weakref
 
 import numpy as np
 
-from .. import trace
+from .. import tracing
 from ..utils.hooks import HookDict, add_hook
 from . import narration, tensor_door
 from .grad_mode import _state as _grad_mode
@@ -126,10 +126,10 @@ class AccumulateGrad(Node):
             leaf._grad = leaf._grad + grad
         else:
             leaf._grad._accumulate_in_place(grad)
-        if trace.active is not None:
+        if tracing.active is not None:
             narration.grad_accumulated(self, leaf)
         for hook in tuple((leaf._post_accumulate_hooks or {}).values()):
-            if trace.active is not None:
+            if tracing.active is not None:
                 narration.hook_called(self, "post_accumulate")
             if hook(leaf) is not None:
                 raise RuntimeError("Tensor post accumulate grad hooks should return None.")

@@ -4,7 +4,7 @@ import contextlib
 import re
 import weakref
 
-from .. import dtypes, trace
+from .. import dtypes, tracing
 from . import narration, tensor_door
 from .grad_mode import no_grad
 from .node import leaf_accumulator
@@ -43,7 +43,7 @@ class SavedTensor:
             self.is_output, self.output_nr = True, tensor._output_nr
         if tensor._wrapped_number:
             self.wrapped_number = True                        # x * 2 saves the 2
-        if narrate and trace.active is not None:
+        if narrate and tracing.active is not None:
             narration.tensor_saved(node, slot, tensor, is_output)
         if _saved_tensors_hooks_stack and not self.wrapped_number:
             self._pack(tensor, node, *_saved_tensors_hooks_stack[-1])      # (never numbers)
@@ -69,7 +69,7 @@ class SavedTensor:
         self.grad_fn, self.requires_grad = tensor.grad_fn, tensor._requires_grad
         self.accumulator = (leaf_accumulator(tensor)
                             if self.grad_fn is None and self.requires_grad else None)
-        if trace.active is not None:
+        if tracing.active is not None:
             narration.tensor_packed(node, self.slot, self.packed)
 
     @classmethod
@@ -93,13 +93,13 @@ class SavedTensor:
         backward without retain_graph), and when it was changed in place since it was
         saved: backward would compute with a value forward never saw."""
         if self.freed:
-            if trace.active is not None:
+            if tracing.active is not None:
                 narration.freed_tensor_asked(node, self.slot)
             raise RuntimeError(ERR_BACKWARD_TWICE)
         if self.unpack_hook is not None:
             return self._unpack_with_hook(node)
         unchanged = self.version_counter.value == self.version
-        if trace.active is not None:
+        if tracing.active is not None:
             narration.version_checked(node, self, unchanged)
         if not unchanged:
             raise RuntimeError(self._version_error(node))
@@ -116,7 +116,7 @@ class SavedTensor:
     def _unpack_with_hook(self, node):
         """What `unpack_hook` makes of the packed value, put back in the saved tensor's place
         in the graph (PyTorch checks no version here: the hook may have made a copy)."""
-        if trace.active is not None:
+        if tracing.active is not None:
             narration.tensor_unpacked(node, self.slot)
         tensor = self.unpack_hook(self.packed)
         if not isinstance(tensor, tensor_door.Tensor):
@@ -261,7 +261,7 @@ def save(tensor, node, slot):
     if tensor is None:
         return None
     if tensor._wrapped_number:
-        if trace.active is not None:
+        if tracing.active is not None:
             narration.tensor_saved(node, slot, tensor, False)
         return tensor._data
     if node._dirty and tensor._base is not None and any(tensor is d for d in node._dirty):
@@ -279,10 +279,10 @@ def unpack_all(saved, node):
             tensors.append(None)
         else:                                   # a saved number (NOTE [saved numbers])
             if node._numbers_freed:
-                if trace.active is not None:
+                if tracing.active is not None:
                     narration.freed_tensor_asked(node, slot)
                 raise RuntimeError(ERR_BACKWARD_TWICE)
-            if trace.active is not None:
+            if tracing.active is not None:
                 narration.number_unpacked(node, slot)
             tensors.append(number_tensor(kept))
     return tuple(tensors)
@@ -293,14 +293,14 @@ def release_saved(node):
     numbers = False
     for slot, kept in enumerate(node._saved):
         if kept.__class__ is SavedTensor:
-            if trace.active is not None and not kept.freed:
+            if tracing.active is not None and not kept.freed:
                 narration.tensor_freed(node, slot, kept)
             kept.freed, kept.packed = True, None
             if kept.unpack_hook is not None:    # (only packed tensors set these)
                 kept.unpack_hook = kept.grad_fn = kept.accumulator = None
         elif kept is not None:                  # a saved number: freed with its node
             numbers = True
-            if trace.active is not None and not node._numbers_freed:
+            if tracing.active is not None and not node._numbers_freed:
                 narration.tensor_freed(node, slot, kept)
     if numbers:
         node._numbers_freed = True

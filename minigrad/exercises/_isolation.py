@@ -24,7 +24,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .. import dtypes, settings, trace
+from .. import dtypes, settings, tracing
 from ..autograd import anomaly, engine, forward_ad, forward_mode, grad_mode, saved_tensor
 
 # (the switch, its default): dicts updated in place, lists emptied in place
@@ -79,7 +79,7 @@ class _Switches(NamedTuple):
     @classmethod
     def now(cls):
         return cls([dict(switch) for switch, _ in _SWITCHES], [list(s) for s in _STACKS],
-                   dtypes.get_default_dtype(), _numpy_errors(), trace.active)
+                   dtypes.get_default_dtype(), _numpy_errors(), tracing.active)
 
     def restore(self):
         for (switch, _), values in zip(_SWITCHES, self.switches):
@@ -89,7 +89,7 @@ class _Switches(NamedTuple):
             stack[:] = values
         dtypes.set_default_dtype(self.dtype)
         _set_numpy_errors(self.numpy_errors)
-        trace.active = self.recorder
+        tracing.active = self.recorder
 
 
 def _numpy_errors():

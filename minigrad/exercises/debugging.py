@@ -9,7 +9,7 @@ the answer left the graph's saved tensors alive.
 """
 import numpy as np
 
-from .. import creation, trace
+from .. import creation, tracing
 from ..autograd import grad
 from . import _tools
 from ._tools import Hint, as_array
@@ -86,7 +86,7 @@ def check_separate_gradients(answer):
     want_a, want_b = _expected()
     w = creation.tensor(_W, requires_grad=True)
     loss_a, loss_b = _losses(w)
-    with trace.record() as recorded:
+    with tracing.record() as recorded:
         try:
             result = separate(loss_a, loss_b, w)
         except RuntimeError as error:

@@ -25,7 +25,7 @@ from .draw import dot_source, dot_svg, find_dot, python_svg, run_dot, MISSING_DO
 from .model import build
 from .storyboard import Frame, frames
 from .animation_export import export
-from ..trace import record
+from ..tracing import record
 
 __all__ = ["graph", "GraphDrawing", "record", "settings", "frames", "Frame", "animate",
            "export"]

@@ -1,6 +1,6 @@
 """The engine's own source beside the graph, with the line that made each step.
 
-Every event says where it came from (`event.where`, minigrad/trace.py): the
+Every event says where it came from (`event.where`, minigrad/tracing.py): the
 line of the engine loop (`run_backward`) or of `Function.apply` that emitted
 it.  A frame shows the function its event came from, read from the source file
 the engine runs (so the picture cannot drift from the code), with that line

@@ -17,7 +17,7 @@ Example::
     >>> import minigrad as torch
     >>> from minigrad.viz.stage import Stage
     >>> x = torch.tensor([1.0, 2.0], requires_grad=True)
-    >>> with torch.trace.record() as trace:
+    >>> with torch.tracing.record() as trace:
     ...     x.exp().sum().backward()
     >>> [trace.names[n] for n in Stage(trace).functions]
     ['ExpBackward0', 'SumBackward0']

@@ -60,7 +60,7 @@ def frames(trace, lang=None, *, view="all", names=None):
     """Cut a recorded trace into the frames of an animation.
 
     Args:
-        trace: a `Trace` from `minigrad.viz.record()` (or `minigrad.trace.record()`).
+        trace: a `Trace` from `minigrad.viz.record()` (or `minigrad.tracing.record()`).
         lang: "en" or "zh"; default `minigrad.settings.lang`, MINIGRAD_LANG, "en".
         view: "all", or only the "forward" or "backward" frames (renumbered from 0).
         names: optional {"x": x, "loss": loss, ...}: label leaves, outputs and saved

@@ -1,13 +1,13 @@
 """The engine narrates: events emitted while a recorder listens.
 
-    with minigrad.viz.record() as trace:        # or minigrad.trace.record()
+    with minigrad.viz.record() as trace:        # or minigrad.tracing.record()
         y = (x * w).exp().sum()
         y.backward()
     [e.kind for e in trace]                      # node_created, tensor_saved, ... node_started ...
 
 The engine calls `emit(kind, ...)` at each step worth showing; with no
 recorder active, each call site costs one global lookup and a comparison
-(`if trace.active is not None`), so the engine pays next to nothing.
+(`if tracing.active is not None`), so the engine pays next to nothing.
 Widgets replay a `Trace`; they never look at engine internals.
 
 Event kinds and their fields (ids are small integers stable within a trace):
@@ -115,7 +115,7 @@ def record():
 
         >>> import minigrad as torch
         >>> x = torch.tensor([1.0, 2.0], requires_grad=True)
-        >>> with torch.trace.record() as trace:
+        >>> with torch.tracing.record() as trace:
         ...     x.exp().sum().backward()
         >>> trace.backward_order()
         ['SumBackward0', 'ExpBackward0', 'AccumulateGrad']
