@@ -152,6 +152,18 @@ def diag(input, diagonal=0):
     return input.diag(diagonal)
 
 
+def diagonal(input, offset=0, dim1=0, dim2=1):
+    return input.diagonal(offset, dim1, dim2)
+
+
+def trace(input):
+    return input.trace()
+
+
+def select(input, dim, index):
+    return input.select(dim, index)
+
+
 def sort(input, *dim_descending, dim=-1, descending=False, stable=None):
     dim, descending = ordering.sort_arguments(dim_descending, dim, descending, stable,
                                               caller=("Tensor",))

@@ -91,6 +91,9 @@ FUNCTIONS = {
     "narrow": ["Tensor input, int dim, Tensor start, int length",
                "Tensor input, int dim, int start, int length"],
     "chunk": ["Tensor input, int chunks, int dim=0"],
+    "select": ["Tensor input, Dimname dim, int index", "Tensor input, int dim, int index"],
+    "diagonal": ["Tensor input, *, Dimname outdim, Dimname dim1, Dimname dim2, int offset=0",
+                 "Tensor input, int offset=0, int dim1=0, int dim2=1"],
     "tril": ["Tensor input, int diagonal=0, *, any out=None"],
     "cat": ["Tensor[] tensors, int dim=0, *, any out=None",
             "Tensor[] tensors, Dimname dim, *, any out=None"],
@@ -130,7 +133,7 @@ FUNCTIONS = {
 }
 for _same, _as in (("exp log sin cos tan tanh sigmoid relu sqrt abs neg reciprocal sign square "
                     "floor ceil trunc exp2 expm1 log2 log10 log1p sinh cosh asin acos atan erf "
-                    "erfc isnan isinf isfinite clone numel t", "abs"),
+                    "erfc isnan isinf isfinite clone numel t trace", "abs"),
                    ("min", "max"), ("argmin", "argmax"), ("var", "std"), ("var_mean", "std"), ("std_mean", "std"),
                    ("log_softmax", "softmax"), ("triu", "tril"),
                    ("zeros empty", "ones"), ("zeros_like empty_like rand_like randn_like",
@@ -168,7 +171,7 @@ METHODS = {
 }
 
 for _name in ("sum mean reshape permute flip transpose unsqueeze gather index_select narrow "
-              "chunk split roll tril triu clamp allclose equal mm matmul dot outer maximum "
+              "chunk split select diagonal roll tril triu clamp allclose equal mm matmul dot outer maximum "
               "minimum atan2").split():
     METHODS.setdefault(_name, [t[len("Tensor input"):].lstrip(", ").replace(
         "int[] shape", "int... shape").replace("int[] dims", "int... dims")  # x.reshape(2, 3)

@@ -1,12 +1,13 @@
 """A tensor's shape (Size), and the Tensor methods that rearrange or pick elements:
 views and reshaping (view, reshape, transpose, permute, squeeze, unsqueeze, expand,
-.T), indexing (x[...], gather, index_select), pieces (split, chunk, unbind, narrow)
-and tiling (repeat, flip, roll, tril, triu, diag).  Each calls one op of
-minigrad/ops/ (shape.py, index.py, pieces.py); read the op's class for its forward
-and backward.  A mixin of Tensor."""
+.T), indexing (x[...], select, gather, index_select), pieces (split, chunk, unbind,
+narrow), tiling (repeat, flip, roll, tril, triu) and diagonals (diag, diagonal, trace).
+Each calls one op of minigrad/ops/ (shape.py, index.py, pieces.py, diagonals.py); read
+the op's class for its forward and backward.  A mixin of Tensor."""
 import warnings
 
-from .ops import index, pieces, shape
+from .ops import diagonals, index, pieces, shape
+from .ops.index import Select
 from .ops.shape import check_flatten_dims, normalize_dim
 
 
@@ -199,6 +200,24 @@ class TensorShape:
         """The slices along dim, as a tuple of views."""
         return pieces.refuse_inplace(pieces.Unbind.apply(self, dim), "Unbind")
 
+    def select(self, dim, index):
+        """The slice at `index` along dim, that dim removed: a view, x.select(0, i) is x[i].
+
+        Example::
+
+            >>> import minigrad as torch
+            >>> torch.tensor([[1, 2], [3, 4]]).select(1, 0)
+            tensor([1, 3])
+        """
+        if self.ndim == 0:
+            raise IndexError("select() cannot be applied to a 0-dim tensor.")
+        dim = normalize_dim(dim, self.ndim)
+        size = self.shape[dim]
+        if not -size <= index < size:
+            raise IndexError(f"select(): index {index} out of range for tensor of size "
+                             f"{list(self.shape)} at dimension {dim}")
+        return Select.apply(self, (slice(None),) * dim + (index % size,))
+
     def narrow(self, dim, start, length):
         """Elements start .. start+length along dim: a view (SliceBackward0)."""
         if self.ndim == 0:
@@ -254,7 +273,22 @@ class TensorShape:
             tensor([2])
         """
         if self.ndim == 1:
-            return pieces.DiagEmbed.apply(self, diagonal)
+            return diagonals.DiagEmbed.apply(self, diagonal)
         if self.ndim == 2:
-            return pieces.Diag.apply(self, diagonal)
+            return diagonals.Diag.apply(self, diagonal)
         raise RuntimeError(f"diag(): Supports 1D or 2D tensors. Got {self.ndim}D")
+
+    def diagonal(self, offset=0, dim1=0, dim2=1):
+        """Diagonal `offset` of dims (dim1, dim2), as the last dim of a view.
+
+        Example::
+
+            >>> import minigrad as torch
+            >>> torch.tensor([[1, 2], [3, 4]]).diagonal()
+            tensor([1, 4])
+        """
+        return diagonals.Diagonal.apply(self, offset, dim1, dim2)
+
+    def trace(self):
+        """The sum of the main diagonal of a matrix (TraceBackward0)."""
+        return diagonals.Trace.apply(self)

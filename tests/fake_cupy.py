@@ -116,6 +116,12 @@ class ndarray:
             return _wrap(attr(*_unwrap(args), **_unwrap(kwargs)), self._device_id)
         return method
 
+    def diagonal(self, offset=0, axis1=0, axis2=1):
+        """A view that may be written through, as CuPy's is (numpy's is read-only)."""
+        view = self._array.diagonal(offset, axis1, axis2)
+        view.flags.writeable = self._array.flags.writeable
+        return _wrap(view, self._device_id)
+
     def __getitem__(self, key):
         return _wrap(self._array[_unwrap(key)], self._device_id)
 

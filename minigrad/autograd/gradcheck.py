@@ -35,8 +35,9 @@ def _host_values(tensor):
 
 def _numerical_jacobians(func, inputs, eps):
     """J[i][o] has shape (numel of input i, numel of output o)."""
+    # the first call runs in the caller's grad mode, as PyTorch's gradcheck makes it
+    outputs = [o for o in _outputs(func, inputs) if _is_tensor(o)]
     with no_grad():
-        outputs = [o for o in _outputs(func, inputs) if _is_tensor(o)]
         jacobians = []
         for x in inputs:
             if not (_is_tensor(x) and x.requires_grad):

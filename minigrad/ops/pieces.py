@@ -1,6 +1,6 @@
 """Ops that cut a tensor into views (split, chunk, unbind, narrow, movedim) and ops that
 pick or rearrange its elements into a copy (gather, index_select, repeat, flip, roll,
-tril, triu, diag).
+tril, triu); diagonals are in diagonals.py.
 
 The views share their base's data and version counter (`x._view`), as in PyTorch.
 """
@@ -302,70 +302,3 @@ class Triu(Tril):
 
     node_name = "TriuBackward0"
     compute = "triu"
-
-
-def _diagonal_spots(shape, offset, xp):
-    """(rows, cols) of diagonal `offset` of a matrix of `shape` (above the main one when
-    offset > 0, below when < 0)."""
-    first_row, first_col = max(-offset, 0), max(offset, 0)
-    length = max(0, min(shape[0] - first_row, shape[1] - first_col))
-    steps = xp.arange(length)
-    return steps + first_row, steps + first_col
-
-
-class DiagonalCopy(BuiltinFunction):
-    """out = diagonal `offset` of the matrix x (a copy);  dx = g on that diagonal of zeros."""
-
-    node_name = "DiagonalBackward0"
-
-    @staticmethod
-    def forward(ctx, x, offset=0):
-        ctx.shape, ctx.offset = x.shape, offset
-        return x._new(x._data[_diagonal_spots(x.shape, offset, x._xp)])
-
-    @staticmethod
-    def backward(ctx, grad):
-        return DiagonalScatter.apply(grad, ctx.shape, ctx.offset), None
-
-
-class Diag(DiagonalCopy):
-    """torch.diag of a matrix: DiagonalCopy (PyTorch names its node DiagonalBackward0_copy)."""
-
-    node_name = "DiagonalBackward0_copy"
-
-
-class DiagonalScatter(BuiltinFunction):
-    """out = zeros(shape) with g on diagonal `offset` (the backward of a diagonal);
-    dg = h's diagonal."""
-
-    node_name = "DiagonalBackwardBackward0"
-
-    @staticmethod
-    def forward(ctx, grad, shape, offset):
-        ctx.offset = offset
-        out = grad._xp.zeros(shape, grad._data.dtype)
-        out[_diagonal_spots(shape, offset, grad._xp)] = grad._data
-        return grad._new(out)
-
-    @staticmethod
-    def backward(ctx, h):
-        return DiagonalCopy.apply(h, ctx.offset), None, None
-
-
-class DiagEmbed(BuiltinFunction):
-    """torch.diag of a vector: out = the square matrix with x on diagonal `offset`, zeros
-    elsewhere;  dx = g's diagonal."""
-
-    node_name = "DiagEmbedBackward0"
-
-    @staticmethod
-    def forward(ctx, x, offset=0):
-        ctx.offset = offset
-        size = x.shape[0] + abs(offset)
-        out = x._xp.zeros((size, size), x._data.dtype)
-        out[_diagonal_spots((size, size), offset, x._xp)] = x._data
-        return x._new(out)
-
-    @staticmethod
-    def backward(ctx, grad):
-        return DiagonalCopy.apply(grad, ctx.offset), None

@@ -29,13 +29,9 @@ PORTED_FAILING = {
     # --- missing API --------------------------------------------------------------------
     "case_grad_batched_grad": (MISSING, "autograd.grad(is_grads_batched=True)"),
     "case_backward_create_graph_warns": (MISSING, "set_warn_always / is_warn_always_enabled"),
-    "case_select_sum": (MISSING, "Tensor.select"),
-    "case_inplace_not_requires_grad": (MISSING, "Tensor.select (and += on a custom "
-                                                "Function's view is not refused)"),
-    "case_autograd_multiple_views_python": (MISSING, "Tensor.select"),
-    "case_inplace_on_view_modify_base": (MISSING, "Tensor.select"),
-    "case_inplace_on_view_non_contig": (MISSING, "Tensor.select"),
-    "case_diagonal_expanded_v": (MISSING, "Tensor.diagonal"),
+    "case_inplace_not_requires_grad": (VIEWS, "an in-place change that requires grad, on a "
+                                              "custom Function's view (or unbind's) of a tensor "
+                                              "that does not, is not refused"),
     "case_increment_version": (MISSING, "autograd.graph.increment_version"),
     "case_inplace_on_view_backward": (MISSING, "nn.functional.threshold"),
     "case_out_variant_raises_when_inputs_require_grad": (MISSING, "out= arguments"),
@@ -55,8 +51,6 @@ PORTED_FAILING = {
     "case_copy_": (MISSING, "bfloat16"),
     "case_inplace_on_view_multi_output_unsafe": (MISSING, "unsafe_split, unsafe_chunk"),
     "case_resize_version_bump": (MISSING, "resize_, resize_as_"),
-    "case_trace_backward_nonsquare_171704": (MISSING, "torch.trace (minigrad.trace is the "
-                                                      "narration module)"),
     "case_set_multithreading_enabled_as_context_manager_and_function": (
         MISSING, "autograd.set_multithreading_enabled / is_multithreading_enabled"),
     "case_allow_mutation_basic": (MISSING, "autograd.graph.allow_mutation_on_saved_tensors"),
