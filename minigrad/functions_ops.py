@@ -9,8 +9,24 @@ def split(tensor, split_size_or_sections, dim=0):
     return tensor.split(split_size_or_sections, dim)
 
 
+def split_with_sizes(input, split_sizes, dim=0):
+    return input.split_with_sizes(split_sizes, dim)
+
+
 def chunk(input, chunks, dim=0):
     return input.chunk(chunks, dim)
+
+
+def unsafe_split(input, split_size, dim=0):
+    return input.unsafe_split(split_size, dim)
+
+
+def unsafe_split_with_sizes(input, split_sizes, dim=0):
+    return input.unsafe_split_with_sizes(split_sizes, dim)
+
+
+def unsafe_chunk(input, chunks, dim=0):
+    return input.unsafe_chunk(chunks, dim)
 
 
 def unbind(input, dim=0):

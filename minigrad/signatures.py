@@ -91,6 +91,8 @@ FUNCTIONS = {
     "narrow": ["Tensor input, int dim, Tensor start, int length",
                "Tensor input, int dim, int start, int length"],
     "chunk": ["Tensor input, int chunks, int dim=0"],
+    "split_with_sizes": ["Tensor input, int[] split_sizes, int dim=0"],
+    "unsafe_split": ["Tensor input, int split_size, int dim=0"],
     "select": ["Tensor input, Dimname dim, int index", "Tensor input, int dim, int index"],
     "diagonal": ["Tensor input, *, Dimname outdim, Dimname dim1, Dimname dim2, int offset=0",
                  "Tensor input, int offset=0, int dim1=0, int dim2=1"],
@@ -134,7 +136,8 @@ FUNCTIONS = {
 for _same, _as in (("exp log sin cos tan tanh sigmoid relu sqrt abs neg reciprocal sign square "
                     "floor ceil trunc exp2 expm1 log2 log10 log1p sinh cosh asin acos atan erf "
                     "erfc isnan isinf isfinite clone numel t trace", "abs"),
-                   ("min", "max"), ("argmin", "argmax"), ("var", "std"), ("var_mean", "std"), ("std_mean", "std"),
+                   ("min", "max"), ("argmin", "argmax"), ("var var_mean std_mean", "std"),
+                   ("unsafe_chunk", "chunk"), ("unsafe_split_with_sizes", "split_with_sizes"),
                    ("log_softmax", "softmax"), ("triu", "tril"),
                    ("zeros empty", "ones"), ("zeros_like empty_like rand_like randn_like",
                                              "ones_like")):
@@ -171,7 +174,8 @@ METHODS = {
 }
 
 for _name in ("sum mean reshape permute flip transpose unsqueeze gather index_select narrow "
-              "chunk split select diagonal roll tril triu clamp allclose equal mm matmul dot outer maximum "
+              "chunk split split_with_sizes unsafe_split unsafe_split_with_sizes unsafe_chunk "
+              "select diagonal roll tril triu clamp allclose equal mm matmul dot outer maximum "
               "minimum atan2").split():
     METHODS.setdefault(_name, [t[len("Tensor input"):].lstrip(", ").replace(
         "int[] shape", "int... shape").replace("int[] dims", "int... dims")  # x.reshape(2, 3)

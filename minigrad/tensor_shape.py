@@ -30,6 +30,22 @@ _T_WARNING = (
 _warned = {"T": False, "T of 0-D": False}      # PyTorch gives these once per process
 
 
+def _piece_sizes(x, split_size, dim):
+    """The sizes of split(split_size)'s pieces along dim."""
+    length = x.shape[normalize_dim(dim, x.ndim)] if x.ndim else 0
+    return pieces.split_sizes(length, split_size)
+
+
+def _chunk_size(x, chunks, dim):
+    """The piece size of chunk(chunks): as many elements as make `chunks` pieces at most."""
+    if chunks <= 0:
+        raise RuntimeError(f"chunk expects `chunks` to be greater than 0, got: {chunks}")
+    if x.ndim == 0:
+        raise RuntimeError("chunk expects at least a 1-dimensional tensor")
+    length = x.shape[normalize_dim(dim, x.ndim)]
+    return max(-(-length // chunks), 1) if length else 0
+
+
 class Size(tuple):
     """A tensor's shape: a tuple that prints like PyTorch's."""
 
@@ -181,20 +197,29 @@ class TensorShape:
             [[0, 1], [2, 3], [4]]
         """
         if isinstance(split_size, (list, tuple)):
-            outs = pieces.SplitWithSizes.apply(self, tuple(split_size), dim)
-            return pieces.refuse_inplace(outs, "SplitWithSizes")
-        length = self.shape[normalize_dim(dim, self.ndim)] if self.ndim else 0
-        outs = pieces.Split.apply(self, pieces.split_sizes(length, split_size), dim)
+            return self.split_with_sizes(split_size, dim)
+        outs = pieces.Split.apply(self, _piece_sizes(self, split_size, dim), dim)
         return pieces.refuse_inplace(outs, "Split")
+
+    def split_with_sizes(self, split_sizes, dim=0):
+        """Consecutive pieces of the given sizes along dim; views."""
+        outs = pieces.SplitWithSizes.apply(self, tuple(split_sizes), dim)
+        return pieces.refuse_inplace(outs, "SplitWithSizes")
 
     def chunk(self, chunks, dim=0):
         """`chunks` pieces of equal size (the last may be smaller, or fewer pieces); views."""
-        if chunks <= 0:
-            raise RuntimeError(f"chunk expects `chunks` to be greater than 0, got: {chunks}")
-        if self.ndim == 0:
-            raise RuntimeError("chunk expects at least a 1-dimensional tensor")
-        length = self.shape[normalize_dim(dim, self.ndim)]
-        return self.split(max(-(-length // chunks), 1) if length else 0, dim)
+        return self.split(_chunk_size(self, chunks, dim), dim)
+
+    def unsafe_split(self, split_size, dim=0):
+        """split's pieces, but not views: they share the memory of self and may change in
+        place, each with its own version counter (UnsafeSplitBackward0)."""
+        return pieces.UnsafeSplit.apply(self, _piece_sizes(self, split_size, dim), dim)
+
+    def unsafe_split_with_sizes(self, split_sizes, dim=0):
+        return pieces.UnsafeSplitWithSizes.apply(self, tuple(split_sizes), dim)
+
+    def unsafe_chunk(self, chunks, dim=0):
+        return self.unsafe_split(_chunk_size(self, chunks, dim), dim)
 
     def unbind(self, dim=0):
         """The slices along dim, as a tuple of views."""

@@ -46,6 +46,23 @@ class Split(SplitWithSizes):
     node_name = "SplitBackward0"
 
 
+class UnsafeSplitWithSizes(SplitWithSizes):
+    """unsafe_split_with_sizes: SplitWithSizes's pieces as tensors of their own (the same
+    memory, but not views: each has its own version counter, none is refused in place)."""
+
+    node_name = "UnsafeSplitWithSizesBackward0"
+
+    @staticmethod
+    def forward(ctx, x, sizes, dim):
+        return tuple(x._new(view._data) for view in SplitWithSizes.forward(ctx, x, sizes, dim))
+
+
+class UnsafeSplit(UnsafeSplitWithSizes):
+    """unsafe_split(x, n) and unsafe_chunk."""
+
+    node_name = "UnsafeSplitBackward0"
+
+
 def split_sizes(length, size):
     """The piece sizes of split(size) along a dim of `length`: PyTorch's rule."""
     if size == 0 and length != 0:

@@ -42,14 +42,11 @@ PORTED_FAILING = {
     "case_autograd_inplace_views_creation_meta": (MISSING, "the in-place view ops transpose_, "
                                                            "t_, squeeze_, unsqueeze_, swapdims_, "
                                                            "swapaxes_"),
-    "case_custom_function_inplace_on_non_default_view": (MISSING, "Tensor.split_with_sizes"),
-    "case_inplace_on_view_multi_output_safe": (MISSING, "Tensor.split_with_sizes"),
     "case_integer_outputs": (MISSING, "Tensor.argsort"),
     "case_SortGenVmapAutogradFunction": (MISSING, "argsort, take_along_dim"),
     "case_non_differentiable": (MISSING, "Tensor.eq_"),
     "case_min_max_median_backprops_to_all_values": (MISSING, "median, nanmedian"),
     "case_copy_": (MISSING, "bfloat16"),
-    "case_inplace_on_view_multi_output_unsafe": (MISSING, "unsafe_split, unsafe_chunk"),
     "case_resize_version_bump": (MISSING, "resize_, resize_as_"),
     "case_set_multithreading_enabled_as_context_manager_and_function": (
         MISSING, "autograd.set_multithreading_enabled / is_multithreading_enabled"),
