@@ -1,6 +1,7 @@
 """torch.split(x, 2), torch.cumsum(x, 0), torch.sort(x) ...: the function forms of
 Tensor methods of tensor_math.py and tensor_shape.py (outer's code lives here;
 Tensor.outer calls it).  Each calls the op; read the op's class for its backward."""
+from . import dtypes
 from .ops import ordering, stats
 from .ops.shape import normalize_dims
 
@@ -186,6 +187,10 @@ def sort(input, *dim_descending, dim=-1, descending=False, stable=None):
     return input.sort(dim=dim, descending=descending, stable=stable)
 
 
+def argsort(input, dim=-1, descending=False, stable=False):
+    return input.argsort(dim=dim, descending=descending, stable=stable)
+
+
 def topk(input, k, dim=-1, largest=True, sorted=True):
     return input.topk(k, dim, largest, sorted)
 
@@ -208,6 +213,16 @@ def all(input, dim=None, keepdim=False):
     return input._new(input._data.all(axis=_reduced(input, dim), keepdims=keepdim))
 
 
+def count_nonzero(input, dim=None):
+    """How many elements (over dim, or all of them) are not zero (int64, no gradient)."""
+    counts = (input._data != 0).sum(axis=_reduced(input, dim))
+    return input._new(input._xp.asarray(counts, dtype=dtypes.int64.numpy))
+
+
+def take_along_dim(input, indices, dim=None):
+    return input.take_along_dim(indices, dim)
+
+
 def _reduced(input, dim):
     return None if dim is None else normalize_dims(dim, input.ndim)
 
@@ -227,5 +242,5 @@ def remainder(input, other):
     return input % other
 
 
-__all__ = [n for n in dir() if not n.startswith("_") and n not in ("normalize_dims", "ordering", "stats")]
+__all__ = [n for n in dir() if not n.startswith("_") and n not in ("dtypes", "normalize_dims", "ordering", "stats")]
 

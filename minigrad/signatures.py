@@ -96,6 +96,11 @@ FUNCTIONS = {
     "select": ["Tensor input, Dimname dim, int index", "Tensor input, int dim, int index"],
     "diagonal": ["Tensor input, *, Dimname outdim, Dimname dim1, Dimname dim2, int offset=0",
                  "Tensor input, int offset=0, int dim1=0, int dim2=1"],
+    "argsort": ["Tensor input, *, bool stable, int dim=-1, bool descending=False",
+                "Tensor input, int dim=-1, bool descending=False",
+                "Tensor input, Dimname dim, bool descending=False"],
+    "take_along_dim": ["Tensor input, Tensor indices, int? dim=None, *, any out=None"],
+    "count_nonzero": ["Tensor input, int[] dim", "Tensor input, int? dim=None"],
     "tril": ["Tensor input, int diagonal=0, *, any out=None"],
     "cat": ["Tensor[] tensors, int dim=0, *, any out=None",
             "Tensor[] tensors, Dimname dim, *, any out=None"],
@@ -175,7 +180,7 @@ METHODS = {
 
 for _name in ("sum mean reshape permute flip transpose unsqueeze gather index_select narrow "
               "chunk split split_with_sizes unsafe_split unsafe_split_with_sizes unsafe_chunk "
-              "select diagonal roll tril triu clamp allclose equal mm matmul dot outer maximum "
+              "select diagonal argsort take_along_dim count_nonzero roll tril triu clamp allclose equal mm matmul dot outer maximum "
               "minimum atan2").split():
     METHODS.setdefault(_name, [t[len("Tensor input"):].lstrip(", ").replace(
         "int[] shape", "int... shape").replace("int[] dims", "int... dims")  # x.reshape(2, 3)

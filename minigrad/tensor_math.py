@@ -338,6 +338,10 @@ class TensorMath:
         """True where some element (over `dim`, or all of them) is nonzero."""
         return functions_ops.any(self, dim, keepdim)
 
+    def count_nonzero(self, dim=None):
+        """How many elements (over `dim`, or all of them) are not zero (int64)."""
+        return functions_ops.count_nonzero(self, dim)
+
     def sort(self, *dim_descending, dim=-1, descending=False, stable=None):
         """(values, indices): the elements along dim in order, and where each came from.
         Equal values keep their order (see ops/ordering.py for PyTorch's ties).
@@ -352,6 +356,10 @@ class TensorMath:
         dim, descending = ordering.sort_arguments(dim_descending, dim, descending, stable)
         op = ordering.Sort if stable is None else ordering.SortStable
         return return_types.sort(*op.apply(self, dim, descending))
+
+    def argsort(self, dim=-1, descending=False, stable=False):
+        """The indices that sort the elements along dim: sort's indices (no gradient)."""
+        return self.sort(dim=dim, descending=descending, stable=stable).indices
 
     def topk(self, k, dim=-1, largest=True, sorted=True):
         """(values, indices) of the k largest elements along dim, largest first (or the k

@@ -1,12 +1,14 @@
 """A tensor's shape (Size), and the Tensor methods that rearrange or pick elements:
 views and reshaping (view, reshape, transpose, permute, squeeze, unsqueeze, expand,
-.T), indexing (x[...], select, gather, index_select), pieces (split, chunk, unbind,
-narrow), tiling (repeat, flip, roll, tril, triu) and diagonals (diag, diagonal, trace).
+.T), indexing (x[...], select, gather, take_along_dim, index_select), pieces (split,
+chunk, unbind, narrow), tiling (repeat, flip, roll, tril, triu) and diagonals (diag, diagonal, trace).
 Each calls one op of minigrad/ops/ (shape.py, index.py, pieces.py, diagonals.py); read
 the op's class for its forward and backward.  A mixin of Tensor."""
 import warnings
 
+from . import dtypes
 from .ops import diagonals, index, pieces, shape
+from .ops.arithmetic import check_shapes_broadcast
 from .ops.index import Select
 from .ops.shape import check_flatten_dims, normalize_dim
 
@@ -262,6 +264,28 @@ class TensorShape:
 
     def gather(self, dim, index):
         return pieces.Gather.apply(self, dim, index)
+
+    def take_along_dim(self, indices, dim=None):
+        """The elements at `indices` along dim (gather, after broadcasting the other dims of
+        self and indices); without dim, of the flattened tensor."""
+        if dim is None:
+            return self.view(-1).gather(0, indices.view(-1))
+        if indices.dtype is not dtypes.int64:
+            raise RuntimeError("torch.take_along_dim(): dtype of indices should be Long but "
+                               f"got {dtypes.legacy_name(indices.dtype)}")
+        if indices.ndim != self.ndim:
+            raise RuntimeError(
+                "torch.take_along_dim(): input and indices should have the same number of "
+                f"dimensions, but got {self.ndim} dimensions for input, and {indices.ndim} "
+                "dimensions for indices")
+        dim = normalize_dim(dim, self.ndim)
+        own_sizes = list(self.shape)
+        own_sizes[dim] = indices.shape[dim]
+        check_shapes_broadcast(own_sizes, indices.shape)
+        common = [max(a, b) for a, b in zip(own_sizes, indices.shape)]
+        indices = indices.expand(common)
+        common[dim] = self.shape[dim]
+        return self.expand(common).gather(dim, indices)
 
     def index_select(self, dim, index):
         return pieces.IndexSelect.apply(self, dim, index)

@@ -233,6 +233,8 @@ OPS = {
     "0-dim": (lambda a: (-a.sum()).abs() * a[0, 0].exp() / a.max().sigmoid(), (A,)),
     "sort-topk": (lambda a: a.sort(1, descending=True).values + a.topk(1, 0, largest=False)[0],
                   (A,)),
+    "argsort-take-along-dim": (lambda m: m.take_along_dim(m.argsort(1), 1) * m.count_nonzero(),
+                               (M,)),
     "select-diagonal-trace": (lambda s: s.select(1, 2).diagonal() * s.diagonal(1, 0, 2).trace(),
                               (S,)),
     "erf-diag-outer-where": (lambda m, v: m.erf() + m.erfc() * m.diag(1).sum() + v.diag(1)[:3]
