@@ -11,6 +11,7 @@ from .autograd import forward_ad
 from .autograd.forward_ad import _state as _forward_ad
 from .autograd.grad_mode import _state as _grad_mode, is_grad_enabled
 from .ops import index, inplace, inplace_unary, view_history
+from .ops import inplace_compare as compare
 from .ops.arithmetic import is_tensor, wrap_number
 
 
@@ -64,6 +65,28 @@ class TensorInPlace:
 
     def clamp_(self, min=None, max=None):
         return self._inplace(inplace.ClampInplace, min, max)
+
+    # in-place comparisons: 1 where true, 0 where not, in self's dtype (no gradient)
+    def eq_(self, other):
+        return self._compare_(other, compare.EqInplace, compare.EqScalarInplace)
+
+    def ne_(self, other):
+        return self._compare_(other, compare.NeInplace, compare.NeScalarInplace)
+
+    def lt_(self, other):
+        return self._compare_(other, compare.LtInplace, compare.LtScalarInplace)
+
+    def le_(self, other):
+        return self._compare_(other, compare.LeInplace, compare.LeScalarInplace)
+
+    def gt_(self, other):
+        return self._compare_(other, compare.GtInplace, compare.GtScalarInplace)
+
+    def ge_(self, other):
+        return self._compare_(other, compare.GeInplace, compare.GeScalarInplace)
+
+    def _compare_(self, other, with_tensor, with_number):
+        return self._inplace(with_tensor if is_tensor(other) else with_number, other)
 
     __iadd__ = add_
 

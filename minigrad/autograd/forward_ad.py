@@ -53,11 +53,13 @@ _state = {"level": None}       # the open dual level (0), or None: read by Funct
 TANGENT = "_fw_grad"          # the key of a dual tensor's tangent in its __dict__
 _dual_tensors = []             # weak references to the tensors made dual at this level
 
-# In-place ops whose Jacobian does not depend on the value they overwrite: their JVP
-# can be derived after the write.  The others (mul_, div_, clamp_ ...) need the old value:
-# Tensor's in-place methods keep it for them (keep_old_value).
+# In-place ops (or their base classes) whose Jacobian does not depend on the value they
+# overwrite: their JVP can be derived after the write (a comparison's Jacobian is zero).
+# The others (mul_, div_, clamp_ ...) need the old value: Tensor's in-place methods keep
+# it for them (keep_old_value).
 _INPLACE_WITH_JVP = {"AddInplace", "SubInplace", "ZeroInplace", "FillInplace",
-                     "CopyInplace", "MaskedFillInplace", "SetItem", "IndexPut", "CopySlices"}
+                     "CopyInplace", "MaskedFillInplace", "SetItem", "IndexPut", "CopySlices",
+                     "CompareInplace"}
 
 
 def _open_level():
@@ -338,7 +340,8 @@ def _builtin_jvp(function_cls, ctx, args, tangents, outputs):
     old = _old_value.pop() if inplace and _old_value else None    # (keep_old_value)
     if old is not None and old.shape != args[0].shape:
         old = None
-    if inplace and old is None and function_cls.__name__ not in _INPLACE_WITH_JVP:
+    if inplace and old is None and not _INPLACE_WITH_JVP.intersection(
+            c.__name__ for c in function_cls.__mro__):
         raise NotImplementedError(
             f"minigrad: forward AD through the in-place {function_cls.__name__} is not "
             "supported (its derivative needs the value it overwrote). Use the out-of-place "

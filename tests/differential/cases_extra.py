@@ -3372,3 +3372,25 @@ def case_retain_grad_on_a_view_follows_an_inplace_change_of_its_base(T, rec):
     loss.backward()
     rec("retained", (t4.grad, t4.grad_fn.name(), t4.retains_grad))
     rec("leaf", t1.grad)
+
+
+# --- the newer tensor API: in-place comparisons, argsort, count_nonzero ----------------------
+
+def case_inplace_comparisons(T, rec):
+    b = T.tensor([1.0, 3.0, 2.0])
+    for name in ("eq_", "ne_", "lt_", "le_", "gt_", "ge_"):
+        for kind, other in (("tensor", b), ("number", 2.0), ("0-d tensor", T.tensor(2))):
+            a = T.tensor([1.0, 2.0, 3.0], requires_grad=True)
+            y = a * 1
+            out = getattr(y, name)(other)
+            rec(f"{name} {kind}", (out is y, y, y._version, y.grad_fn.name(),
+                                                   _edges(y.grad_fn)))
+            y.sum().backward()
+            rec(f"{name} {kind} grad", a.grad)
+    x = T.tensor([1, 2, 3])
+    x.lt_(2.5)
+    rec("int", (x, x.dtype == T.int64))
+    with rec.raises("output with shape", name="broadcast"):
+        T.tensor([1.0, 2.0]).eq_(T.ones(2, 2))
+    with rec.raises("leaf Variable that requires grad", name="leaf"):
+        T.ones(2, requires_grad=True).eq_(1)
