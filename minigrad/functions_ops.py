@@ -187,6 +187,14 @@ def sort(input, *dim_descending, dim=-1, descending=False, stable=None):
     return input.sort(dim=dim, descending=descending, stable=stable)
 
 
+def median(input, dim=None, keepdim=False):
+    return input.median() if dim is None else input.median(dim, keepdim)
+
+
+def nanmedian(input, dim=None, keepdim=False):
+    return input.nanmedian() if dim is None else input.nanmedian(dim, keepdim)
+
+
 def argsort(input, dim=-1, descending=False, stable=False):
     return input.argsort(dim=dim, descending=descending, stable=stable)
 

@@ -34,3 +34,11 @@ class max(_ValuesIndices):            # noqa: N801,A001
 
 class min(_ValuesIndices):            # noqa: N801,A001
     __slots__ = ()
+
+
+class median(_ValuesIndices):         # noqa: N801
+    __slots__ = ()
+
+
+class nanmedian(_ValuesIndices):      # noqa: N801
+    __slots__ = ()

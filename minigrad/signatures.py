@@ -67,6 +67,9 @@ FUNCTIONS = {
             "Tensor input, Tensor other, *, any out=None",
             "Tensor input, int dim, bool keepdim=False, *, any out=None",
             "Tensor input, Dimname dim, bool keepdim=False"],
+    "median": ["Tensor input",
+               "Tensor input, int dim, bool keepdim=False, *, any out=None",
+               "Tensor input, Dimname dim, bool keepdim=False, *, any out=None"],
     "argmax": ["Tensor input, int? dim=None, bool keepdim=False, *, any out=None"],
     "logsumexp": ["Tensor input, int[1] dim, bool keepdim=False, *, any out=None",
                   "Tensor input, Dimname[] dim, bool keepdim=False"],
@@ -141,7 +144,7 @@ FUNCTIONS = {
 for _same, _as in (("exp log sin cos tan tanh sigmoid relu sqrt abs neg reciprocal sign square "
                     "floor ceil trunc exp2 expm1 log2 log10 log1p sinh cosh asin acos atan erf "
                     "erfc isnan isinf isfinite clone numel t trace", "abs"),
-                   ("min", "max"), ("argmin", "argmax"), ("var var_mean std_mean", "std"),
+                   ("min", "max"), ("nanmedian", "median"), ("argmin", "argmax"), ("var var_mean std_mean", "std"),
                    ("unsafe_chunk", "chunk"), ("unsafe_split_with_sizes", "split_with_sizes"),
                    ("log_softmax", "softmax"), ("triu", "tril"),
                    ("zeros empty", "ones"), ("zeros_like empty_like rand_like randn_like",
@@ -183,7 +186,7 @@ METHODS = {
 
 for _name in ("sum mean reshape permute flip transpose unsqueeze gather index_select narrow "
               "chunk split split_with_sizes unsafe_split unsafe_split_with_sizes unsafe_chunk "
-              "select diagonal argsort take_along_dim count_nonzero roll tril triu clamp allclose equal mm matmul dot outer maximum "
+              "select diagonal median nanmedian argsort take_along_dim count_nonzero roll tril triu clamp allclose equal mm matmul dot outer maximum "
               "minimum atan2").split():
     METHODS.setdefault(_name, [t[len("Tensor input"):].lstrip(", ").replace(
         "int[] shape", "int... shape").replace("int[] dims", "int... dims")  # x.reshape(2, 3)

@@ -271,6 +271,19 @@ class TensorMath:
             return reduce.Min.apply(self)
         return return_types.min(*reduce.MinDim.apply(self, dim, keepdim))
 
+    def median(self, dim=None, keepdim=False):
+        """The lower median (of all elements, or (values, indices) along dim); NaN if one is
+        NaN.  Its gradient goes to the chosen element (shared among equal ones without dim)."""
+        if dim is None:
+            return ordering.Median.apply(self)
+        return return_types.median(*ordering.MedianDim.apply(self, dim, keepdim))
+
+    def nanmedian(self, dim=None, keepdim=False):
+        """median, ignoring the NaNs."""
+        if dim is None:
+            return ordering.Nanmedian.apply(self)
+        return return_types.nanmedian(*ordering.NanmedianDim.apply(self, dim, keepdim))
+
     def argmax(self, dim=None, keepdim=False):
         if dim is None:
             return self._new(self._data.argmax())

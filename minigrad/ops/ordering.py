@@ -1,6 +1,6 @@
-"""Ops that order elements: sort and topk.
+"""Ops that order elements: sort, topk, median and nanmedian.
 
-Both pick values by position, like max(dim): the backward puts each gradient
+Each picks values by position, like max(dim): the backward puts each gradient
 back where its value came from (a scatter into zeros, PyTorch's ScatterBackward0).
 
 # NOTE: ties.  minigrad always sorts stably (equal values keep their order, for
@@ -8,12 +8,15 @@ back where its value came from (a scatter into zeros, PyTorch's ScatterBackward0
 # sort and its topk may order ties differently; the values are the same, but the
 # indices (and so where the gradient goes) can differ.  With topk(sorted=False)
 # PyTorch returns the k elements in an order it does not document; minigrad
-# returns them sorted.
+# returns them sorted.  median and nanmedian pick from the same stable order; PyTorch
+# picks with C++'s nth_element, which gave the same indices for every tie tried, but
+# another one for a slice of NaN only (nanmedian).
 """
 from .. import dtypes
 from .builtin import BuiltinFunction
 from .shape import normalize_dim
 from .pieces import ScatterOnZeros
+from .reduce import Max, MaxDim, picked_along
 
 
 def stable_order(data, axis, descending, xp):
@@ -109,3 +112,69 @@ class Topk(BuiltinFunction):
     @staticmethod
     def backward(ctx, grad, grad_indices):
         return _put_back(ctx, grad), None, None, None
+
+
+def lower_median(data, dim, skip_nan, xp):
+    """The index along dim (kept as a dim of size 1) of the lower median of each slice: the
+    element at (n - 1) // 2 in stable ascending order.  A NaN is larger than any number:
+    median gives the first NaN of a slice that has one, nanmedian the median of the others
+    (of all of them, when all are NaN)."""
+    if data.shape[dim] == 0:
+        raise IndexError(f"median(): Expected reduction dim {dim} to have non-zero size.")
+    order = xp.argsort(data, axis=dim, kind="stable")              # NaN last, as in sort
+    count = data.shape[dim]
+    nans = xp.isnan(data).sum(axis=dim, keepdims=True) if data.dtype.kind == "f" else 0
+    if skip_nan:
+        position = xp.maximum((count - nans - 1) // 2, 0)
+    else:
+        position = xp.where(nans > 0, count - nans, (count - 1) // 2)
+    one_each = order.shape[:dim] + (1,) + order.shape[dim + 1:]
+    return xp.take_along_axis(order, xp.broadcast_to(xp.asarray(position), one_each), axis=dim)
+
+
+class Median(Max):
+    """out = the lower median of all elements (NaN if one is NaN);  dx = g shared evenly
+    among the elements equal to it (Max's backward)."""
+
+    node_name = "MedianBackward0"
+    skip_nan = False
+
+    @staticmethod
+    def forward(ctx, x):
+        data = x._data.reshape(-1)
+        if data.size == 0:
+            result = x._new(x._xp.asarray(float("nan"), dtype=x._data.dtype))
+        else:
+            chosen = lower_median(data, 0, ctx._function_cls.skip_nan, x._xp)
+            result = x._new(data[chosen].reshape(()))
+        ctx.save_for_backward(x, result)
+        return result
+
+
+class Nanmedian(Median):
+    """out = the lower median of the elements that are not NaN;  dx as Median's."""
+
+    node_name = "NanmedianBackward0"
+    skip_nan = True
+
+
+class MedianDim(MaxDim):
+    """(values, indices) = the lower median along `dim`;  dx = g at the chosen index, 0
+    elsewhere (MaxDim's backward)."""
+
+    node_name = "MedianBackward1"
+    skip_nan = False
+
+    @staticmethod
+    def forward(ctx, x, dim, keepdim=False):
+        dim = normalize_dim(dim, x.ndim)
+        data = x._data.reshape(x.shape or (1,))
+        chosen = lower_median(data, dim, ctx._function_cls.skip_nan, x._xp)
+        return picked_along(ctx, x, data, dim, keepdim, chosen)
+
+
+class NanmedianDim(MedianDim):
+    """(values, indices) = the lower median along `dim` of the elements that are not NaN."""
+
+    node_name = "NanmedianBackward1"
+    skip_nan = True

@@ -122,17 +122,9 @@ class MaxDim(BuiltinFunction):
     @staticmethod
     def forward(ctx, x, dim, keepdim=False):
         dim = normalize_dim(dim, x.ndim)
-        xp = x._xp
         data = x._data.reshape(x.shape or (1,))         # a 0-d tensor: its one element
-        indices = xp.expand_dims(getattr(data, ctx._function_cls.pick)(axis=dim), dim)
-        values = xp.take_along_axis(data, indices, axis=dim)
-        if not keepdim or x.ndim == 0:
-            indices, values = indices.squeeze(dim), values.squeeze(dim)
-        indices = x._new(indices.astype(dtypes.int64.numpy))
-        ctx.mark_non_differentiable(indices)
-        ctx.save_for_backward(indices)
-        ctx.shape, ctx.dim, ctx.keepdim = x.shape, dim, keepdim
-        return x._new(values), indices
+        chosen = x._xp.expand_dims(getattr(data, ctx._function_cls.pick)(axis=dim), dim)
+        return picked_along(ctx, x, data, dim, keepdim, chosen)
 
     @staticmethod
     def backward(ctx, grad, grad_indices):
@@ -143,6 +135,19 @@ class MaxDim(BuiltinFunction):
         if not ctx.keepdim:
             grad, indices = grad.unsqueeze(ctx.dim), indices.unsqueeze(ctx.dim)
         return ScatterOnZeros.apply(grad, ctx.shape, ctx.dim, indices), None, None
+
+
+def picked_along(ctx, x, data, dim, keepdim, chosen):
+    """(values, indices) of a reduction that picks one element along dim, at `chosen` (its
+    index, dim kept); the indices are not differentiable, and are saved for backward."""
+    values = x._xp.take_along_axis(data, chosen, axis=dim)
+    if not keepdim or x.ndim == 0:
+        chosen, values = chosen.squeeze(dim), values.squeeze(dim)
+    indices = x._new(chosen.astype(dtypes.int64.numpy))
+    ctx.mark_non_differentiable(indices)
+    ctx.save_for_backward(indices)
+    ctx.shape, ctx.dim, ctx.keepdim = x.shape, dim, keepdim
+    return x._new(values), indices
 
 
 class MinDim(MaxDim):

@@ -3394,3 +3394,26 @@ def case_inplace_comparisons(T, rec):
         T.tensor([1.0, 2.0]).eq_(T.ones(2, 2))
     with rec.raises("leaf Variable that requires grad", name="leaf"):
         T.ones(2, requires_grad=True).eq_(1)
+
+
+def case_median_and_nanmedian(T, rec):
+    nan = float("nan")
+    rows = T.tensor([[1.0, 3.0, 2.0, nan], [4.0, 1.0, 1.0, 1.0], [nan, 5.0, nan, 3.0],
+                     [2.0, 1.0, 2.0, 1.0]], requires_grad=True)
+    for name in ("median", "nanmedian"):
+        f = getattr(T, name)
+        for dim in (0, 1, -1):
+            values, indices = f(rows, dim, keepdim=dim == 0)
+            rec(f"{name} {dim}", (values, indices, values.grad_fn.name()))
+            values.sum().backward()
+            rec(f"{name} {dim} grad", rows.grad)
+            rows.grad = None
+        whole = getattr(rows[1:3], name)()
+        whole.backward()
+        rec(f"{name} all", (whole, whole.grad_fn.name(), rows.grad))
+        rows.grad = None
+        rec(f"{name} ints", (getattr(T.tensor([3, 1, 2, 5]), name)(),
+                             getattr(T.tensor([[3, 1], [2, 5]]), name)(0)))
+        rec(f"{name} empty", getattr(T.tensor([]), name)())
+        with rec.raises("Expected reduction dim 0 to have non-zero size", name=f"{name} dim 0"):
+            getattr(T.tensor([]), name)(0)

@@ -42,7 +42,6 @@ PORTED_FAILING = {
     "case_autograd_inplace_views_creation_meta": (MISSING, "the in-place view ops transpose_, "
                                                            "t_, squeeze_, unsqueeze_, swapdims_, "
                                                            "swapaxes_"),
-    "case_min_max_median_backprops_to_all_values": (MISSING, "median, nanmedian"),
     "case_copy_": (MISSING, "bfloat16"),
     "case_resize_version_bump": (MISSING, "resize_, resize_as_"),
     "case_set_multithreading_enabled_as_context_manager_and_function": (
