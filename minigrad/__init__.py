@@ -20,6 +20,7 @@ from .functions import (abs, add, allclose, argmax, argmin, cat, clamp, clone, c
                         unsqueeze, where)
 from .functions_ops import *  # noqa: F401,F403 (split, cumsum, norm, outer ...)
 from .serialization import load, save
+from .settings import is_warn_always_enabled, set_warn_always
 from .tensor import Tensor
 from .tensor_shape import Size
 

@@ -1,4 +1,5 @@
-"""Project-wide settings: the language minigrad speaks (drawings, widgets, exercise feedback).
+"""Project-wide settings: the language minigrad speaks (drawings, widgets, exercise feedback),
+and whether the warnings PyTorch gives once per process are given every time.
 
 A lesson in Chinese sets the language once, in its first cell::
 
@@ -27,3 +28,18 @@ def resolve_lang(requested=None):
     if choice not in LANGUAGES:
         raise ValueError(f"lang must be one of {LANGUAGES}, got {requested or choice!r}")
     return choice
+
+
+warn_always = False  # True: the warnings given once per process come every time
+
+
+def set_warn_always(b):
+    """torch.set_warn_always: give the once-per-process warnings (backward with
+    create_graph=True, x.T of a tensor that is not a matrix) every time."""
+    global warn_always
+    warn_always = bool(b)
+
+
+def is_warn_always_enabled():
+    """torch.is_warn_always_enabled."""
+    return warn_always

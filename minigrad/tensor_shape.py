@@ -6,7 +6,7 @@ Each calls one op of minigrad/ops/ (shape.py, index.py, pieces.py, diagonals.py)
 the op's class for its forward and backward.  A mixin of Tensor."""
 import warnings
 
-from . import dtypes
+from . import dtypes, settings
 from .ops import diagonals, index, pieces, shape
 from .ops.arithmetic import check_shapes_broadcast
 from .ops.index import Select
@@ -146,7 +146,7 @@ class TensorShape:
     def T(self):
         """All dims reversed (a matrix transposed); PyTorch warns, once, for other ranks."""
         which = "T" if self.ndim else "T of 0-D"
-        if self.ndim != 2 and not _warned[which]:
+        if self.ndim != 2 and (settings.warn_always or not _warned[which]):
             _warned[which] = True
             warnings.warn(_T_WARNING if self.ndim else "Tensor.T is deprecated on 0-D tensors. "
                           "This function is the identity in these cases.", UserWarning,

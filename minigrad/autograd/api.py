@@ -1,6 +1,7 @@
 """`backward()` and `grad()`: check the arguments, then run the engine."""
 import warnings
 
+from .. import settings
 from . import tensor_door
 from .engine import run_backward
 
@@ -65,7 +66,7 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, 
     """
     tensors = _as_tuple(tensors)
     roots = _roots(tensors, _as_tuple(grad_tensors))
-    if create_graph and not _warned_create_graph:
+    if create_graph and (settings.warn_always or not _warned_create_graph):
         _warn_create_graph()
     if retain_graph is None:
         retain_graph = create_graph
@@ -90,7 +91,8 @@ _warned_create_graph = False
 
 
 def _warn_create_graph():
-    """PyTorch's warning, given once per process as PyTorch gives it."""
+    """PyTorch's warning, given once per process as PyTorch gives it (every time with
+    torch.set_warn_always(True))."""
     global _warned_create_graph
     _warned_create_graph = True
     warnings.warn(

@@ -106,6 +106,31 @@ class set_grad_enabled(_GradModeContext):
         return wrapper
 
 
+def is_multithreading_enabled():
+    """Whether backward may run its nodes on several threads (PyTorch's engine can, one
+    thread per device).  minigrad's engine always runs on the calling thread: the flag is
+    only remembered, for code written for PyTorch that sets it."""
+    return _multithreading["enabled"]
+
+
+class set_multithreading_enabled:
+    """Set the multithreading flag to `mode`: at once, and until the `with` block ends."""
+
+    def __init__(self, mode):
+        self._previous = _multithreading["enabled"]
+        _multithreading["enabled"] = bool(mode)
+
+    def __enter__(self):
+        pass
+
+    def __exit__(self, *exc_info):
+        _multithreading["enabled"] = self._previous
+        return False
+
+
+_multithreading = {"enabled": True}
+
+
 def is_inference_mode_enabled():
     """True inside `inference_mode()`."""
     return _state["inference"]

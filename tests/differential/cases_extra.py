@@ -3417,3 +3417,20 @@ def case_median_and_nanmedian(T, rec):
         rec(f"{name} empty", getattr(T.tensor([]), name)())
         with rec.raises("Expected reduction dim 0 to have non-zero size", name=f"{name} dim 0"):
             getattr(T.tensor([]), name)(0)
+
+
+def case_warn_always_repeats_the_once_per_process_warnings(T, rec):
+    import warnings
+    was = T.is_warn_always_enabled()
+    T.set_warn_always(True)
+    try:
+        rec("enabled", T.is_warn_always_enabled())
+        x = T.ones(2, 3, 4)
+        for attempt in range(2):
+            with warnings.catch_warnings(record=True) as caught:
+                warnings.simplefilter("always")
+                x.T
+            rec(f"T warns {attempt}", [str(w.message)[:40] for w in caught])
+    finally:
+        T.set_warn_always(was)
+    rec("restored", T.is_warn_always_enabled() == was)

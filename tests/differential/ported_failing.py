@@ -28,7 +28,6 @@ KINDS = (MISSING, SURFACE, GRAD_MODES, ENGINE, FUNCTION, SAVED, VIEWS, ANOMALY, 
 PORTED_FAILING = {
     # --- missing API --------------------------------------------------------------------
     "case_grad_batched_grad": (MISSING, "autograd.grad(is_grads_batched=True)"),
-    "case_backward_create_graph_warns": (MISSING, "set_warn_always / is_warn_always_enabled"),
     "case_inplace_not_requires_grad": (VIEWS, "an in-place change that requires grad, on a "
                                               "custom Function's view (or unbind's) of a tensor "
                                               "that does not, is not refused"),
@@ -44,8 +43,6 @@ PORTED_FAILING = {
                                                            "swapaxes_"),
     "case_copy_": (MISSING, "bfloat16"),
     "case_resize_version_bump": (MISSING, "resize_, resize_as_"),
-    "case_set_multithreading_enabled_as_context_manager_and_function": (
-        MISSING, "autograd.set_multithreading_enabled / is_multithreading_enabled"),
     "case_allow_mutation_basic": (MISSING, "autograd.graph.allow_mutation_on_saved_tensors"),
     "case_allow_mutation_views": (MISSING, "autograd.graph.allow_mutation_on_saved_tensors"),
     "case_allow_mutation_save_base_and_modify_view": (
