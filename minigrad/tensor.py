@@ -29,7 +29,7 @@ from .autograd import api as autograd_api, forward_ad
 from .autograd import tensor_door
 from .autograd.grad_mode import _state as _grad_mode, mark_inference
 from .autograd.node import leaf_accumulator
-from .ops import view_history
+from .ops import combine, view_history
 from .tensor_convert import TensorConvert
 from .tensor_inplace import TensorInPlace
 from .tensor_math import TensorMath
@@ -492,3 +492,4 @@ tensor_door.zeros = _zeros
 tensor_door.first_grad = _first_grad
 tensor_door.rebase_view = view_history.rebase_view_changed_by_function
 tensor_door.positions_in_base = view_history.positions_in_base
+tensor_door.stack = combine.Stack.apply

@@ -58,7 +58,6 @@ KNOWN_FAILING = {
         "y[...] = number records CopySlices, not FillBackward3",
     "case_leaf_view_changed_under_no_grad_regenerates_grad_fn":
         "a view whose base changed under no_grad keeps its grad_fn",
-    "case_grad_is_grads_batched": "autograd.grad has no is_grads_batched",
     "case_missing_methods_used_by_graph_demos":
         "select, diagonal, unflatten, tensor_split, clamp_min, index_fill_, mv, bmm, median, "
         "kthvalue, mode, transpose_, resize_ are not Tensor methods",

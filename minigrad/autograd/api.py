@@ -104,7 +104,7 @@ def _warn_create_graph():
 
 
 def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=False,
-         allow_unused=None, materialize_grads=False):
+         allow_unused=None, is_grads_batched=False, materialize_grads=False):
     """Return the gradients of `outputs` w.r.t. `inputs` (without touching `.grad`).
 
     Example::
@@ -115,6 +115,9 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
         >>> g
         tensor([ 3., 12., 27.], grad_fn=<MulBackward0>)
     """
+    if is_grads_batched:
+        return _batched_grad(outputs, inputs, grad_outputs, retain_graph, create_graph,
+                             allow_unused, materialize_grads)
     if materialize_grads and allow_unused is False:
         raise ValueError("Expected allow_unused to be True or not passed when "
                          f"materialize_grads=True, but got: allow_unused={allow_unused}.")
@@ -147,3 +150,33 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
                 grad_value.requires_grad_(create_graph)
         results.append(grad_value)
     return tuple(results)
+
+
+def _batched_grad(outputs, inputs, grad_outputs, retain_graph, create_graph, allow_unused,
+                  materialize_grads):
+    """grad(..., is_grads_batched=True): the first dim of every grad_output counts separate
+    backward passes, and each gradient gains that dim.  PyTorch runs them as one (vmap);
+    here they run one after the other, the graph kept until the last."""
+    outputs, grad_outputs = _as_tuple(outputs), _as_tuple(grad_outputs) or ()
+    for index, (output, grad_output) in enumerate(zip(outputs, grad_outputs)):
+        if grad_output is not None and (grad_output.ndim == 0
+                                        or grad_output.shape[1:] != output.shape):
+            raise RuntimeError(
+                "If `is_grads_batched=True`, we interpret the first dimension of each "
+                "grad_output as the batch dimension. The sizes of the remaining dimensions "
+                "are expected to match the shape of corresponding output, but a mismatch was "
+                f"detected: grad_output[{index}] has a shape of {grad_output.shape[1:]!r} and "
+                f"output[{index}] has a shape of {output.shape!r}. If you only want some "
+                "tensors in `grad_output` to be considered batched, consider using vmap.")
+    batch = next((g.shape[0] for g in grad_outputs if g is not None), None)
+    if batch is None:
+        raise ValueError("is_grads_batched=True needs grad_outputs whose first dimension is "
+                         "the batch dimension. minigrad hint: pass one per output, e.g. "
+                         "torch.eye(n) for the rows of a Jacobian.")
+    keep = create_graph if retain_graph is None else retain_graph
+    passes = [grad(outputs, inputs, [None if g is None else g[b] for g in grad_outputs],
+                   retain_graph=keep or b < batch - 1, create_graph=create_graph,
+                   allow_unused=allow_unused, materialize_grads=materialize_grads)
+              for b in range(batch)]
+    return tuple(None if per_pass[0] is None else tensor_door.stack(0, *per_pass)
+                 for per_pass in zip(*passes))

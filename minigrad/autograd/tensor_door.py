@@ -26,5 +26,8 @@ first_grad = None
 # through CopySlices, as for a built-in in-place op (ops/view_history.py).
 rebase_view = None
 
+# stack(dim, *tensors): tensors of one shape joined along a new dim (StackBackward0).
+stack = None
+
 # positions_in_base(view, base): where each element of a view sits in its base.
 positions_in_base = None

@@ -3434,3 +3434,19 @@ def case_warn_always_repeats_the_once_per_process_warnings(T, rec):
     finally:
         T.set_warn_always(was)
     rec("restored", T.is_warn_always_enabled() == was)
+
+
+def case_batched_grads_of_several_outputs(T, rec):
+    x = T.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    unused = T.tensor([1.0], requires_grad=True)
+    y, z = x * x, (x ** 3).sum()
+    vectors = T.tensor([[1.0, 0.0, 0.0], [0.0, 1.0, 0.0]])
+    gx, gu = T.autograd.grad((y, z), (x, unused), (vectors, T.tensor([1.0, 2.0])),
+                             create_graph=True, allow_unused=True, is_grads_batched=True)
+    rec("grads", (gx, gu, gx.requires_grad))
+    second, = T.autograd.grad(gx.sum(), x)
+    rec("second order", second)
+    out = x.exp()
+    T.autograd.grad(out, x, T.eye(3), is_grads_batched=True)
+    with rec.raises("backward through the graph a second time", name="freed"):
+        T.autograd.grad(out, x, T.eye(3), is_grads_batched=True)

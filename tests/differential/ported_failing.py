@@ -27,7 +27,6 @@ KINDS = (MISSING, SURFACE, GRAD_MODES, ENGINE, FUNCTION, SAVED, VIEWS, ANOMALY, 
 
 PORTED_FAILING = {
     # --- missing API --------------------------------------------------------------------
-    "case_grad_batched_grad": (MISSING, "autograd.grad(is_grads_batched=True)"),
     "case_inplace_not_requires_grad": (VIEWS, "an in-place change that requires grad, on a "
                                               "custom Function's view (or unbind's) of a tensor "
                                               "that does not, is not refused"),
