@@ -40,8 +40,6 @@ KNOWN_FAILING = {
     "case_numpy_ufunc_on_tensor":
         "np.exp(tensor) is refused (Tensor.__array_ufunc__ is None, so that ndarray + tensor "
         "defers to the tensor's operators); PyTorch computes it through numpy",
-    "case_missing_inplace_methods":
-        "the in-place view ops t_, unsqueeze_ and squeeze_ are not implemented",
     # graph mechanics
     "case_max_with_dim_node_has_one_grad_output":
         "max/min/sort/topk along a dim record the indices as an output of the node",

@@ -122,11 +122,13 @@ class T(BuiltinFunction):
     """out = xᵀ for x of at most 2 dims (x.t());  dx = gᵀ."""
 
     node_name = "TBackward0"
+    method = "t"                    # for messages (t_ shares this forward)
 
     @staticmethod
     def forward(ctx, x):
         if x.ndim > 2:
-            raise RuntimeError(f"t() expects a tensor with <= 2 dimensions, but self is {x.ndim}D")
+            raise RuntimeError(f"{ctx._function_cls.method}() expects a tensor with <= 2 "
+                               f"dimensions, but self is {x.ndim}D")
         return x._view(x._data.T)
 
     @staticmethod

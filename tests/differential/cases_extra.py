@@ -3450,3 +3450,23 @@ def case_batched_grads_of_several_outputs(T, rec):
     T.autograd.grad(out, x, T.eye(3), is_grads_batched=True)
     with rec.raises("backward through the graph a second time", name="freed"):
         T.autograd.grad(out, x, T.eye(3), is_grads_batched=True)
+
+
+def case_inplace_view_ops_change_the_tensor_itself(T, rec):
+    x = T.tensor([[[1.0, 2.0, 3.0]], [[4.0, 5.0, 6.0]]], requires_grad=True)
+    y = x * 1
+    for name, args in (("squeeze_", (1,)), ("t_", ()), ("unsqueeze_", (0,)),
+                       ("transpose_", (0, 2)), ("swapdims_", (1, 2)), ("swapaxes_", (0, 1)),
+                       ("squeeze_", ())):
+        out = getattr(y, name)(*args)
+        rec(f"{name}{args}", (out is y, tuple(y.shape), y.stride(), y._version, y.grad_fn.name(),
+                   y.is_contiguous()))
+    (y * T.arange(6.0).reshape(y.shape)).sum().backward()
+    rec("grad", x.grad)
+    base = x.detach() * 1
+    view = base[0]
+    view.t_()
+    base.mul_(2)
+    rec("view of a changed base", (view, tuple(view.shape), base._version, view._version))
+    with rec.raises("t_() expects a tensor with <= 2 dimensions", name="t_ of 3-D"):
+        T.ones(2, 3, 4).t_()

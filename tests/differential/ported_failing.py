@@ -37,9 +37,6 @@ PORTED_FAILING = {
     "case_no_grad_copy": (MISSING, "Tensor.data_ptr"),
     "case_autograd_views_codegen": (MISSING, "Tensor._is_view"),
     "case_make_dual_inference_tensor_in_inference_mode": (MISSING, "Tensor._is_view"),
-    "case_autograd_inplace_views_creation_meta": (MISSING, "the in-place view ops transpose_, "
-                                                           "t_, squeeze_, unsqueeze_, swapdims_, "
-                                                           "swapaxes_"),
     "case_copy_": (MISSING, "bfloat16"),
     "case_resize_version_bump": (MISSING, "resize_, resize_as_"),
     "case_allow_mutation_basic": (MISSING, "autograd.graph.allow_mutation_on_saved_tensors"),
@@ -70,7 +67,6 @@ PORTED_FAILING = {
                                                                        "transpose_, resize_"),
     "case_inference_mode_inf_tensor_in_inf_mode_view_op": (MISSING, "is_inference"),
     "case_inference_mode_inf_tensor_in_normal_mode_functional_op": (MISSING, "is_inference"),
-    "case_inference_mode_inf_tensor_in_normal_mode_inplace_op": (MISSING, "Tensor.transpose_"),
     "case_inference_mode_inf_tensor_in_normal_mode_view_op": (MISSING, "is_inference"),
     "case_normal_tensor_inplace_output_in_inference_mode": (MISSING, "is_inference"),
     "case_normal_tensor_inplace_output_in_normal_mode": (MISSING, "is_inference"),
