@@ -146,6 +146,12 @@ def is_array(value):
     return isinstance(value, np.ndarray) or (_cupy is not None and isinstance(value, _cupy.ndarray))
 
 
+def address(array):
+    """Where an array's first element lies in memory (numpy or CuPy): Tensor.data_ptr()."""
+    interface = getattr(array, "__array_interface__", None)
+    return interface["data"][0] if interface else array.data.ptr
+
+
 def device_of(array):
     if isinstance(array, np.ndarray):
         return CPU

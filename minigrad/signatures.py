@@ -175,6 +175,8 @@ METHODS = {
     "view": ["dtype dtype", "int... size"],
     "expand": ["int... size, *, bool implicit=False"],
     "repeat": ["int... repeats"],
+    "resize_": ["int... size, *, any memory_format=None"],
+    "resize_as_": ["Tensor the_template, *, any memory_format=None"],
     "type_as": ["Tensor other"],
     "sum_to_size": ["int... size"],
     "requires_grad_": ["bool requires_grad=True"],

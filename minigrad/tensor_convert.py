@@ -90,6 +90,11 @@ class TensorConvert:
         return (self[i] for i in range(self._data.shape[0]))
 
 
+    def data_ptr(self):
+        """The memory address of the first element (tensors that share memory may show it:
+        a view of the first element, a gradient passed on without a copy)."""
+        return backend.address(self._data)
+
     # --- copies, dtypes and devices ---------------------------------------------
     def clone(self):
         return shape.Clone.apply(self)

@@ -127,6 +127,37 @@ class TensorInPlace:
         return self._inplace(inplace_unary.UniformFill, "uniform", a, b)
 
 
+    # --- a new size in place (no gradient) ------------------------------------------
+    def resize_(self, *sizes):
+        """Give self the shape `sizes`, in place: the first elements, in order, of what it
+        held (a view of them when there are enough; else new memory, the rest zeros, where
+        PyTorch leaves it uninitialised).  Its version goes up if the shape changed.
+        PyTorch reads its storage in memory order; minigrad reads the elements in order,
+        which is the same for a contiguous tensor."""
+        shape = tuple(sizes[0]) if len(sizes) == 1 and isinstance(sizes[0], (tuple, list)) \
+            else tuple(sizes)
+        if self.requires_grad:
+            raise RuntimeError("cannot resize variables that require grad")
+        if any(size < 0 for size in shape):
+            raise RuntimeError("numel: integer multiplication overflow. minigrad hint: a size "
+                               f"is negative: {list(shape)}")
+        if shape == self.shape:
+            return self
+        count = int(np.prod(shape))
+        flat = self._data.reshape(-1)
+        if count <= flat.size and self._data.flags.c_contiguous:
+            self._data = flat[:count].reshape(shape)
+        else:
+            grown = self._xp.zeros(count, self._data.dtype)
+            grown[:min(count, flat.size)] = flat[:count]
+            self._data = grown.reshape(shape)
+        self._version_counter.value += 1
+        return self
+
+    def resize_as_(self, other):
+        """resize_ to the shape of `other`."""
+        return self.resize_(other.shape)
+
     # --- what may be changed in place (PyTorch's rules) -------------------------
     def _check_inplace_allowed(self, through_view=False):
         """PyTorch's refusals: an in-place change to a leaf that requires grad loses history.

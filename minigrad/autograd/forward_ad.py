@@ -41,6 +41,7 @@ tangents: afterwards `unpack_dual(t).tangent is None`.  `Function.apply` reads
 import weakref
 from typing import NamedTuple
 
+from ..backend import address
 from . import tensor_door
 from .api import grad
 from .custom_jvp import _base_of, custom_jvp
@@ -225,16 +226,9 @@ def _layout(array):
     storage = array
     while getattr(storage, "base", None) is not None and hasattr(storage.base, "strides"):
         storage = storage.base
-    offset = (_address(array) - _address(storage)) // array.itemsize
+    offset = (address(array) - address(storage)) // array.itemsize
     strides = tuple(s // array.itemsize for s in array.strides)
     return strides, offset, storage.nbytes // array.itemsize
-
-
-def _address(array):
-    try:
-        return array.__array_interface__["data"][0]
-    except AttributeError:                      # a CuPy array
-        return array.data.ptr
 
 
 class _paused:

@@ -9,7 +9,7 @@ of that base notice the base's new history and regenerate their grad_fn when it
 is next read (Tensor.grad_fn).  Elements are located by their position in the
 base's memory.
 """
-from ..backend import array_module as backend_module
+from ..backend import address, array_module as backend_module
 from .builtin import InPlaceFunction
 
 class CopySlices(InPlaceFunction):
@@ -62,15 +62,10 @@ def _flat_key(tensor, flat):
     return tensor._xp.unravel_index(flat, tensor.shape)
 
 
-def _address(array):
-    interface = getattr(array, "__array_interface__", None)
-    return interface["data"][0] if interface else array.data.ptr
-
-
 def _memory_offsets(array, start):
     """The byte offset from `start` of each element of `array`, in `array`'s own shape."""
     xp = backend_module(array)
-    offsets = xp.full(array.shape, _address(array) - start, dtype=xp.int64)
+    offsets = xp.full(array.shape, address(array) - start, dtype=xp.int64)
     for axis, stride in enumerate(array.strides):
         shape = [1] * array.ndim
         shape[axis] = array.shape[axis]
@@ -84,7 +79,7 @@ def positions_in_base(view, base):
     A C-contiguous base maps offsets to positions by division; any other layout (a
     transposed or Fortran-ordered result) by looking each offset up among the base's own.
     """
-    start = _address(base._data)
+    start = address(base._data)
     offsets = _memory_offsets(view._data, start)
     if base._data.flags.c_contiguous:
         return offsets // base._data.itemsize

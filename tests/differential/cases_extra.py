@@ -3470,3 +3470,20 @@ def case_inplace_view_ops_change_the_tensor_itself(T, rec):
     rec("view of a changed base", (view, tuple(view.shape), base._version, view._version))
     with rec.raises("t_() expects a tensor with <= 2 dimensions", name="t_ of 3-D"):
         T.ones(2, 3, 4).t_()
+
+
+def case_resize_keeps_the_first_elements(T, rec):
+    x = T.tensor([1.0, 2.0, 3.0, 4.0, 5.0, 6.0])
+    x.resize_(2, 2)
+    rec("smaller", (x, x._version))
+    x.resize_((2, 2))
+    rec("same", x._version)
+    x.resize_as_(T.ones(4, 1))
+    rec("as", (tuple(x.shape), x._version))
+    with rec.raises("cannot resize variables that require grad", name="requires grad"):
+        T.ones(2, requires_grad=True).resize_(3)
+    with rec.raises("integer multiplication overflow", name="negative"):
+        T.ones(2).resize_(2, -3)
+    y = T.tensor([[1, 2], [3, 4]])
+    y.resize_(1)
+    rec("one", (y, y.dtype == T.int64))
