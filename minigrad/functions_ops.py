@@ -2,7 +2,7 @@
 Tensor methods of tensor_math.py and tensor_shape.py (outer's code lives here;
 Tensor.outer calls it).  Each calls the op; read the op's class for its backward."""
 from . import dtypes
-from .ops import ordering, stats
+from .ops import activations, inplace_unary, ordering, stats
 from .ops.shape import normalize_dims
 
 
@@ -235,6 +235,15 @@ def _reduced(input, dim):
     return None if dim is None else normalize_dims(dim, input.ndim)
 
 
+def threshold(input, threshold, value):
+    """input where input > threshold, else value (nn.functional.threshold)."""
+    return activations.Threshold.apply(input, threshold, value)
+
+
+def threshold_(input, threshold, value):
+    return input._inplace(inplace_unary.ThresholdInplace, threshold, value)
+
+
 def clip(input, min=None, max=None):
     """clamp's other name."""
     return input.clamp(min, max)
@@ -250,5 +259,5 @@ def remainder(input, other):
     return input % other
 
 
-__all__ = [n for n in dir() if not n.startswith("_") and n not in ("dtypes", "normalize_dims", "ordering", "stats")]
-
+__all__ = [n for n in dir() if not n.startswith("_") and n not in (
+    "activations", "dtypes", "inplace_unary", "normalize_dims", "ordering", "stats")]

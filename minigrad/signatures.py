@@ -138,6 +138,8 @@ FUNCTIONS = {
     "randint": [f"int high, int[] size, *, any generator=None, any out=None, {_CREATION}",
                 f"int low, int high, int[] size, *, any generator=None, any out=None, "
                 f"{_CREATION}"],
+    "threshold": ["Tensor input, Number threshold, Number value, *, any out=None"],
+    "threshold_": ["Tensor input, Number threshold, Number value"],
     "ones_like": [f"Tensor input, {_CREATION}, any memory_format=None"],
     "full_like": [f"Tensor input, Number fill_value, {_CREATION}, any memory_format=None"],
 }
@@ -202,6 +204,8 @@ FUNCTIONAL = {
     "relu": ["Tensor input, bool inplace=False"],
     "gelu": ["Tensor input, *, str approximate='none'"],
     "silu": ["Tensor input, bool inplace=False"],
+    "threshold": ["Tensor input, float threshold, float value, bool inplace=False"],
+    "threshold_": ["Tensor input, float threshold, float value"],
     "leaky_relu": ["Tensor input, Number negative_slope=0.01, bool inplace=False"],
     "linear": ["Tensor input, Tensor weight, Tensor? bias=None"],
     "one_hot": ["Tensor input, int num_classes=-1"],

@@ -138,6 +138,9 @@ CASES = [
     case("tanh", lambda T, x: T.tanh(x), uniform(3, 4)),
     case("sigmoid", lambda T, x: T.sigmoid(x), uniform(3, 4) * 3),
     case("relu", lambda T, x: T.relu(x), nonzero(3, 4)),
+    case("threshold", lambda T, x: T.nn.functional.threshold(x, 0.5, -2.0), spread(3, 4)),
+    case("threshold_inplace",
+         lambda T, x: T.nn.functional.threshold(x * 1, -0.5, 3.0, inplace=True), spread(3, 4)),
     case("sqrt", lambda T, x: T.sqrt(x), positive(3, 4)),
     case("abs", lambda T, x: T.abs(x), nonzero(3, 4)),
     case("abs_builtin", lambda T, x: abs(x), nonzero(3, 4)),
@@ -523,6 +526,7 @@ TIES = np.array([[1.0, 0.0, -1.0, 1.0], [0.5, 1.0, 0.0, -0.5], [-1.0, 0.5, 0.5, 
 
 AT_KINKS_AND_TIES = [
     case("relu_at_zero", lambda T, x: x.relu(), TIES),
+    case("threshold_at_threshold", lambda T, x: T.nn.functional.threshold(x, 0.5, 7.0), TIES),
     case("abs_at_zero", lambda T, x: x.abs(), TIES),
     case("sign_at_zero", lambda T, x: x.sign(), TIES),
     case("clamp_at_bounds", lambda T, x: x.clamp(-0.5, 0.5), TIES),

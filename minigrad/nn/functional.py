@@ -49,6 +49,17 @@ def leaky_relu(input, negative_slope=0.01, inplace=False):
     return _activations.LeakyRelu.apply(input, negative_slope)
 
 
+def threshold(input, threshold, value, inplace=False):
+    """x where x > threshold, else value (relu is threshold(x, 0, 0))."""
+    if inplace:
+        return threshold_(input, threshold, value)
+    return _activations.Threshold.apply(input, threshold, value)
+
+
+def threshold_(input, threshold, value):
+    return input._inplace(_inplace_unary.ThresholdInplace, threshold, value)
+
+
 def silu(input, inplace=False):
     """x·sigmoid(x) (also called swish)."""
     return _activations.Silu.apply(input)

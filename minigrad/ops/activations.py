@@ -1,4 +1,4 @@
-"""More activations of `torch.nn.functional` (leaky_relu, silu, gelu), for the
+"""More activations of `torch.nn.functional` (leaky_relu, threshold, silu, gelu), for the
 students' own networks.  Each is one op with PyTorch's node name; the backward is
 written with tensor ops, so a double backward works (gelu's and silu's double-backward
 nodes are then the ones of those ops, not PyTorch's fused *BackwardBackward0 nodes)."""
@@ -50,6 +50,46 @@ class LeakyReluBackward(BuiltinFunction):
     def backward(ctx, h):
         (x,) = ctx.saved_tensors
         grad_grad = LeakyReluBackward.apply(h, x, ctx.slope) if ctx.needs_input_grad[0] else None
+        grad_x = h._new(h._xp.zeros_like(h._data)) if ctx.needs_input_grad[1] else None
+        return grad_grad, grad_x, None
+
+
+class Threshold(BuiltinFunction):
+    """out = x where x > threshold, else value;  dx = g where x > threshold, else 0."""
+
+    node_name = "ThresholdBackward0"
+
+    @staticmethod
+    def forward(ctx, x, threshold, value):
+        ctx.threshold = threshold
+        ctx.save_for_backward(x)
+        data = x._data
+        return x._new(x._xp.where(data > threshold, data, value).astype(data.dtype))
+
+    @staticmethod
+    def backward(ctx, grad):
+        (x,) = ctx.saved_tensors
+        return ThresholdBackward.apply(grad, x, ctx.threshold), None, None
+
+
+class ThresholdBackward(BuiltinFunction):
+    """Threshold's backward as one op, as in PyTorch:  out = g where x > threshold, else 0;
+    dg = the same of h,  dx = 0."""
+
+    node_name = "ThresholdBackwardBackward0"
+
+    @staticmethod
+    def forward(ctx, grad, x, threshold):
+        ctx.threshold = threshold
+        ctx.save_for_backward(x)
+        g = grad._data
+        return grad._new(grad._xp.where(x._data > threshold, g, 0).astype(g.dtype))
+
+    @staticmethod
+    def backward(ctx, h):
+        (x,) = ctx.saved_tensors
+        grad_grad = ThresholdBackward.apply(h, x, ctx.threshold) if ctx.needs_input_grad[0] \
+            else None
         grad_x = h._new(h._xp.zeros_like(h._data)) if ctx.needs_input_grad[1] else None
         return grad_grad, grad_x, None
 

@@ -34,6 +34,7 @@ IN_PLACE = {name: _in_place(op, name) for name, op in [
     ("reciprocal_", arithmetic.Reciprocal)]}
 # F.leaky_relu(x, slope, inplace=True) (no Tensor method; PyTorch names its node so)
 LeakyReluInplace = _in_place(activations.LeakyRelu, "leaky_relu_", "LeakyReluBackward1")
+ThresholdInplace = _in_place(activations.Threshold, "threshold_", "ThresholdBackward1")
 
 
 class RandomFill(BuiltinFunction):
