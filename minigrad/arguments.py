@@ -15,7 +15,7 @@ import functools
 
 import numpy as np
 
-from . import dtypes, signatures
+from . import dtypes, out_argument, signatures
 from .autograd import tensor_door
 
 _ALIASES = {"axis": "dim", "keepdims": "keepdim"}
@@ -250,6 +250,8 @@ def parsed(name, texts, function, method=False):
                  if "axis" in kwargs or "keepdims" in kwargs else kwargs)
         for signature in overloads:
             if signature.fits(given, names):
+                if names.get("out") is not None:
+                    return out_argument.call_with_out(name, function, args, dict(names))
                 return function(*args, **names)
         raise _refusal(name, overloads, given, names)
     checked.parsed = True                   # (it takes numpy's axis= and keepdims= too)

@@ -34,6 +34,7 @@ FUNCTIONS = {
             "Number self, Tensor exponent, *, any out=None",
             "Tensor input, Number exponent, *, any out=None"],
     "matmul": ["Tensor input, Tensor other, *, any out=None"],
+    "abs": ["Tensor input, *, any out=None"],
     "mm": ["Tensor input, Tensor mat2, *, any out=None",
            "Tensor input, Tensor mat2, dtype out_dtype, *, any out=None"],
     "dot": ["Tensor input, Tensor tensor, *, any out=None"],
@@ -143,9 +144,9 @@ FUNCTIONS = {
     "ones_like": [f"Tensor input, {_CREATION}, any memory_format=None"],
     "full_like": [f"Tensor input, Number fill_value, {_CREATION}, any memory_format=None"],
 }
-for _same, _as in (("exp log sin cos tan tanh sigmoid relu sqrt abs neg reciprocal sign square "
-                    "floor ceil trunc exp2 expm1 log2 log10 log1p sinh cosh asin acos atan erf "
-                    "erfc isnan isinf isfinite clone numel t trace", "abs"),
+for _same, _as in (("exp log sin cos tan tanh sigmoid sqrt neg reciprocal sign square floor "
+                    "ceil trunc exp2 expm1 log2 log10 log1p sinh cosh asin acos atan erf erfc",
+                    "abs"), ("relu isnan isinf isfinite clone numel t trace", "numel"),
                    ("min", "max"), ("nanmedian", "median"), ("argmin", "argmax"), ("var var_mean std_mean", "std"),
                    ("unsafe_chunk", "chunk"), ("unsafe_split_with_sizes", "split_with_sizes"),
                    ("log_softmax", "softmax"), ("triu", "tril"),

@@ -141,8 +141,13 @@ class TensorInPlace:
         if any(size < 0 for size in shape):
             raise RuntimeError("numel: integer multiplication overflow. minigrad hint: a size "
                                f"is negative: {list(shape)}")
-        if shape == self.shape:
-            return self
+        if shape != self.shape:
+            self._reshape_storage(shape)
+            self._version_counter.value += 1
+        return self
+
+    def _reshape_storage(self, shape):
+        """resize_'s work, without counting a version (an out= argument's resize does not)."""
         count = int(np.prod(shape))
         flat = self._data.reshape(-1)
         if count <= flat.size and self._data.flags.c_contiguous:
@@ -151,8 +156,6 @@ class TensorInPlace:
             grown = self._xp.zeros(count, self._data.dtype)
             grown[:min(count, flat.size)] = flat[:count]
             self._data = grown.reshape(shape)
-        self._version_counter.value += 1
-        return self
 
     def resize_as_(self, other):
         """resize_ to the shape of `other`."""

@@ -3487,3 +3487,25 @@ def case_resize_keeps_the_first_elements(T, rec):
     y = T.tensor([[1, 2], [3, 4]])
     y.resize_(1)
     rec("one", (y, y.dtype == T.int64))
+
+
+def case_out_arguments_write_into_the_given_tensor(T, rec):
+    import warnings
+    a, b = T.tensor([[1.0, 2.0], [3.0, 4.0]]), T.tensor([0.5, 2.0])
+    out = T.zeros(2, 2)
+    result = T.mul(a, b, out=out)
+    rec("mul", (result is out, out, out._version))
+    empty = T.zeros(0)
+    T.cat([b, b], out=empty)
+    rec("cat into empty", (empty, empty._version))
+    wrong = T.zeros(3)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        T.exp(a, out=wrong)
+    rec("resized", (tuple(wrong.shape), wrong._version, [str(w.message)[:45] for w in caught]))
+    with rec.raises("can't be cast to the desired output type", name="int out"):
+        T.add(a, 1, out=T.zeros(2, 2, dtype=T.int64))
+    with rec.raises("don't support automatic differentiation", name="requires grad"):
+        T.sum(a.requires_grad_(), 0, out=T.zeros(2))
+    with T.no_grad():
+        rec("no_grad", T.sum(a, 0, out=T.zeros(2)))

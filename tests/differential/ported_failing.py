@@ -35,8 +35,6 @@ PORTED_FAILING = {
                                              "and AsStrided nodes of its own (PyTorch's "
                                              "CopySlices wraps the op): a double backward's "
                                              "graph differs"),
-    "case_out_variant_raises_when_inputs_require_grad": (MISSING, "out= arguments"),
-    "case_out_variant": (MISSING, "out= arguments"),
     "case_no_grad_copy": (ENGINE, "a gradient a node passes to two leaves is copied for both "
                                   "(PyTorch lets the last one keep it)"),
     "case_autograd_views_codegen": (MISSING, "Tensor._is_view"),
