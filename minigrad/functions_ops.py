@@ -195,6 +195,38 @@ def nanmedian(input, dim=None, keepdim=False):
     return input.nanmedian() if dim is None else input.nanmedian(dim, keepdim)
 
 
+def kthvalue(input, k, dim=-1, keepdim=False):
+    return input.kthvalue(k, dim, keepdim)
+
+
+def mv(input, vec):
+    return input.mv(vec)
+
+
+def bmm(input, mat2):
+    return input.bmm(mat2)
+
+
+def clamp_min(input, min):
+    return input.clamp_min(min)
+
+
+def clamp_max(input, max):
+    return input.clamp_max(max)
+
+
+def index_fill(input, dim, index, value):
+    return input.index_fill(dim, index, value)
+
+
+def unflatten(input, dim, sizes):
+    return input.unflatten(dim, sizes)
+
+
+def tensor_split(input, indices_or_sections, dim=0):
+    return input.tensor_split(indices_or_sections, dim)
+
+
 def argsort(input, dim=-1, descending=False, stable=False):
     return input.argsort(dim=dim, descending=descending, stable=stable)
 

@@ -36,6 +36,10 @@ class min(_ValuesIndices):            # noqa: N801,A001
     __slots__ = ()
 
 
+class kthvalue(_ValuesIndices):      # noqa: N801
+    __slots__ = ()
+
+
 class median(_ValuesIndices):         # noqa: N801
     __slots__ = ()
 

@@ -38,6 +38,9 @@ FUNCTIONS = {
     "mm": ["Tensor input, Tensor mat2, *, any out=None",
            "Tensor input, Tensor mat2, dtype out_dtype, *, any out=None"],
     "dot": ["Tensor input, Tensor tensor, *, any out=None"],
+    "mv": ["Tensor input, Tensor vec, *, any out=None"],
+    "bmm": ["Tensor input, Tensor mat2, *, any out=None",
+            "Tensor input, Tensor mat2, dtype out_dtype, *, any out=None"],
     "outer": ["Tensor input, Tensor vec2, *, any out=None"],
     "maximum": ["Tensor input, Tensor other, *, any out=None"],
     "minimum": ["Tensor input, Tensor other, *, any out=None"],
@@ -71,6 +74,18 @@ FUNCTIONS = {
     "median": ["Tensor input",
                "Tensor input, int dim, bool keepdim=False, *, any out=None",
                "Tensor input, Dimname dim, bool keepdim=False, *, any out=None"],
+    "kthvalue": ["Tensor input, int k, int dim=-1, bool keepdim=False, *, any out=None",
+                 "Tensor input, int k, Dimname dim, bool keepdim=False, *, any out=None"],
+    "clamp_min": ["Tensor input, Tensor min, *, any out=None",
+                  "Tensor input, Number min, *, any out=None"],
+    "clamp_max": ["Tensor input, Tensor max, *, any out=None",
+                  "Tensor input, Number max, *, any out=None"],
+    "index_fill": ["Tensor input, int dim, Tensor index, Tensor value",
+                   "Tensor input, int dim, Tensor index, Number value"],
+    "unflatten": ["Tensor input, int dim, int[] sizes"],
+    "tensor_split": ["Tensor input, int sections, int dim=0",
+                     "Tensor input, int[] indices, int dim=0",
+                     "Tensor input, Tensor tensor_indices_or_sections, int dim=0"],
     "argmax": ["Tensor input, int? dim=None, bool keepdim=False, *, any out=None"],
     "logsumexp": ["Tensor input, int[1] dim, bool keepdim=False, *, any out=None",
                   "Tensor input, Dimname[] dim, bool keepdim=False"],
@@ -191,7 +206,7 @@ METHODS = {
 
 for _name in ("sum mean reshape permute flip transpose unsqueeze gather index_select narrow "
               "chunk split split_with_sizes unsafe_split unsafe_split_with_sizes unsafe_chunk "
-              "select diagonal median nanmedian argsort take_along_dim count_nonzero roll tril triu clamp allclose equal mm matmul dot outer maximum "
+              "select diagonal median nanmedian kthvalue mv bmm index_fill unflatten tensor_split argsort take_along_dim count_nonzero roll tril triu clamp allclose equal mm matmul dot outer maximum "
               "minimum atan2").split():
     METHODS.setdefault(_name, [t[len("Tensor input"):].lstrip(", ").replace(
         "int[] shape", "int... shape").replace("int[] dims", "int... dims")  # x.reshape(2, 3)

@@ -66,6 +66,15 @@ class TensorInPlace:
     def clamp_(self, min=None, max=None):
         return self._inplace(inplace.ClampInplace, min, max)
 
+    def clamp_min_(self, min):
+        return self._inplace(inplace_unary.ClampMinInplace, min)
+
+    def clamp_max_(self, max):
+        return self._inplace(inplace_unary.ClampMaxInplace, max)
+
+    def index_fill_(self, dim, index, value):
+        return self._inplace(inplace_unary.IndexFillInplace, dim, index, value)
+
     # in-place comparisons: 1 where true, 0 where not, in self's dtype (no gradient)
     def eq_(self, other):
         return self._compare_(other, compare.EqInplace, compare.EqScalarInplace)

@@ -5,7 +5,8 @@ and backward.  A mixin of Tensor."""
 import operator
 
 from . import backend, functions_ops, return_types
-from .ops import arithmetic, combine, linalg, ordering, reduce, special, stats, unary, unary_more
+from .ops import (arithmetic, combine, linalg, ordering, pieces, reduce, special, stats, unary,
+                  unary_more)
 from .ops.arithmetic import binary_arrays, is_tensor, wrap_number
 from .ops.shape import check_expandable
 from .tensor_shape import _sizes
@@ -49,6 +50,24 @@ class TensorMath:
 
     def dot(self, other):
         return linalg.Dot.apply(self, other)
+
+    def mv(self, vec):
+        """A matrix times a vector (MvBackward0)."""
+        if self.ndim != 2 or vec.ndim != 1:
+            raise RuntimeError(f"vector + matrix @ vector expected, got 1, {self.ndim}, "
+                               f"{vec.ndim}")
+        return linalg.Mv.apply(self, vec)
+
+    def bmm(self, mat2):
+        """Batches of matrices multiplied pairwise, (b, n, m) @ (b, m, p) (BmmBackward0)."""
+        for name, t in (("batch1", self), ("batch2", mat2)):
+            if t.ndim != 3:
+                raise RuntimeError(f"{name} must be a 3D tensor")
+        if mat2.shape[:2] != (self.shape[0], self.shape[2]):
+            raise RuntimeError(
+                "Expected size for first two dimensions of batch2 tensor to be: "
+                f"[{self.shape[0]}, {self.shape[2]}] but got: [{mat2.shape[0]}, {mat2.shape[1]}].")
+        return linalg.Bmm.apply(self, mat2)
 
     __add__ = add
 
@@ -147,6 +166,17 @@ class TensorMath:
         return unary.clamp(self, min, max)
 
     clip = clamp
+
+    def clamp_min(self, min):
+        """clamp(min=min) (a tensor bound: clamp's ClampBackward0, PyTorch's ClampMinBackward1)."""
+        return unary.clamp(self, min) if is_tensor(min) else unary.ClampMin.apply(self, min)
+
+    def clamp_max(self, max):
+        return unary.clamp(self, None, max) if is_tensor(max) else unary.ClampMax.apply(self, max)
+
+    def index_fill(self, dim, index, value):
+        """self with `value` in the slices at `index` along dim (IndexFillBackward0)."""
+        return pieces.IndexFill.apply(self, dim, index, value)
 
     def softmax(self, dim):
         return combine.Softmax.apply(self, dim)
@@ -270,6 +300,10 @@ class TensorMath:
         if dim is None:
             return reduce.Min.apply(self)
         return return_types.min(*reduce.MinDim.apply(self, dim, keepdim))
+
+    def kthvalue(self, k, dim=-1, keepdim=False):
+        """(values, indices) of the k-th smallest element along dim (k = 1: the smallest)."""
+        return return_types.kthvalue(*ordering.Kthvalue.apply(self, k, dim, keepdim))
 
     def median(self, dim=None, keepdim=False):
         """The lower median (of all elements, or (values, indices) along dim); NaN if one is

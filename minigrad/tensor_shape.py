@@ -116,6 +116,25 @@ class TensorShape:
         new_shape = self.shape[:start] + (-1,) + self.shape[end + 1:]
         return self.reshape(new_shape)
 
+    def unflatten(self, dim, sizes):
+        """dim split into dims of `sizes` (one may be -1): a view.
+
+        Example::
+
+            >>> import minigrad as torch
+            >>> torch.arange(6).unflatten(0, (2, -1)).shape
+            minigrad.Size([2, 3])
+        """
+        dim = normalize_dim(dim, self.ndim)
+        sizes, length = list(sizes), self.shape[dim]
+        known = 1
+        for size in sizes:
+            known *= size if size != -1 else 1
+        if (length % known if -1 in sizes and known else known != length):
+            raise RuntimeError(f"unflatten: Provided sizes {sizes} don't multiply up to the size "
+                               f"of dim {dim} ({length}) in the input tensor")
+        return self.view(self.shape[:dim] + tuple(sizes) + self.shape[dim + 1:])
+
     def transpose(self, dim0, dim1):
         return shape.Transpose.apply(self, dim0, dim1)
 
@@ -252,6 +271,25 @@ class TensorShape:
 
     def unsafe_chunk(self, chunks, dim=0):
         return self.unsafe_split(_chunk_size(self, chunks, dim), dim)
+
+    def tensor_split(self, indices_or_sections, dim=0):
+        """Views of self along dim: `sections` pieces as equal as can be (the first ones one
+        longer), or the pieces between the given indices (SliceBackward0 each)."""
+        dim = normalize_dim(dim, self.ndim)
+        length = self.shape[dim]
+        if getattr(indices_or_sections, "_is_minigrad_tensor", False):
+            indices_or_sections = indices_or_sections.tolist()
+        if isinstance(indices_or_sections, int):
+            if indices_or_sections <= 0:
+                raise RuntimeError("number of sections must be larger than 0, got "
+                                   f"{indices_or_sections}")
+            size, longer = divmod(length, indices_or_sections)
+            ends = [(i + 1) * size + min(i + 1, longer) for i in range(indices_or_sections)]
+        else:
+            ends = [min(i, length) for i in indices_or_sections] + [length]
+        starts = [0] + ends[:-1]
+        return tuple(index.Slice.apply(self, (slice(None),) * dim + (slice(a, max(a, b)),))
+                     for a, b in zip(starts, ends))
 
     def unbind(self, dim=0):
         """The slices along dim, as a tuple of views."""

@@ -8,7 +8,7 @@ is caught by x's version counter).  Plus normal_ and uniform_, for initialising.
 """
 from .. import backend
 from .builtin import BuiltinFunction
-from . import activations, arithmetic, unary
+from . import activations, arithmetic, pieces, unary
 from .inplace import _value_before, _write_result
 
 
@@ -35,6 +35,9 @@ IN_PLACE = {name: _in_place(op, name) for name, op in [
 # F.leaky_relu(x, slope, inplace=True) (no Tensor method; PyTorch names its node so)
 LeakyReluInplace = _in_place(activations.LeakyRelu, "leaky_relu_", "LeakyReluBackward1")
 ThresholdInplace = _in_place(activations.Threshold, "threshold_", "ThresholdBackward1")
+ClampMinInplace = _in_place(unary.ClampMin, "clamp_min_")
+ClampMaxInplace = _in_place(unary.ClampMax, "clamp_max_")
+IndexFillInplace = _in_place(pieces.IndexFill, "index_fill_")
 
 
 class RandomFill(BuiltinFunction):

@@ -173,6 +173,27 @@ class MedianDim(MaxDim):
         return picked_along(ctx, x, data, dim, keepdim, chosen)
 
 
+class Kthvalue(MaxDim):
+    """(values, indices) = the k-th smallest along `dim` (k from 1);  dx = g at the chosen
+    index, 0 elsewhere (MaxDim's backward)."""
+
+    node_name = "KthvalueBackward0"
+
+    @staticmethod
+    def forward(ctx, x, k, dim=-1, keepdim=False):
+        dim = normalize_dim(dim, x.ndim)
+        data = x._data.reshape(x.shape or (1,))
+        if not 1 <= k <= data.shape[dim]:
+            raise RuntimeError(f"kthvalue(): selected number k out of range for dimension {dim}")
+        order = stable_order(data, dim, False, x._xp)
+        kth = tuple(slice(k - 1, k) if d == dim else slice(None) for d in range(data.ndim))
+        return picked_along(ctx, x, data, dim, keepdim, order[kth])
+
+    @staticmethod
+    def backward(ctx, grad, grad_indices):
+        return MaxDim.backward(ctx, grad, grad_indices) + (None,)
+
+
 class NanmedianDim(MedianDim):
     """(values, indices) = the lower median along `dim` of the elements that are not NaN."""
 

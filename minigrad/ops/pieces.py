@@ -191,6 +191,35 @@ class IndexSelect(BuiltinFunction):
         return IndexAdd.apply(grad, ctx.shape, ctx.dim, index), None, None
 
 
+class IndexFill(BuiltinFunction):
+    """out = x with `value` in the slices at index along dim;  dx = g with zeros there."""
+
+    node_name = "IndexFillBackward0"
+    nondifferentiable_args = (2,)          # the index
+
+    @staticmethod
+    def forward(ctx, x, dim, index, value):
+        ctx.dim = dim = normalize_dim(dim, x.ndim)
+        if index.dtype is not dtypes.int64:
+            raise IndexError("index_fill_(): Expected dtype int64 for index.")
+        if index.ndim > 1:
+            raise RuntimeError("Index has to be a vector/scalar")
+        size = x.shape[dim] if x.ndim else 1
+        bad = (index._data < -size) | (index._data >= size)
+        if bad.any():
+            raise IndexError(f"index {int(index._data[bad][0])} is out of bounds for dimension "
+                             f"{dim} with size {size}")
+        ctx.save_for_backward(index)
+        out = x._data.copy()
+        out[_along(dim, index._data.reshape(-1))] = value
+        return x._new(out)
+
+    @staticmethod
+    def backward(ctx, grad):
+        (index,) = ctx.saved_tensors
+        return IndexFill.apply(grad, ctx.dim, index, 0), None, None, None
+
+
 class IndexAdd(BuiltinFunction):
     """out = zeros(shape) with g's slices added at index along dim;  dg = h index-selected."""
 

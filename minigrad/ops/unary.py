@@ -281,6 +281,34 @@ class Clamp(BuiltinFunction):
         return _where_inside(inside, grad), None, None
 
 
+class ClampMin(Clamp):
+    """out = max(x, low);  dx = g where x ≥ low, else 0."""
+
+    node_name = "ClampMinBackward0"
+
+    @staticmethod
+    def forward(ctx, x, low):
+        return Clamp.forward(ctx, x, low, None)
+
+    @staticmethod
+    def backward(ctx, grad):
+        return Clamp.backward(ctx, grad)[:2]
+
+
+class ClampMax(Clamp):
+    """out = min(x, high);  dx = g where x ≤ high, else 0."""
+
+    node_name = "ClampMaxBackward0"
+
+    @staticmethod
+    def forward(ctx, x, high):
+        return Clamp.forward(ctx, x, None, high)
+
+    @staticmethod
+    def backward(ctx, grad):
+        return Clamp.backward(ctx, grad)[:2]
+
+
 class ClampTensor(BuiltinFunction):
     """clamp with tensor bounds (all broadcast together): dx = g where low ≤ x ≤ high,
     dlow = g where x < low, dhigh = g where x > high, each summed back to its shape."""

@@ -3509,3 +3509,25 @@ def case_out_arguments_write_into_the_given_tensor(T, rec):
         T.sum(a.requires_grad_(), 0, out=T.zeros(2))
     with T.no_grad():
         rec("no_grad", T.sum(a, 0, out=T.zeros(2)))
+
+
+def case_more_tensor_ops_and_their_errors(T, rec):
+    x = T.tensor([[3.0, 1.0, 2.0], [1.0, 5.0, 4.0]], requires_grad=True)
+    outs = {"kthvalue": x.kthvalue(2, 1), "unflatten": x.unflatten(1, (3, 1)),
+            "tensor_split": x.tensor_split([1, 5], 1), "clamp_min": x.clamp_min(2.0),
+            "clamp_max": T.clamp_max(x, 2.0), "index_fill": x.index_fill(0, T.tensor([1]), 0.5),
+            "mv": x.mv(T.tensor([1.0, 2.0, 3.0])), "bmm": T.bmm(x[None], x.t()[None])}
+    for name, out in outs.items():
+        parts = out if isinstance(out, tuple) else (out,)
+        rec(name, [(p, p.grad_fn.name() if p.grad_fn else None) for p in parts])
+    for name, call, words in (
+            ("kthvalue k", lambda: x.kthvalue(4, 1), "selected number k out of range"),
+            ("unflatten sizes", lambda: x.unflatten(1, (2, 2)), "don't multiply up to the size"),
+            ("tensor_split 0", lambda: x.tensor_split(0), "number of sections must be larger"),
+            ("index_fill dtype", lambda: x.index_fill(0, T.tensor([0.0]), 1.0), "int64"),
+            ("index_fill range", lambda: x.index_fill(0, T.tensor([2]), 1.0), "out of bounds"),
+            ("mv ranks", lambda: x.mv(x), "vector + matrix @ vector expected"),
+            ("bmm rank", lambda: x.bmm(x), "batch1 must be a 3D tensor"),
+            ("bmm sizes", lambda: T.bmm(x[None], x[None]), "Expected size for first two")):
+        with rec.raises(words, name=name):
+            call()
