@@ -1,5 +1,6 @@
 """The in-place methods of Tensor: add_, mul_, zero_, copy_, masked_fill_, exp_ ...,
-x[key] = value, and PyTorch's rules for what may be changed in place.
+x[key] = value, the in-place views (t_, transpose_, squeeze_, unsqueeze_), resize_, and
+PyTorch's rules for what may be changed in place.
 
 Each in-place op is a Function whose forward writes into its input through
 `Tensor._write` (which bumps the version counter), calls `ctx.mark_dirty(x)` and
@@ -10,7 +11,7 @@ from . import backend, dtypes
 from .autograd import forward_ad
 from .autograd.forward_ad import _state as _forward_ad
 from .autograd.grad_mode import _state as _grad_mode, is_grad_enabled
-from .ops import index, inplace, inplace_unary, view_history
+from .ops import index, inplace, inplace_unary, inplace_views, view_history
 from .ops import inplace_compare as compare
 from .ops.arithmetic import is_tensor, wrap_number
 
@@ -135,6 +136,36 @@ class TensorInPlace:
         """Fill with random numbers uniform in [a, b)."""
         return self._inplace(inplace_unary.UniformFill, "uniform", a, b)
 
+
+    # --- in-place views: self itself takes the new layout -------------------------
+    def t_(self):
+        return self._take_view(inplace_views.TInplace.apply(self))
+
+    def transpose_(self, dim0, dim1):
+        return self._take_view(inplace_views.TransposeInplace.apply(self, dim0, dim1))
+
+    def swapaxes_(self, axis0, axis1):
+        return self.transpose_(axis0, axis1)
+
+    swapdims_ = swapaxes_
+
+    def squeeze_(self, dim=None):
+        if dim is None:
+            return self._take_view(inplace_views.SqueezeInplace.apply(self, None))
+        return self._take_view(inplace_views.SqueezeDimInplace.apply(self, dim))
+
+    def unsqueeze_(self, dim):
+        return self._take_view(inplace_views.UnsqueezeInplace.apply(self, dim))
+
+    def _take_view(self, view):
+        """An in-place view op: self takes the layout and the history of `view`, a view of
+        self just made (PyTorch changes a tensor's sizes and strides in place)."""
+        self._check_inplace_allowed()
+        self._data = view._data
+        self._version_counter.value += 1
+        if view._grad_fn is not None:
+            self._rebase_history(view._grad_fn, view._output_nr)
+        return self
 
     # --- a new size in place (no gradient) ------------------------------------------
     def resize_(self, *sizes):

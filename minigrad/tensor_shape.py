@@ -1,13 +1,13 @@
 """A tensor's shape (Size), and the Tensor methods that rearrange or pick elements:
 views and reshaping (view, reshape, transpose, permute, squeeze, unsqueeze, expand,
-.T, and the in-place t_, transpose_, squeeze_, unsqueeze_), indexing (x[...], select, gather, take_along_dim, index_select), pieces (split,
+.T; their in-place forms are in tensor_inplace.py), indexing (x[...], select, gather, take_along_dim, index_select), pieces (split,
 chunk, unbind, narrow), tiling (repeat, flip, roll, tril, triu) and diagonals (diag, diagonal, trace).
 Each calls one op of minigrad/ops/ (shape.py, index.py, pieces.py, diagonals.py); read
 the op's class for its forward and backward.  A mixin of Tensor."""
 import warnings
 
 from . import dtypes, settings
-from .ops import diagonals, index, inplace_views, pieces, shape
+from .ops import diagonals, index, pieces, shape
 from .ops.arithmetic import check_shapes_broadcast
 from .ops.index import Select
 from .ops.shape import check_flatten_dims, normalize_dim
@@ -157,36 +157,6 @@ class TensorShape:
 
     def expand_as(self, other):
         return self.expand(other.shape)
-
-    # --- in-place views: self itself takes the new layout -------------------------
-    def t_(self):
-        return self._take_view(inplace_views.TInplace.apply(self))
-
-    def transpose_(self, dim0, dim1):
-        return self._take_view(inplace_views.TransposeInplace.apply(self, dim0, dim1))
-
-    def swapaxes_(self, axis0, axis1):
-        return self.transpose_(axis0, axis1)
-
-    swapdims_ = swapaxes_
-
-    def squeeze_(self, dim=None):
-        if dim is None:
-            return self._take_view(inplace_views.SqueezeInplace.apply(self, None))
-        return self._take_view(inplace_views.SqueezeDimInplace.apply(self, dim))
-
-    def unsqueeze_(self, dim):
-        return self._take_view(inplace_views.UnsqueezeInplace.apply(self, dim))
-
-    def _take_view(self, view):
-        """An in-place view op: self takes the layout and the history of `view`, a view of
-        self just made (PyTorch changes a tensor's sizes and strides in place)."""
-        self._check_inplace_allowed()
-        self._data = view._data
-        self._version_counter.value += 1
-        if view._grad_fn is not None:
-            self._rebase_history(view._grad_fn, view._output_nr)
-        return self
 
     def contiguous(self):
         return self if self.is_contiguous() else self.clone()

@@ -1,7 +1,7 @@
 """In-place view ops: x.t_(), transpose_ (swapdims_, swapaxes_), squeeze_, unsqueeze_.
 
 PyTorch changes the sizes and strides of x itself.  minigrad runs the view op, then x
-takes the view's layout and history (Tensor._take_view in tensor_shape.py): x's data
+takes the view's layout and history (Tensor._take_view in tensor_inplace.py): x's data
 becomes the new view of the same memory, its grad_fn the view op's node.  Each op below
 is its view op under the name PyTorch gives the in-place form's node.
 """
