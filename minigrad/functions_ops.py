@@ -199,6 +199,10 @@ def kthvalue(input, k, dim=-1, keepdim=False):
     return input.kthvalue(k, dim, keepdim)
 
 
+def mode(input, dim=-1, keepdim=False):
+    return input.mode(dim, keepdim)
+
+
 def mv(input, vec):
     return input.mv(vec)
 

@@ -40,6 +40,10 @@ class kthvalue(_ValuesIndices):      # noqa: N801
     __slots__ = ()
 
 
+class mode(_ValuesIndices):           # noqa: N801
+    __slots__ = ()
+
+
 class median(_ValuesIndices):         # noqa: N801
     __slots__ = ()
 

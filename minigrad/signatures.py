@@ -76,6 +76,8 @@ FUNCTIONS = {
                "Tensor input, Dimname dim, bool keepdim=False, *, any out=None"],
     "kthvalue": ["Tensor input, int k, int dim=-1, bool keepdim=False, *, any out=None",
                  "Tensor input, int k, Dimname dim, bool keepdim=False, *, any out=None"],
+    "mode": ["Tensor input, int dim=-1, bool keepdim=False, *, any out=None",
+             "Tensor input, Dimname dim, bool keepdim=False, *, any out=None"],
     "clamp_min": ["Tensor input, Tensor min, *, any out=None",
                   "Tensor input, Number min, *, any out=None"],
     "clamp_max": ["Tensor input, Tensor max, *, any out=None",
@@ -206,7 +208,7 @@ METHODS = {
 
 for _name in ("sum mean reshape permute flip transpose unsqueeze gather index_select narrow "
               "chunk split split_with_sizes unsafe_split unsafe_split_with_sizes unsafe_chunk "
-              "select diagonal median nanmedian kthvalue mv bmm index_fill unflatten tensor_split argsort take_along_dim count_nonzero roll tril triu clamp allclose equal mm matmul dot outer maximum "
+              "select diagonal median nanmedian kthvalue mode mv bmm index_fill unflatten tensor_split argsort take_along_dim count_nonzero roll tril triu clamp allclose equal mm matmul dot outer maximum "
               "minimum atan2").split():
     METHODS.setdefault(_name, [t[len("Tensor input"):].lstrip(", ").replace(
         "int[] shape", "int... shape").replace("int[] dims", "int... dims")  # x.reshape(2, 3)

@@ -305,6 +305,11 @@ class TensorMath:
         """(values, indices) of the k-th smallest element along dim (k = 1: the smallest)."""
         return return_types.kthvalue(*ordering.Kthvalue.apply(self, k, dim, keepdim))
 
+    def mode(self, dim=-1, keepdim=False):
+        """(values, indices): the most frequent value along dim (the smallest, among equally
+        frequent ones) and its last position."""
+        return return_types.mode(*ordering.Mode.apply(self, dim, keepdim))
+
     def median(self, dim=None, keepdim=False):
         """The lower median (of all elements, or (values, indices) along dim); NaN if one is
         NaN.  Its gradient goes to the chosen element (shared among equal ones without dim)."""

@@ -57,8 +57,7 @@ KNOWN_FAILING = {
     "case_leaf_view_changed_under_no_grad_regenerates_grad_fn":
         "a view whose base changed under no_grad keeps its grad_fn",
     "case_missing_methods_used_by_graph_demos":
-        "Tensor.mode, autograd.graph.allow_mutation_on_saved_tensors and increment_version "
-        "are missing",
+        "autograd.graph.allow_mutation_on_saved_tensors and increment_version are missing",
     # custom Functions, gradcheck, functional, forward AD
     "case_save_for_backward_called_in_backward":
         "save_for_backward outside forward is refused with an explanation (docs/architecture.md)",

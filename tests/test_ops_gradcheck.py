@@ -365,6 +365,7 @@ CASES = [
     case("index_fill", lambda T, x: x.index_fill(1, T.tensor([0, 2]), -1.5), uniform(3, 4)),
     case("index_fill_", lambda T, x: inplace(x * 1, "index_fill_", 0, T.tensor([1]), 2.0),
          uniform(3, 4)),
+    case("mode", lambda T, x: x.mode(0), distinct(3, 4)),
     case("kthvalue", lambda T, x: T.kthvalue(x, 2, 1), distinct(3, 4)),
     case("select", lambda T, x: x.select(1, -2), uniform(3, 4)),
     case("diagonal", lambda T, x: x.diagonal(), uniform(3, 4)),

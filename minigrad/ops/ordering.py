@@ -10,7 +10,8 @@ back where its value came from (a scatter into zeros, PyTorch's ScatterBackward0
 # PyTorch returns the k elements in an order it does not document; minigrad
 # returns them sorted.  median and nanmedian pick from the same stable order; PyTorch
 # picks with C++'s nth_element, which gave the same indices for every tie tried, but
-# another one for a slice of NaN only (nanmedian).
+# another one for a slice of NaN only (nanmedian).  mode gives the last position of its
+# value, as PyTorch did in every case tried (but the first of a NaN mode).
 """
 from .. import dtypes
 from .builtin import BuiltinFunction
@@ -192,6 +193,29 @@ class Kthvalue(MaxDim):
     @staticmethod
     def backward(ctx, grad, grad_indices):
         return MaxDim.backward(ctx, grad, grad_indices) + (None,)
+
+
+class Mode(MaxDim):
+    """(values, indices) = the most frequent value along `dim` (the smallest of equally
+    frequent ones) and where it occurs last;  dx = g at that index (MaxDim's backward)."""
+
+    node_name = "ModeBackward0"
+
+    @staticmethod
+    def forward(ctx, x, dim=-1, keepdim=False):
+        dim = normalize_dim(dim, x.ndim)
+        data, xp = x._data.reshape(x.shape or (1,)), x._xp
+        if data.shape[dim] == 0:
+            raise IndexError(f"mode(): Expected reduction dim {dim} to have non-zero size.")
+        moved = xp.moveaxis(data, dim, -1)
+        rows = moved.reshape(-1, moved.shape[-1])
+        chosen = xp.zeros(rows.shape[0], dtype=dtypes.int64.numpy)
+        for r, row in enumerate(rows):
+            values, counts = xp.unique(row, return_counts=True)    # ascending
+            mode = values[int(counts.argmax())]
+            chosen[r] = int(xp.nonzero(xp.isnan(row) if mode != mode else row == mode)[0][-1])
+        chosen = xp.moveaxis(chosen.reshape(moved.shape[:-1] + (1,)), -1, dim)
+        return picked_along(ctx, x, data, dim, keepdim, chosen)
 
 
 class NanmedianDim(MedianDim):

@@ -3516,7 +3516,9 @@ def case_more_tensor_ops_and_their_errors(T, rec):
     outs = {"kthvalue": x.kthvalue(2, 1), "unflatten": x.unflatten(1, (3, 1)),
             "tensor_split": x.tensor_split([1, 5], 1), "clamp_min": x.clamp_min(2.0),
             "clamp_max": T.clamp_max(x, 2.0), "index_fill": x.index_fill(0, T.tensor([1]), 0.5),
-            "mv": x.mv(T.tensor([1.0, 2.0, 3.0])), "bmm": T.bmm(x[None], x.t()[None])}
+            "mv": x.mv(T.tensor([1.0, 2.0, 3.0])), "bmm": T.bmm(x[None], x.t()[None]),
+            "mode": T.tensor([[1.0, 2.0, 2.0, 1.0, 3.0], [5.0, 1.0, 5.0, 2.0, 5.0]]).mode(),
+            "mode 0": (x * 1).mode(0, keepdim=True)}
     for name, out in outs.items():
         parts = out if isinstance(out, tuple) else (out,)
         rec(name, [(p, p.grad_fn.name() if p.grad_fn else None) for p in parts])
