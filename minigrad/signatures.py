@@ -164,7 +164,8 @@ FUNCTIONS = {
 for _same, _as in (("exp log sin cos tan tanh sigmoid sqrt neg reciprocal sign square floor "
                     "ceil trunc exp2 expm1 log2 log10 log1p sinh cosh asin acos atan erf erfc",
                     "abs"), ("relu isnan isinf isfinite clone numel t trace", "numel"),
-                   ("min", "max"), ("nanmedian", "median"), ("argmin", "argmax"), ("var var_mean std_mean", "std"),
+                   ("min", "max"), ("nanmedian", "median"), ("argmin", "argmax"),
+                   ("var var_mean std_mean", "std"),
                    ("unsafe_chunk", "chunk"), ("unsafe_split_with_sizes", "split_with_sizes"),
                    ("log_softmax", "softmax"), ("triu", "tril"),
                    ("zeros empty", "ones"), ("zeros_like empty_like rand_like randn_like",
@@ -208,8 +209,9 @@ METHODS = {
 
 for _name in ("sum mean reshape permute flip transpose unsqueeze gather index_select narrow "
               "chunk split split_with_sizes unsafe_split unsafe_split_with_sizes unsafe_chunk "
-              "select diagonal median nanmedian kthvalue mode mv bmm index_fill unflatten tensor_split argsort take_along_dim count_nonzero roll tril triu clamp allclose equal mm matmul dot outer maximum "
-              "minimum atan2").split():
+              "select diagonal median nanmedian kthvalue mode mv bmm index_fill unflatten "
+              "tensor_split argsort take_along_dim count_nonzero roll tril triu clamp "
+              "allclose equal mm matmul dot outer maximum minimum atan2").split():
     METHODS.setdefault(_name, [t[len("Tensor input"):].lstrip(", ").replace(
         "int[] shape", "int... shape").replace("int[] dims", "int... dims")  # x.reshape(2, 3)
         for t in FUNCTIONS[_name]])

@@ -1,7 +1,8 @@
 """A tensor's shape (Size), and the Tensor methods that rearrange or pick elements:
-views and reshaping (view, reshape, transpose, permute, squeeze, unsqueeze, expand,
-.T; their in-place forms are in tensor_inplace.py), indexing (x[...], select, gather, take_along_dim, index_select), pieces (split,
-chunk, unbind, narrow), tiling (repeat, flip, roll, tril, triu) and diagonals (diag, diagonal, trace).
+views and reshaping (view, reshape, unflatten, transpose, permute, squeeze, unsqueeze,
+expand, .T; their in-place forms are in tensor_inplace.py), indexing (x[...], select,
+gather, take_along_dim, index_select), pieces (split, chunk, tensor_split, unbind,
+narrow), tiling (repeat, flip, roll, tril, triu) and diagonals (diag, diagonal, trace).
 Each calls one op of minigrad/ops/ (shape.py, index.py, pieces.py, diagonals.py); read
 the op's class for its forward and backward.  A mixin of Tensor."""
 import warnings

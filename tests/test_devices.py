@@ -236,8 +236,9 @@ OPS = {
     "argsort-take-along-dim": (lambda m: m.take_along_dim(m.argsort(1), 1) * m.count_nonzero(),
                                (M,)),
     "median": (lambda m: m.median() + m.median(0).values.sum() + m.nanmedian(1, True)[0], (M,)),
-    "kthvalue-mode-index-fill": (lambda m: m.kthvalue(2, 1).values + m.mode(1).values + m.index_fill(
-        1, torch.tensor([0, 2], device=m.device), 0.5).sum(1), (M,)),
+    "kthvalue-mode-index-fill": (lambda m: m.kthvalue(2, 1).values + m.mode(1).values
+                                 + m.index_fill(1, torch.tensor([0, 2], device=m.device), 0.5)
+                                 .sum(1), (M,)),
     "select-diagonal-trace": (lambda s: s.select(1, 2).diagonal() * s.diagonal(1, 0, 2).trace(),
                               (S,)),
     "erf-diag-outer-where": (lambda m, v: m.erf() + m.erfc() * m.diag(1).sum() + v.diag(1)[:3]
