@@ -215,7 +215,7 @@ class Tensor(TensorMath, TensorShape, TensorInPlace, TensorConvert):
         if value and not self.dtype.is_floating_point:
             kinds = "floating point and complex dtype" if attribute else "floating point dtype"
             raise RuntimeError(f"only Tensors of {kinds} can require gradients")
-        if value and self._inference and not _grad_mode["inference"]:
+        if value and self._inference and not _grad_mode.inference:
             raise RuntimeError("Setting requires_grad=True on inference tensor outside "
                                "InferenceMode is not allowed.")
         if self.grad_fn is None:
@@ -431,14 +431,14 @@ def _ones_like(tensor):
     if type(data) is not np.ndarray:
         ones = backend.move(ones, tensor.device)
     ones = Tensor._make(ones)
-    return mark_inference(ones) if _grad_mode["inference"] else ones
+    return mark_inference(ones) if _grad_mode.inference else ones
 
 
 def _zeros(shape, dtype, device):
     """Zeros of that shape, dtype and device: a gradient that never came."""
     zeros = np.zeros(shape, dtype.numpy)
     zeros = Tensor._make(zeros if device is backend.CPU else backend.move(zeros, device))
-    return mark_inference(zeros) if _grad_mode["inference"] else zeros
+    return mark_inference(zeros) if _grad_mode.inference else zeros
 
 
 def _first_grad(grad_outputs):
@@ -458,7 +458,7 @@ def _first_grad(grad_outputs):
     counts are not exact (a free-threaded build, another Python than CPython), is copied.
     """
     grad = grad_outputs[0]
-    if _grad_mode["enabled"]:
+    if _grad_mode.enabled:
         return _zeros(grad._data.shape, grad.dtype, grad.device).copy_(grad)
     data = grad._data
     if _REFCOUNTS_EXACT and type(data) is np.ndarray and data.base is None and (
@@ -472,7 +472,7 @@ def _first_grad(grad_outputs):
     else:
         data = data.copy()
     first = Tensor._make(data)
-    return mark_inference(first) if _grad_mode["inference"] else first
+    return mark_inference(first) if _grad_mode.inference else first
 
 
 class _Held:

@@ -29,7 +29,7 @@ class TensorConvert:
         force=True: always, from any device (t.detach().cpu().numpy())."""
         if force:
             return backend.to_numpy(self._data)
-        if self._requires_grad and _grad_mode["enabled"]:
+        if self._requires_grad and _grad_mode.enabled:
             raise RuntimeError("Can't call numpy() on Tensor that requires grad. Use "
                                "tensor.detach().numpy() instead.")
         if self.device.type != "cpu":

@@ -236,7 +236,7 @@ class TensorInPlace:
 
     def _check_not_inference(self):
         """PyTorch's rule: an inference tensor changes in place only in inference mode."""
-        if self._inference and not _grad_mode["inference"]:
+        if self._inference and not _grad_mode.inference:
             raise RuntimeError(
                 "Inplace update to inference tensor outside InferenceMode is not allowed."
                 "You can make a clone to get a normal tensor before doing inplace update."

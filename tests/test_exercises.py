@@ -157,7 +157,8 @@ def test_a_stopped_answer_leaves_no_switch_of_minigrad_behind():
     numpy_state = forward_mode._numpy_errors.get()
     result = check("sigmoid", function_class(forward), time_limit=0.5)
     assert result.hint == "timeout"
-    assert grad_mode._state == {"enabled": True, "inference": False, "quiet": False}
+    assert (grad_mode._state.enabled, grad_mode._state.inference, grad_mode._state.quiet) == (
+        True, False, False)
     assert not anomaly._state["enabled"] and forward_ad._state["level"] is None
     assert saved_tensor._saved_tensors_hooks_stack == []
     assert forward_mode._numpy_errors.get() is numpy_state
@@ -379,7 +380,8 @@ CALLER_STATES = {
 
 def _caller_state():
     from minigrad.autograd import anomaly, forward_ad, grad_mode, saved_tensor
-    return (dict(grad_mode._state), dict(anomaly._state), dict(forward_ad._state),
+    modes = grad_mode._state
+    return ((modes.enabled, modes.inference, modes.quiet), dict(anomaly._state), dict(forward_ad._state),
             len(saved_tensor._saved_tensors_hooks_stack), torch.get_default_dtype())
 
 

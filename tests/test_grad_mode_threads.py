@@ -2,10 +2,9 @@
 backward passes get the gradients one thread gets alone, and the grad mode of the
 thread that started them is what it was before.
 
-minigrad's grad mode is one switch for the whole process (forward turns it off while an
-op runs), so another thread's op can find it off: its result does not require grad and
-its backward fails, and the switch can be left off afterwards.  Strict xfail until grad
-mode is thread-local; the same test under PyTorch shows it can pass.
+With one switch for the whole process (forward turns it off while an op runs), another
+thread's op could find it off: its result did not require grad, its backward failed, and
+the switch could be left off afterwards.  The same test runs under PyTorch.
 """
 import contextlib
 import importlib.util
@@ -70,12 +69,7 @@ def _frequent_thread_switches():
         sys.setswitchinterval(interval)
 
 
-@pytest.mark.parametrize("library", [
-    "torch",
-    pytest.param("minigrad", marks=pytest.mark.xfail(
-        strict=True, reason="grad mode is one switch for the whole process, not one per "
-                            "thread as in PyTorch")),
-])
+@pytest.mark.parametrize("library", ["torch", "minigrad"])
 def test_threads_get_single_threaded_gradients(library):
     T = pytest.importorskip(library)
     keep = contextlib.nullcontext()

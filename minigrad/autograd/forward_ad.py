@@ -198,7 +198,7 @@ def unpack_dual(tensor, *, level=None):
     if level != _open_level():
         raise RuntimeError("Invalid level given to _fw_primal")
     # Inside a Function's forward (quiet), PyTorch shows forward its inputs without tangents.
-    tangent = None if _grad_mode["quiet"] else _tangent_of(tensor)
+    tangent = None if _grad_mode.quiet else _tangent_of(tensor)
     with _paused():                     # the primal is a view that carries no tangent
         primal = tensor.view(tensor.shape)
     return UnpackedDualTensor(primal, tangent)
@@ -244,7 +244,7 @@ class _paused:
 def propagate(function_cls, ctx, args, outputs):
     """Called by `Function.apply` while a dual level is open: give the outputs of an op
     with a dual input their tangents.  Returns the outputs."""
-    if _grad_mode["quiet"]:     # inside another op's forward: that op's JVP covers this
+    if _grad_mode.quiet:     # inside another op's forward: that op's JVP covers this
         return outputs
     tangents = [_tangent_of(arg) if isinstance(arg, tensor_door.Tensor) else None for arg in args]
     if all(t is None for t in tangents):       # nothing dual: no extra work

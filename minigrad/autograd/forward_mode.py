@@ -15,11 +15,11 @@ class forward_mode:
     2 µs, as much as a small op.  numpy >= 2 keeps its error state in a context
     variable: this sets it to an "ignore all" state made once (np.errstate on older
     numpy).  One small object per call keeps nested calls, and numpy's per-thread
-    state, apart.  `_state["quiet"]` says that one is open (forward-mode AD asks:
+    state, apart.  `_state.quiet` says that one is open (forward-mode AD asks:
     inside another op's forward, that op's tangents cover the ops it runs).
     """
 
-    __slots__ = ("_enabled", "_was_quiet", "_quiet")
+    __slots__ = ("_modes", "_enabled", "_was_quiet", "_quiet")
 
     def __enter__(self):
         if _numpy_errors is None:
@@ -27,11 +27,13 @@ class forward_mode:
             self._quiet.__enter__()
         else:
             self._quiet = _numpy_errors.set(_QUIET)
-        self._enabled, self._was_quiet = _grad_mode["enabled"], _grad_mode["quiet"]
-        _grad_mode["enabled"], _grad_mode["quiet"] = False, True
+        modes = self._modes = _grad_mode.__dict__   # this thread's (NOTE [grad mode per thread])
+        self._enabled, self._was_quiet = modes["enabled"], modes["quiet"]
+        modes["enabled"], modes["quiet"] = False, True
 
     def __exit__(self, *exc_info):
-        _grad_mode["enabled"], _grad_mode["quiet"] = self._enabled, self._was_quiet
+        modes = self._modes
+        modes["enabled"], modes["quiet"] = self._enabled, self._was_quiet
         if _numpy_errors is None:
             self._quiet.__exit__(*exc_info)
         else:

@@ -3,10 +3,32 @@
 `no_grad`, `enable_grad` and `set_grad_enabled` work as context managers and
 as decorators, like PyTorch's.  A `Function`'s forward always runs with grad
 mode off; its backward runs with grad mode equal to `create_graph`.
+
+Each thread has its own grad mode, as in PyTorch: a new thread starts with grad
+mode on, whatever the thread that started it had, and `no_grad()` in one thread
+leaves the others recording.
 """
 import functools
+import threading
 
-_state = {"enabled": True, "inference": False, "quiet": False}   # quiet: see forward_mode
+
+class _GradModeState(threading.local):
+    """The running thread's modes: setting one sets it for this thread only.
+
+    NOTE [grad mode per thread]: threading.local, not a context variable.  PyTorch's
+    modes belong to the thread (asyncio tasks on one thread share them), and Jupyter
+    may run each cell in a copy of the context, where a context variable set by
+    `torch.set_grad_enabled(False)` would be gone in the next cell.  Each attribute
+    read finds the thread's own dict first (about 50 ns more than a module dict's
+    item): forward_mode, which every op opens, takes that dict once (`__dict__`).
+    """
+
+    def __init__(self):         # runs once in each thread that asks: its defaults
+        self.enabled, self.inference = True, False
+        self.quiet = False      # see forward_mode
+
+
+_state = _GradModeState()
 
 
 def is_grad_enabled():
@@ -19,7 +41,7 @@ def is_grad_enabled():
         ...     torch.is_grad_enabled()
         False
     """
-    return _state["enabled"]
+    return _state.enabled
 
 
 class _GradModeContext:
@@ -28,11 +50,11 @@ class _GradModeContext:
     mode = True
 
     def __enter__(self):
-        self._previous = _state["enabled"]
-        _state["enabled"] = self.mode
+        self._previous = _state.enabled
+        _state.enabled = self.mode
 
     def __exit__(self, *exc_info):
-        _state["enabled"] = self._previous
+        _state.enabled = self._previous
         return False
 
     def __call__(self, func):
@@ -88,15 +110,15 @@ class set_grad_enabled(_GradModeContext):
     """
 
     def __init__(self, mode):
-        self._previous = _state["enabled"]
+        self._previous = _state.enabled
         self.mode = bool(mode)
-        _state["enabled"] = self.mode
+        _state.enabled = self.mode
 
     def __enter__(self):
         pass
 
     def __call__(self, func):
-        _state["enabled"] = self._previous
+        _state.enabled = self._previous
         mode = self.mode
 
         @functools.wraps(func)
@@ -133,7 +155,7 @@ _multithreading = {"enabled": True}
 
 def is_inference_mode_enabled():
     """True inside `inference_mode()`."""
-    return _state["inference"]
+    return _state.inference
 
 
 class inference_mode(_GradModeContext):
@@ -156,13 +178,13 @@ class inference_mode(_GradModeContext):
         self.mode = bool(mode)
 
     def __enter__(self):
-        self._previous = (_state["enabled"], _state["inference"])
+        self._previous = (_state.enabled, _state.inference)
         if self.mode:
-            _state["enabled"] = False
-        _state["inference"] = self.mode
+            _state.enabled = False
+        _state.inference = self.mode
 
     def __exit__(self, *exc_info):
-        _state["enabled"], _state["inference"] = self._previous
+        _state.enabled, _state.inference = self._previous
         return False
 
     def __call__(self, func):
@@ -178,7 +200,7 @@ class inference_mode(_GradModeContext):
 def mark_inference(outputs):
     """Inside inference_mode, make new tensors inference tensors (views of normal
     tensors stay normal, as in PyTorch)."""
-    if not _state["inference"]:
+    if not _state.inference:
         return outputs
     for output in outputs if isinstance(outputs, (tuple, list)) else (outputs,):
         if getattr(output, "_is_minigrad_tensor", False) and (

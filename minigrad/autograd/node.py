@@ -122,7 +122,7 @@ class AccumulateGrad(Node):
             return ()
         if leaf._grad is None:
             leaf._grad = tensor_door.first_grad(grad_outputs)
-        elif _grad_mode["enabled"]:
+        elif _grad_mode.enabled:
             leaf._grad = leaf._grad + grad
         else:
             leaf._grad._accumulate_in_place(grad)

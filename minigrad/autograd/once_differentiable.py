@@ -19,7 +19,7 @@ def once_differentiable(backward):
     def wrapper(ctx, *grad_outputs):
         with no_grad():
             results = backward(ctx, *grad_outputs)
-        if not (_grad_mode["enabled"] and any(
+        if not (_grad_mode.enabled and any(
                 isinstance(g, tensor_door.Tensor) and g.requires_grad for g in grad_outputs)):
             return results
         single = not isinstance(results, tuple)

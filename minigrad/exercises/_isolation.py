@@ -27,7 +27,8 @@ import numpy as np
 from .. import dtypes, settings, tracing
 from ..autograd import anomaly, engine, forward_ad, forward_mode, grad_mode, saved_tensor
 
-# (the switch, its default): dicts updated in place, lists emptied in place
+# (the switch, its default): dicts (or grad mode's per-thread state) updated in place,
+# lists emptied in place
 _SWITCHES = ((grad_mode._state, {"enabled": True, "inference": False, "quiet": False}),
              (anomaly._state, {"enabled": False, "check_nan": True}),
              (forward_ad._state, {"level": None}))
@@ -78,18 +79,34 @@ class _Switches(NamedTuple):
 
     @classmethod
     def now(cls):
-        return cls([dict(switch) for switch, _ in _SWITCHES], [list(s) for s in _STACKS],
+        return cls([_values(switch, default) for switch, default in _SWITCHES],
+                   [list(s) for s in _STACKS],
                    dtypes.get_default_dtype(), _numpy_errors(), tracing.active)
 
     def restore(self):
         for (switch, _), values in zip(_SWITCHES, self.switches):
-            switch.clear()
-            switch.update(values)
+            _set_values(switch, values)
         for stack, values in zip(_STACKS, self.stacks):
             stack[:] = values
         dtypes.set_default_dtype(self.dtype)
         _set_numpy_errors(self.numpy_errors)
         tracing.active = self.recorder
+
+
+def _values(switch, default):
+    """A switch's values as a dict (grad mode's: this thread's)."""
+    if isinstance(switch, dict):
+        return dict(switch)
+    return {name: getattr(switch, name) for name in default}
+
+
+def _set_values(switch, values):
+    if isinstance(switch, dict):
+        switch.clear()
+        switch.update(values)
+    else:
+        for name, value in values.items():
+            setattr(switch, name, value)
 
 
 def _numpy_errors():

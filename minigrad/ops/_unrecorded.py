@@ -15,4 +15,5 @@ from ..autograd.grad_mode import _state as _grad_mode
 
 def nothing_recorded():
     """True when ops record nothing and return plain tensors (see the NOTE above)."""
-    return not (_grad_mode["enabled"] or _grad_mode["inference"])
+    modes = _grad_mode.__dict__          # this thread's, found once
+    return not (modes["enabled"] or modes["inference"])

@@ -47,7 +47,7 @@ def wrap_number(value, like):
     elif isinstance(value, tensor_door.Tensor):
         return value
     elif isinstance(value, np.ndarray):         # x * an array: PyTorch goes through numpy
-        if like.requires_grad and _grad_mode["enabled"]:
+        if like.requires_grad and _grad_mode.enabled:
             raise RuntimeError("Can't call numpy() on Tensor that requires grad. Use "
                                "tensor.detach().numpy() instead.")
         return like._new(like._xp.asarray(value))
