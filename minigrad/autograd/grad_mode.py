@@ -8,8 +8,9 @@ Each thread has its own grad mode, as in PyTorch: a new thread starts with grad
 mode on, whatever the thread that started it had, and `no_grad()` in one thread
 leaves the others recording.
 """
-import functools
 import threading
+
+from ..utils._contextlib import _DecoratorContextManager
 
 
 class _GradModeState(threading.local):
@@ -44,8 +45,9 @@ def is_grad_enabled():
     return _state.enabled
 
 
-class _GradModeContext:
-    """Base for the grad-mode context managers; also usable as decorators."""
+class _GradModeContext(_DecoratorContextManager):
+    """Base for the grad-mode context managers; also usable as decorators
+    (`utils/_contextlib.py`: of a generator function too, as PyTorch's)."""
 
     mode = True
 
@@ -56,13 +58,6 @@ class _GradModeContext:
     def __exit__(self, *exc_info):
         _state.enabled = self._previous
         return False
-
-    def __call__(self, func):
-        @functools.wraps(func)
-        def wrapper(*args, **kwargs):
-            with self.__class__():
-                return func(*args, **kwargs)
-        return wrapper
 
 
 class _NoParamDecorator(_GradModeContext):
@@ -119,13 +114,10 @@ class set_grad_enabled(_GradModeContext):
 
     def __call__(self, func):
         _state.enabled = self._previous
-        mode = self.mode
+        return super().__call__(func)
 
-        @functools.wraps(func)
-        def wrapper(*args, **kwargs):
-            with set_grad_enabled(mode):
-                return func(*args, **kwargs)
-        return wrapper
+    def clone(self):
+        return self.__class__(self.mode)
 
 
 def is_multithreading_enabled():
@@ -187,14 +179,8 @@ class inference_mode(_GradModeContext):
         _state.enabled, _state.inference = self._previous
         return False
 
-    def __call__(self, func):
-        mode = self.mode
-
-        @functools.wraps(func)
-        def wrapper(*args, **kwargs):
-            with inference_mode(mode):
-                return func(*args, **kwargs)
-        return wrapper
+    def clone(self):
+        return self.__class__(self.mode)
 
 
 def mark_inference(outputs):

@@ -87,18 +87,6 @@ PORTED_FAILING = {
     "case_attribute_deletion": (SURFACE, "del x.grad is refused (no deleter)"),
     "case_setitem": (SURFACE, "x[[[0, 1, 2, 3]]] indexes with a 2-d list, where PyTorch reads "
                               "a list holding a sequence as a tuple of indices"),
-    # --- grad modes ---------------------------------------------------------------------
-    "case_grad_mode_class_decoration": (GRAD_MODES, "no FutureWarning for @no_grad() on a "
-                                                    "class"),
-    "case_set_grad_generator_functions": (GRAD_MODES, "no_grad()/enable_grad() as decorators "
-                                                      "of generator functions"),
-    "case_set_grad_coroutines": (GRAD_MODES, "grad-mode decorators of generator functions"),
-    "case_set_grad_coroutines_benign_exceptions": (GRAD_MODES, "grad-mode decorators of "
-                                                               "generator functions"),
-    "case_set_grad_coroutines_critical_exceptions": (GRAD_MODES, "grad-mode decorators of "
-                                                                 "generator functions"),
-    "case_set_grad_coroutines_exit": (GRAD_MODES, "grad-mode decorators of generator "
-                                                  "functions"),
     # --- engine -------------------------------------------------------------------------
     "case_prehook_ordering": (ENGINE, "backward(inputs=...) skips the pre-hooks of an "
                                       "input's grad_fn"),
