@@ -266,6 +266,8 @@ class Tensor(TensorMath, TensorShape, TensorInPlace, TensorConvert):
             if not getattr(value, "_is_minigrad_tensor", False):
                 raise TypeError(f"assigned grad expected to be a Tensor or None but got "
                                 f"grad of type {type(value).__name__}")
+            if value is self:
+                raise RuntimeError("can't assign Variable as its own grad")
             if value.shape != self.shape:
                 raise RuntimeError(
                     f"attempting to assign a gradient of size '{list(value.shape)}' to a tensor "

@@ -93,7 +93,6 @@ PORTED_FAILING = {
     "case_grad_unreachable_discovery": (ENGINE, "nodes off every path to the requested "
                                                 "inputs run"),
     "case_deep_reentrant": (ENGINE, "deep reentrant backward hits RecursionError"),
-    "case_grad_assignment": (ENGINE, "x.grad = x is accepted"),
     "case_inplace_on_view_saved_output": (ENGINE, "a node hook must be callable (PyTorch "
                                                   "stores any object)"),
     # --- custom Functions ---------------------------------------------------------------
