@@ -40,9 +40,8 @@ class HookDict(dict):
 
 
 def add_hook(hooks_dict, hook):
-    """Store `hook` in `hooks_dict` under a fresh id; return its handle."""
-    if not callable(hook):
-        raise TypeError(f"expected a callable hook, got {type(hook).__name__}")
+    """Store `hook` in `hooks_dict` under a fresh id; return its handle.  Any object is
+    stored, as PyTorch does: one that cannot be called fails when backward calls it."""
     handle = RemovableHandle(hooks_dict)
     hooks_dict[handle.id] = hook
     return handle

@@ -93,8 +93,6 @@ PORTED_FAILING = {
     "case_grad_unreachable_discovery": (ENGINE, "nodes off every path to the requested "
                                                 "inputs run"),
     "case_deep_reentrant": (ENGINE, "deep reentrant backward hits RecursionError"),
-    "case_inplace_on_view_saved_output": (ENGINE, "a node hook must be callable (PyTorch "
-                                                  "stores any object)"),
     # --- custom Functions ---------------------------------------------------------------
     # --- saved tensors ------------------------------------------------------------------
     "case_saved_tensor_hooks_extra_exit_during_bw_no_crash": (SAVED, "leaving "
