@@ -5,7 +5,9 @@ nodes that lead to a captured edge run, and nothing is written to `.grad`.  As i
 PyTorch, a node that neither leads to a capture nor is one is skipped, tensor hooks
 and all; a captured node that does not run has its tensor hooks applied before the
 capture (a leaf's hooks change what `grad` returns); one that runs is captured before
-its hooks, and only a node that runs calls its own pre-hooks.
+its hooks, and only a node that runs calls its own pre-hooks.  A lone root is PyTorch's
+graph root: its tensor hooks run, the node itself only if it leads to a capture.  For
+backward(inputs=...), the node of each input runs (its pre-hooks too), and no further.
 """
 from .engine_hooks import call_pre_hooks
 
@@ -17,7 +19,7 @@ class Captures:
     def __init__(self, edges, dependencies, root_nodes, one_root, accumulate):
         self.edges, self.accumulate = edges, accumulate     # accumulate False: grad()
         self.captured = {}
-        self.needed = _nodes_leading_to(edges, dependencies, root_nodes, one_root)
+        self.needed = _nodes_leading_to(edges, dependencies, root_nodes)
         self.captured_nodes = {node for node, _ in edges}
         lone_root = set(root_nodes) if one_root else set()
         self.will_run = self.needed | self.captured_nodes | lone_root   # whose hooks run
@@ -27,8 +29,8 @@ class Captures:
         the gradients to run the node with, or None if it need not run."""
         if node not in self.will_run:
             return None
-        runs = node in self.needed or (       # backward(inputs=[leaf]): its AccumulateGrad runs
-            self.accumulate and getattr(node, "variable", None) is not None)
+        runs = node in self.needed or (       # backward(inputs=[x]): x's node runs
+            self.accumulate and node in self.captured_nodes)
         if not runs:                          # PyTorch's order: its tensor hooks, then capture
             grads = call_pre_hooks(node, grads, create_graph, node_hooks=False)
         for output_nr, grad in enumerate(grads):     # (a node that runs: captured before hooks)
@@ -49,7 +51,7 @@ class Captures:
         return True
 
 
-def _nodes_leading_to(edges, dependencies, root_nodes, one_root):
+def _nodes_leading_to(edges, dependencies, root_nodes):
     """Nodes that must run for autograd.grad: those with a captured edge below them."""
     remaining = dict(dependencies)
     order = [node for node in root_nodes if remaining.get(node, 0) == 0]
@@ -64,8 +66,4 @@ def _nodes_leading_to(edges, dependencies, root_nodes, one_root):
     for node in reversed(order):
         if any(n in needed or n in targets for n in node._next_nodes if n is not None):
             needed.add(node)
-    # A lone root always runs, as PyTorch's graph root does (a leaf's AccumulateGrad
-    # need not: for backward(inputs=...), its own AccumulateGrad runs).
-    if one_root and root_nodes[0]._next_nodes:
-        needed.add(root_nodes[0])
     return needed

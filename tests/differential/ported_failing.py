@@ -88,10 +88,6 @@ PORTED_FAILING = {
     "case_setitem": (SURFACE, "x[[[0, 1, 2, 3]]] indexes with a 2-d list, where PyTorch reads "
                               "a list holding a sequence as a tuple of indices"),
     # --- engine -------------------------------------------------------------------------
-    "case_prehook_ordering": (ENGINE, "backward(inputs=...) skips the pre-hooks of an "
-                                      "input's grad_fn"),
-    "case_grad_unreachable_discovery": (ENGINE, "nodes off every path to the requested "
-                                                "inputs run"),
     "case_deep_reentrant": (ENGINE, "deep reentrant backward hits RecursionError"),
     # --- custom Functions ---------------------------------------------------------------
     # --- saved tensors ------------------------------------------------------------------
