@@ -10,28 +10,30 @@
 AccumulateGrad nodes have the highest priority, so a leaf's `.grad` is filled as soon
 as its gradient is complete.  What else happens around a node is one call each:
 hooks (engine_hooks.py), autograd.grad's captures (capture.py), anomaly mode
-(anomaly.py) and the narration a recorder listens to (narration.py).
+(anomaly.py), the narration a recorder listens to (narration.py), and a backward
+nested deep inside others (reentrant.py).
 """
 import heapq
 import itertools
 
 from .. import tracing
-from . import anomaly, narration
+from . import anomaly, narration, reentrant
 from .anomaly import _state as _anomaly
 from .capture import Captures
 from .engine_hooks import call_post_hooks, call_pre_hooks
 from .forward_mode import forward_mode
 from .grad_mode import set_grad_enabled
+from .reentrant import REENTRANT_DEPTH
 from .saved_tensor import release_saved
 
 
 def run_backward(roots, retain_graph, create_graph, capture=None, accumulate=True):
-    """Backpropagate `roots`, a list of ((node, output_nr), gradient).
-
-    `capture` maps (node, output_nr) edges to the gradient slots `autograd.grad`
-    returns; then only nodes leading to a captured edge run (`accumulate=False`: grad()).
-    Returns the captured gradients (a dict edge -> gradient).
-    """
+    """Backpropagate `roots`, a list of ((node, output_nr), gradient).  `capture` maps
+    the (node, output_nr) edges autograd.grad asks for to its slots: then only nodes leading
+    to one run (`accumulate=False`: grad()).  Returns the captured gradients (edge -> grad)."""
+    if len(_running_tasks) % REENTRANT_DEPTH == REENTRANT_DEPTH - 1:   # nested deep: on a
+        return reentrant.on_fresh_thread(run_backward, roots, retain_graph,  # fresh stack
+                                         create_graph, capture, accumulate)  # (reentrant.py)
     # 1. Count, for every node the roots reach, the edges that point at it.
     dependencies = count_dependencies(roots)
     task = GraphTask(roots, dependencies, capture, accumulate)   # what hooks may ask

@@ -88,7 +88,6 @@ PORTED_FAILING = {
     "case_setitem": (SURFACE, "x[[[0, 1, 2, 3]]] indexes with a 2-d list, where PyTorch reads "
                               "a list holding a sequence as a tuple of indices"),
     # --- engine -------------------------------------------------------------------------
-    "case_deep_reentrant": (ENGINE, "deep reentrant backward hits RecursionError"),
     # --- custom Functions ---------------------------------------------------------------
     # --- saved tensors ------------------------------------------------------------------
     "case_saved_tensor_hooks_extra_exit_during_bw_no_crash": (SAVED, "leaving "

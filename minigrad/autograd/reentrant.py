@@ -1,0 +1,44 @@
+"""Reentrant backward: a backward called while another runs (a Function's backward
+that calls backward or autograd.grad itself).
+
+NOTE [reentrant backward]: each nested backward runs inside the one that called it,
+so its Python frames pile up: 2,000 nested levels would pass Python's recursion
+limit.  PyTorch's engine hands a nested backward to another thread once 60 run on
+one; here the engine hands over every REENTRANT_DEPTH-th nested level (engine.py:
+`run_backward`) to `on_fresh_thread`, a new thread with a stack of its own, while
+the calling thread waits.  The new thread starts where the caller stands: the same
+grad mode (which is per thread: grad_mode.py) and context variables (numpy's error
+state).
+"""
+import contextvars
+import threading
+
+from . import grad_mode
+
+REENTRANT_DEPTH = 20          # backwards nested on one thread's stack
+HANDED_OVER = None            # counts as a running backward in the new thread (see below)
+
+
+def on_fresh_thread(function, *args):
+    """function(*args) on a new thread in this thread's modes: its result, or its
+    exception raised here.  The new thread counts one running backward more, so the
+    engine runs this level there instead of handing it over again."""
+    from .engine import _running_tasks       # (engine.py imports this module)
+    modes, context, outcome = dict(vars(grad_mode._state)), contextvars.copy_context(), {}
+
+    def work():
+        vars(grad_mode._state).update(modes)
+        _running_tasks.append(HANDED_OVER)
+        try:
+            outcome["result"] = context.run(function, *args)
+        except BaseException as error:           # noqa: BLE001 - raised in the caller
+            outcome["error"] = error
+        finally:
+            _running_tasks.pop()
+
+    thread = threading.Thread(target=work, name="minigrad-reentrant-backward")
+    thread.start()
+    thread.join()
+    if "error" in outcome:
+        raise outcome.pop("error")
+    return outcome["result"]
