@@ -396,9 +396,10 @@ class RPow(BuiltinFunction):
 
     @staticmethod
     def backward(ctx, grad):
-        _, result = ctx.saved_tensors
-        log_number = math.log(ctx.number) if ctx.number > 0 else (
-            0.0 if ctx.number == 0 else float("nan"))
+        b, result = ctx.saved_tensors
+        if ctx.number == 0:           # PyTorch's: 0 where b >= 0, else out * log(0) (-inf)
+            return grad * (result * -math.inf).masked_fill(b >= 0, 0.0), None
+        log_number = math.log(ctx.number) if ctx.number > 0 else math.nan
         return grad * result * log_number, None
 
 

@@ -129,7 +129,7 @@ class Expm1(BuiltinFunction):
 
 class Atan2(BuiltinFunction):
     """out = atan2(y, x), the angle of the point (x, y);
-    dy = g * x / (x² + y²),  dx = -g * y / (x² + y²)."""
+    dy = g * x / (x² + y²),  dx = -g * y / (x² + y²)  (both 0 at the origin, as PyTorch's)."""
 
     node_name = "Atan2Backward0"
 
@@ -142,8 +142,9 @@ class Atan2(BuiltinFunction):
     @staticmethod
     def backward(ctx, grad):
         x, y = ctx.saved_tensors
-        scale = grad / (x * x + y * y)
-        return (scale * x).sum_to_size(y.shape), (-scale * y).sum_to_size(x.shape)
+        denominator = x * x + y * y
+        recip = denominator.reciprocal().masked_fill(denominator == 0, 0.0)   # 0 at (0, 0)
+        return (grad * x * recip).sum_to_size(y.shape), (grad * -y * recip).sum_to_size(x.shape)
 
 
 class Softplus(BuiltinFunction):

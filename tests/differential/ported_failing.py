@@ -167,7 +167,4 @@ PORTED_FAILING = {
                                                      "over a custom backward gets zeros"),
     # --- printing -----------------------------------------------------------------------
     "case_autograd_print_tensor": (PRINTING, "grad_fn=<Invalid>"),
-    # --- numbers ------------------------------------------------------------------------
-    "case_power_function": (NUMBERS, "d(0 ** b)/db at b = -1 is nan (PyTorch: -inf)"),
-    "case_atan2_zero_gradient": (NUMBERS, "atan2's gradient at (0, 0) is nan (PyTorch: 0)"),
 }
