@@ -355,13 +355,49 @@ def test_anomaly_mode_shows_where_the_failing_node_was_created():
             raise ValueError("boom")
 
     x = torch.tensor([1.0], requires_grad=True)
-    with torch.autograd.detect_anomaly():
-        y = Fails.apply(x)           # this line must appear in the note
-        with pytest.raises(ValueError) as info:
-            y.sum().backward()
-    notes = "\n".join(getattr(info.value, "__notes__", []))
-    assert "Error detected in FailsBackward" in notes
-    assert "y = Fails.apply(x)" in notes
+    with pytest.warns(UserWarning) as caught:
+        with torch.autograd.detect_anomaly():
+            y = Fails.apply(x)           # this line must appear in the warning
+            with pytest.raises(ValueError, match="boom"):
+                y.sum().backward()
+    message = str(caught[-1].message)    # PyTorch's warning, before the error goes on
+    assert message.startswith("Error detected in FailsBackward. Traceback of forward call")
+    assert "y = Fails.apply(x)" in message
+
+
+def test_anomaly_mode_shows_the_backward_that_recorded_the_failing_node():
+    class Outer(Function):
+        @staticmethod
+        def forward(ctx, x):
+            ctx.save_for_backward(x)
+            return x * x
+
+        @staticmethod
+        def backward(ctx, grad):
+            (x,) = ctx.saved_tensors
+            return Fails.apply(2 * x * grad)   # recorded in backward: Outer's node, its parent
+
+    class Fails(Function):
+        @staticmethod
+        def forward(ctx, x):
+            return x * 1
+
+        @staticmethod
+        def backward(ctx, grad):
+            raise ValueError("boom")
+
+    x = torch.tensor([1.0], requires_grad=True)
+    with pytest.warns(UserWarning) as caught:
+        with torch.autograd.detect_anomaly():
+            y = Outer.apply(x)
+            (g,) = torch.autograd.grad(y.sum(), x, create_graph=True)
+            with pytest.raises(ValueError, match="boom"):
+                g.sum().backward()
+    messages = [str(w.message) for w in caught][-2:]
+    assert messages[0].startswith("Error detected in FailsBackward") and (
+        "return Fails.apply(2 * x * grad)" in messages[0])
+    assert "Previous calculation was induced by OuterBackward" in messages[1]
+    assert "y = Outer.apply(x)" in messages[1]
 
 
 def test_anomaly_mode_catches_nan_gradients():

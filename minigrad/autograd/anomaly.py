@@ -1,9 +1,11 @@
 """Anomaly detection: find where the op that failed in backward was created.
 
 With `detect_anomaly()` on, every recorded node remembers the stack of the
-forward call that created it.  If its backward raises, the error carries that
-stack as a note; if its backward returns NaN, that is an error too.
+forward call that created it (and, made inside another node's backward, that
+node).  If its backward raises, a warning shows that stack, then its parents';
+if its backward returns NaN, that is an error too.
 """
+import sys
 import traceback
 import warnings
 
@@ -56,31 +58,58 @@ def _warn_slow():
                   "and should only be enabled for debugging.", UserWarning, stacklevel=3)
 
 
+# The nodes anomaly mode is running, innermost last: a node recorded inside one's
+# backward (create_graph, or a backward that runs ops) remembers it as its parent.
+_running = []
+
+
 def remember_forward(node):
     """Keep the stack of the forward call that recorded `node` (without the frames of
-    Function.apply's helpers: _connect, apply and this one)."""
+    Function.apply's helpers: _connect, apply and this one), and the node whose backward
+    recorded it, if any (PyTorch's metadata keys: traceback_, parent_)."""
     node.metadata["traceback_"] = traceback.format_stack()[:-3]
+    if _running:
+        node.metadata["parent_"] = _running[-1]
 
 
 def run_checked(node, grads):
     """Run `node` in anomaly mode: a NaN it returns is an error, and an error raised in it
-    carries the stack of the forward call that recorded it."""
+    is preceded by PyTorch's warnings of where it and its parents were recorded."""
+    _running.append(node)
     try:
         grad_inputs = node.apply(grads)
         check_nan(node, grad_inputs)
-    except Exception as exc:
-        annotate(exc, node)
+    except Exception:
+        warn_forward_stacks(node)
         raise
+    finally:
+        _running.pop()
     return grad_inputs
 
 
-def annotate(exc, node):
-    """Add the forward traceback of `node` to an exception raised in its backward."""
-    stack = node.metadata.get("traceback_")
-    if stack and hasattr(exc, "add_note"):
-        exc.add_note(
-            f"Error detected in {node.name()}. Traceback of forward call that caused "
-            "the error:\n" + "".join(stack))
+def warn_forward_stacks(node):
+    """PyTorch's warnings when `node`'s backward failed: "Error detected in ..." with the
+    stack of the forward call that recorded it, then one for each parent."""
+    _warn(node.name(), node.metadata.get("traceback_"),
+          "Traceback of forward call that caused the error:\n")
+    parent = node.metadata.get("parent_")
+    while parent is not None:
+        _warn(parent.name(), parent.metadata.get("traceback_"), "Traceback of forward call "
+              "that induced the previous calculation:\n", "\n\nPrevious calculation was "
+              "induced by ")
+        parent = parent.metadata.get("parent_")
+
+
+def _warn(name, stack, what, opening="Error detected in "):
+    if stack is None:
+        message = (f"Error detected in {name}. No forward pass information available. "
+                   "Enable detect anomaly during forward pass for more information.")
+    else:
+        message = f"{opening}{name}. {what}{''.join(stack)}"
+    try:
+        warnings.warn(message, UserWarning, stacklevel=2)
+    except Warning as raised:       # warnings are errors: the backward's own error goes on,
+        print(f"{type(raised).__name__}: {raised}", file=sys.stderr)    # as PyTorch's
 
 
 def check_nan(node, grads):

@@ -280,14 +280,14 @@ print("x.grad =", x.grad)
 # `where` sends a gradient of 0 to the `log` branch at `x = 0`, but `log`'s backward computes
 # `0 / x = 0 / 0 = NaN` anyway. In a real model, that NaN surfaces thousands of ops later. Under
 # `torch.autograd.detect_anomaly()`, every node remembers the forward line that created it, and a
-# node whose backward returns NaN raises at once, naming itself. (minigrad attaches the forward
-# stack to the error as a note; PyTorch prints it as a warning.)
+# node whose backward returns NaN raises at once, naming itself; just before the error, a warning
+# shows the forward stack of that node (as PyTorch's does).
 
 # %% [markdown] lang="zh"
 # `where` 在 `x = 0` 处传给 `log` 分支的梯度是 0，但 `log` 的 backward 还是会计算 `0 / x = 0 / 0 = NaN`。
 # 在真实模型里，这个 NaN 可能要过上千个算子之后才冒出来。在 `torch.autograd.detect_anomaly()` 下，
-# 每个节点都会记住创建它的那行前向代码；一旦某个节点的 backward 返回 NaN，就立即报错并说出自己的名字。
-# （minigrad 把前向调用栈作为 note 附在异常上；PyTorch 则以警告的形式打印出来。）
+# 每个节点都会记住创建它的那行前向代码；一旦某个节点的 backward 返回 NaN，就立即报错并说出自己的名字；
+# 报错之前，还会有一条警告打印出这个节点的前向调用栈（和 PyTorch 一样）。
 
 # %% tags=["nbval-ignore-output"]
 x = torch.tensor([0.0, 1.0, 2.0], requires_grad=True)
@@ -297,17 +297,16 @@ try:
         y.sum().backward()
 except RuntimeError as error:
     print(error)
-    for note in getattr(error, "__notes__", []):
-        print(note)
 
 # %% [markdown] lang="en"
-# The note is the forward stack of the failing node, the oldest call first. Skip the lines of
+# The warning "Error detected in LogBackward0" holds the forward stack of the failing node, the
+# oldest call first. Skip the lines of
 # Jupyter's own machinery at the top: near the bottom comes the line of your cell with
 # `torch.log(x)`, then the calls inside minigrad down to `Log.apply`. The fix is to make the unused
 # branch harmless *before* the op: feed `log` a safe value where the mask is false.
 
 # %% [markdown] lang="zh"
-# note 里是出错节点的前向调用栈，最早的调用排在最前面。开头那些是 Jupyter 自身的调用，可以跳过；
+# 警告 "Error detected in LogBackward0" 里是出错节点的前向调用栈，最早的调用排在最前面。开头那些是 Jupyter 自身的调用，可以跳过；
 # 接近末尾处就是你单元格里写着 `torch.log(x)` 的那一行，再往下是 minigrad 内部的调用，一直到 `Log.apply`。
 # 修复方法是在算子**之前**就让不用的分支变得无害：在掩码为假的位置给 `log` 喂一个安全的值。
 

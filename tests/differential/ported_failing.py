@@ -128,11 +128,6 @@ PORTED_FAILING = {
                                                                 "inference_mode is said to be "
                                                                 "made in no_grad mode; "
                                                                 "transpose_"),
-    # --- anomaly mode -------------------------------------------------------------------
-    "case_nested_anomaly_detect_nan": (ANOMALY, "no \"Error detected in XBackward0\" warning "
-                                                "with the forward traceback, no parent "
-                                                "traces"),
-    "case_anomaly_grad_warnings": (ANOMALY, "no \"Error detected in PowBackward0\" warning"),
     # --- gradcheck ----------------------------------------------------------------------
     "case_gradcheck_nondeterministic": (GRADCHECK, "no check for reentrant backward"),
     "case_gradcheck_validates_inputs": (GRADCHECK, "a stride-0 input gives numpy's read-only "
