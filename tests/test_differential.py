@@ -63,14 +63,6 @@ KNOWN_FAILING = {
         "save_for_backward outside forward is refused with an explanation (docs/architecture.md)",
     "case_forward_ad_tangent_is_differentiable":
         "tangents record no graph of their own (docs/architecture.md)",
-    "case_gradcheck_fast_mode_message": "fast_mode is accepted and ignored",
-    "case_gradcheck_nondeterministic_backward": "gradcheck does not test reentrancy",
-    "case_gradcheck_undefined_grad_check": "gradcheck does not test undefined output grads",
-    "case_gradcheck_stride_zero_input": "a stride-0 input fails with numpy's read-only error",
-    "case_gradcheck_non_tensor_output": "non-tensor outputs are skipped, not refused",
-    "case_gradcheck_output_not_requiring_grad":
-        "an output that needs no grad gives a plain Jacobian mismatch",
-    "case_gradcheck_unknown_keyword": "gradgradcheck's check_rev_over_rev=False is ignored",
     "case_vectorize_and_batched_grad_are_ignored":
         "vectorize and check_batched_grad are accepted and ignored",
     "case_functional_strict_with_vectorize": "vectorize is accepted and ignored",

@@ -128,32 +128,11 @@ PORTED_FAILING = {
                                                                 "made in no_grad mode; "
                                                                 "transpose_"),
     # --- gradcheck ----------------------------------------------------------------------
-    "case_gradcheck_nondeterministic": (GRADCHECK, "no check for reentrant backward"),
-    "case_gradcheck_validates_inputs": (GRADCHECK, "a stride-0 input gives numpy's read-only "
-                                                   "error"),
-    "case_gradcheck_check_no_differentiable_outputs": (GRADCHECK, "no \"Numerical gradient "
-                                                                  "for function expected to "
-                                                                  "be zero\""),
-    "case_gradcheck_backward_mul_by_grad_output": (GRADCHECK, "calls the function on inputs "
-                                                              "that do not require grad; no "
-                                                              "grad_output check"),
-    "case_gradcheck_undefined_grad": (GRADCHECK, "calls the function on inputs that do not "
-                                                 "require grad; no undefined-grad check"),
-    "case_gradcheck_jacobian_mismatch": (GRADCHECK, "calls the function on inputs that do not "
-                                                    "require grad"),
-    "case_gradcheck_custom_error": (GRADCHECK, "calls the function on inputs that do not "
-                                               "require grad"),
-    "case_gradcheck_output_shape_or_dtype_depend_on_values": (GRADCHECK, "no output shape / "
-                                                                         "dtype check"),
     "case_gradcheck_forward_ad_respects_requires_grad": (GRADCHECK, "jvp called fewer times "
                                                                     "(no undefined / batched "
                                                                     "forward checks)"),
     "case_gradcheck_forward_ad_batched_grad": (GRADCHECK, "check_batched_forward_grad is "
                                                           "ignored"),
-    "case_inplace_on_view_makes_base_require_grad": (GRADCHECK, "calls the function on inputs "
-                                                                "that do not require grad"),
-    "case_NumpyCubeNotComposableAutogradFunction": (GRADCHECK, "no \"backward not multiplied "
-                                                               "by grad_output\" check"),
     # --- forward AD ---------------------------------------------------------------------
     "case_CubeGenVmapAutogradFunction": (FORWARD_AD, "gradgradcheck ignores check_fwd_over_rev; "
                                                      "a saved output loses its tangent (it is "
