@@ -91,6 +91,9 @@ class Node:
 
     def __call__(self, *grad_outputs):
         """Run this node by hand: its gradients, a lone one as itself (as PyTorch)."""
+        if len(grad_outputs) != len(self._output_metadata):     # one per forward output
+            raise TypeError(f"expected {len(self._output_metadata)} arguments, got "
+                            f"{len(grad_outputs)} instead")
         result = tuple(self.apply(grad_outputs))
         return result[0] if len(result) == 1 else result
 

@@ -81,9 +81,6 @@ PORTED_FAILING = {
         GRAD_MODES, "the grad_fn of a view made in inference mode, whose base then changed in "
                     "place, is not refused"),
     # --- PyTorch's surface --------------------------------------------------------------
-    "case_grad_fn_badcalls": (SURFACE, "calling a node with the wrong number of gradients "
-                                       "gives Python's message, not \"expected 1 arguments, "
-                                       "got 2 instead\""),
     "case_attribute_deletion": (SURFACE, "del x.grad is refused (no deleter)"),
     "case_setitem": (SURFACE, "x[[[0, 1, 2, 3]]] indexes with a 2-d list, where PyTorch reads "
                               "a list holding a sequence as a tuple of indices"),
