@@ -109,6 +109,7 @@ class TensorInPlace:
     __ipow__ = pow_
 
     def __setitem__(self, key, value):
+        key = index.as_tuple_if_sequence_inside(key)
         advanced = inplace.is_advanced_key(key)
         if not advanced and index.makes_view(self, key):
             self._check_inplace_allowed(through_view=True)     # x[0] = 1 writes through x[0]

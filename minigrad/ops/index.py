@@ -180,8 +180,20 @@ def makes_view(x, index):
     return False
 
 
+def as_tuple_if_sequence_inside(index):
+    """PyTorch's (and old numpy's) reading of a list index: one of fewer than 32 items that
+    holds a sequence, a slice, a tensor, `...` or None is a tuple of indices, so
+    x[[[0, 1]]] is x[[0, 1]] and x[[0, slice(None)]] is x[0, :]."""
+    if isinstance(index, list) and len(index) < 32 and any(
+            is_tensor(c) or c is Ellipsis or c is None
+            or isinstance(c, (list, tuple, slice, range, np.ndarray)) for c in index):
+        return tuple(index)
+    return index
+
+
 def getitem(x, index):
     """x[index], decomposed like PyTorch's indexing."""
+    index = as_tuple_if_sequence_inside(index)
     key = to_key(index)
     if any(is_advanced(c) for c in (index if isinstance(index, tuple) else (index,))):
         _check_leading_mask(x, index[0] if isinstance(index, tuple) else index)

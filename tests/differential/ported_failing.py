@@ -82,8 +82,6 @@ PORTED_FAILING = {
                     "place, is not refused"),
     # --- PyTorch's surface --------------------------------------------------------------
     "case_attribute_deletion": (SURFACE, "del x.grad is refused (no deleter)"),
-    "case_setitem": (SURFACE, "x[[[0, 1, 2, 3]]] indexes with a 2-d list, where PyTorch reads "
-                              "a list holding a sequence as a tuple of indices"),
     # --- custom Functions ---------------------------------------------------------------
     # --- saved tensors ------------------------------------------------------------------
     "case_saved_tensor_hooks_extra_exit_during_bw_no_crash": (SAVED, "leaving "
