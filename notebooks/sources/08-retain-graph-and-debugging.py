@@ -306,7 +306,7 @@ except RuntimeError as error:
 # branch harmless *before* the op: feed `log` a safe value where the mask is false.
 
 # %% [markdown] lang="zh"
-# 警告 "Error detected in LogBackward0" 里是出错节点的前向调用栈，最早的调用排在最前面。开头那些是 Jupyter 自身的调用，可以跳过；
+# 警告 `Error detected in LogBackward0` 里是出错节点的前向调用栈，最早的调用排在最前面。开头那些是 Jupyter 自身的调用，可以跳过；
 # 接近末尾处就是你单元格里写着 `torch.log(x)` 的那一行，再往下是 minigrad 内部的调用，一直到 `Log.apply`。
 # 修复方法是在算子**之前**就让不用的分支变得无害：在掩码为假的位置给 `log` 喂一个安全的值。
 
