@@ -48,7 +48,8 @@ def _check_inputs(inputs):
                 f"Input #{index} requires gradient and is not a double precision floating "
                 "point or complex. This check will likely fail if all the inputs are not of "
                 "double precision floating point or complex. ", UserWarning, stacklevel=3)
-        if not all(step > 0 or size <= 1 for step, size in zip(x.stride(), x.shape)):
+        if x.numel() and not all(step > 0 or size <= 1    # (an empty tensor's strides
+                                 for step, size in zip(x.stride(), x.shape)):   # may be 0)
             raise RuntimeError(
                 f"The {index}th input has a dimension with stride 0. gradcheck only supports "
                 "inputs that are non-overlapping to be able to compute the numerical "
