@@ -37,7 +37,6 @@ PORTED_FAILING = {
                                              "graph differs"),
     "case_no_grad_copy": (ENGINE, "a gradient a node passes to two leaves is copied for both "
                                   "(PyTorch lets the last one keep it)"),
-    "case_autograd_views_codegen": (MISSING, "Tensor._is_view"),
     "case_make_dual_inference_tensor_in_inference_mode": (MISSING, "Tensor._is_view"),
     "case_copy_": (MISSING, "bfloat16: numpy has no such dtype (ml_dtypes has, but the engine "
                             "depends on numpy alone, and PyTorch's promotion rules for it "
