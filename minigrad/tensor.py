@@ -109,6 +109,9 @@ class Tensor(TensorMath, TensorShape, TensorInPlace, TensorConvert):
         """A tensor on the same storage that shares this tensor's version counter."""
         view = Tensor._make(data)
         view._version_counter = self._version_counter
+        if self._inference:          # PyTorch keeps no view metadata for inference tensors
+            view._inference = True
+            return view
         view._base = base = self._base if self._base is not None else self
         view._base_grad_fn = base._grad_fn
         return view

@@ -16,12 +16,18 @@ from .ops import inplace_compare as compare
 from .ops.arithmetic import is_tensor, wrap_number
 
 
-NO_GRAD_VIEW_ERROR = (
-    "A view was created in no_grad mode and is being modified inplace with grad mode "
-    "enabled. Given that this use case is ambiguous and error-prone, it is forbidden. You "
-    "can clarify your code by moving both the view and the inplace either both inside the "
-    "no_grad block (if you don't want the inplace to be tracked) or both outside (if you "
-    "want the inplace to be tracked).")
+def no_grad_view_error(view, what="is being modified inplace"):
+    """PyTorch's refusal of an in-place change that involves a view made without recording
+    (in no_grad mode or in inference mode): `what` happened in grad mode."""
+    if "_view_made_in_inference_mode" in view.__dict__:
+        made, now, block = "inference mode", "in normal mode", "inference_mode"
+    else:
+        made, now, block = "no_grad mode", "with grad mode enabled", "no_grad"
+    return RuntimeError(
+        f"A view was created in {made} and {what} {now}. Given that this use case is "
+        "ambiguous and error-prone, it is forbidden. You can clarify your code by moving both "
+        f"the view and the inplace either both inside the {block} block (if you don't want "
+        "the inplace to be tracked) or both outside (if you want the inplace to be tracked).")
 
 
 class TensorInPlace:
@@ -225,7 +231,7 @@ class TensorInPlace:
                 "a leaf Variable that requires grad is being used in an in-place operation. "
                 "minigrad hint: update parameters inside `with torch.no_grad():`.")
         if self._base is not None and self._grad_fn is None and self._base.requires_grad:
-            raise RuntimeError(NO_GRAD_VIEW_ERROR)     # (a view made in grad mode has one)
+            raise no_grad_view_error(self)     # (a view made in grad mode has a grad_fn)
         base = self if through_view else self._base
         if base is not None and base.is_leaf and base._requires_grad:
             raise RuntimeError(

@@ -238,7 +238,8 @@ class Function(function_rules.FunctionInstance):    # (what an instance has: leg
         for arg in args:
             needs_input_grad.append(isinstance(arg, tensor_door.Tensor) and arg.requires_grad)
         needs_input_grad = tuple(needs_input_grad)
-        if not (_grad_mode["enabled"] and True in needs_input_grad):
+        if not (_grad_mode["enabled"] and True in needs_input_grad) or (
+                function_rules.inference_tensors_only(args)):    # (see inference_mode)
             return _run_unrecorded(cls, args, needs_input_grad)
         # 1. Make the node, numbered in the order nodes are made (the engine runs the
         #    newest first).  It is also the ctx that forward fills in.
@@ -357,7 +358,7 @@ def _run_unrecorded(cls, args, needs_input_grad):
         ctx._in_forward = False
         outputs = function_rules.unrecorded_outputs(args, outputs, ctx._dirty)
     if _grad_mode["inference"]:
-        outputs = mark_inference(outputs)
+        outputs = mark_inference(outputs, args)
     if _forward_ad["level"] is not None:
         outputs = forward_ad.propagate(cls, ctx, args, outputs)
     return outputs

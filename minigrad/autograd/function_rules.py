@@ -61,6 +61,15 @@ def on_one_device(check, args):
     return backend.match_devices(check, args)
 
 
+def inference_tensors_only(args):
+    """True when every tensor argument is an inference tensor (made in inference_mode):
+    PyTorch records nothing then, even in grad mode and for one that requires grad."""
+    for arg in args:
+        if isinstance(arg, tensor_door.Tensor) and not arg._inference:
+            return False
+    return True
+
+
 def checked_gradients(node, grad_inputs):
     """What a custom backward returned, checked as PyTorch checks it: one gradient per
     forward input (extra Nones are dropped), each a tensor or None, None for arguments

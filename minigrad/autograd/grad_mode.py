@@ -152,6 +152,11 @@ class inference_mode(_GradModeContext):
         (False, True)
     """
 
+    def __new__(cls, mode=True):
+        if isinstance(mode, bool):
+            return super().__new__(cls)
+        return cls()(mode)                 # @inference_mode without parentheses
+
     def __init__(self, mode=True):
         self.mode = bool(mode)
 
@@ -175,13 +180,18 @@ class inference_mode(_GradModeContext):
         return wrapper
 
 
-def mark_inference(outputs):
-    """Inside inference_mode, make new tensors inference tensors (views of normal
-    tensors stay normal, as in PyTorch)."""
+def mark_inference(outputs, inputs=()):
+    """Inside inference_mode, make new tensors inference tensors, as PyTorch does: not
+    an input changed in place (it stays what it was), nor a view of a normal tensor (it
+    stays normal, and remembers where it was made for the errors of Tensor._inplace)."""
     if not _state["inference"]:
         return outputs
     for output in outputs if isinstance(outputs, (tuple, list)) else (outputs,):
-        if getattr(output, "_is_minigrad_tensor", False) and (
-                output._base is None or output._base._inference):
+        if not getattr(output, "_is_minigrad_tensor", False) or any(
+                output is tensor for tensor in inputs):
+            continue
+        if output._base is None:
             output._inference = True
+        else:
+            output._view_made_in_inference_mode = True
     return outputs

@@ -106,6 +106,10 @@ def regenerate_view_history(view, flat=None):
     base = view._base
     view._base_grad_fn = base._grad_fn
     if base.requires_grad:
+        if view._grad_fn is None and "_view_made_in_inference_mode" in view.__dict__:
+            from ..tensor_inplace import no_grad_view_error
+            raise no_grad_view_error(view, "its base or another view of its base has been "
+                                           "modified inplace")
         if flat is None:
             flat = positions_in_base(view, base)
         with enable_grad():

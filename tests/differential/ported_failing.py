@@ -143,10 +143,6 @@ PORTED_FAILING = {
                                                                   "version counter"),
     "case_inplace_on_view_of_multiple_output_view": (VIEWS, "a view of an output of unbind "
                                                             "can be changed in place"),
-    "case_inference_mode_handle_direct_view_on_rebase": (VIEWS, "a view made in "
-                                                                "inference_mode is said to be "
-                                                                "made in no_grad mode; "
-                                                                "transpose_"),
     # --- anomaly mode -------------------------------------------------------------------
     "case_nested_anomaly_detect_nan": (ANOMALY, "no \"Error detected in XBackward0\" warning "
                                                 "with the forward traceback, no parent "
