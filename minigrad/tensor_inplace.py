@@ -10,6 +10,7 @@ import numpy as np
 from . import backend, dtypes
 from .autograd import forward_ad
 from .autograd.forward_ad import _state as _forward_ad
+from .autograd import allow_mutation
 from .autograd.grad_mode import _state as _grad_mode, is_grad_enabled
 from .ops import index, inplace, inplace_unary, inplace_views, view_history
 from .ops import inplace_compare as compare
@@ -39,6 +40,8 @@ class TensorInPlace:
         self._check_inplace_allowed()
         if _forward_ad["level"] is not None:     # forward AD: the JVP may need the old value
             forward_ad.keep_old_value(self, args)
+        if allow_mutation.active is not None:       # allow_mutation_on_saved_tensors()
+            allow_mutation.active.before_write(self)
         base = self._base
         if base is not None and is_grad_enabled() and (
                 base.requires_grad or any(is_tensor(a) and a.requires_grad for a in args)):

@@ -3533,3 +3533,40 @@ def case_more_tensor_ops_and_their_errors(T, rec):
             ("bmm sizes", lambda: T.bmm(x[None], x[None]), "Expected size for first two")):
         with rec.raises(words, name=name):
             call()
+
+
+def case_increment_version_of_a_list_of_tensors_refuses_their_saved_values(T, rec):
+    a = T.tensor([1.0, 2.0], requires_grad=True)
+    b, c = a.clone(), a.clone()
+    out = (b * c).sum()
+    T.autograd.graph.increment_version([b, c])
+    rec("versions", (b._version, c._version))
+    with rec.raises("modified by an inplace operation"):
+        out.backward()
+
+
+def case_allow_mutation_clones_only_what_shares_the_first_element(T, rec):
+    with T.autograd.graph.allow_mutation_on_saved_tensors() as ctx:
+        a = T.tensor([1.0, 2.0, 3.0], requires_grad=True)
+        b = a.clone()
+        out = (b ** 2).sum()
+        b[1:].mul_(10)                 # a view that starts elsewhere: nothing is cloned
+        rec("cloned", len(list(ctx.cloned.items())))
+        with rec.raises("modified by an inplace operation", name="backward"):
+            out.backward()
+        c = a.clone()
+        out = (c ** 2).sum()
+        c[:2].mul_(10)                 # starts where c starts: c is cloned first
+        out.backward()
+        rec("grad", a.grad)
+
+
+def case_inference_tensors_record_nothing_among_themselves(T, rec):
+    with T.inference_mode():
+        c = T.ones(2, requires_grad=True)
+    s = T.ones(2, requires_grad=True)
+    rec("alone", ((c * 2).requires_grad, c[0].requires_grad, c[0]._is_view(),
+                  c.exp().is_inference()))
+    out = (c + s).sum()
+    out.backward()
+    rec("mixed", (out.requires_grad, c.grad, s.grad))
