@@ -51,7 +51,6 @@ KNOWN_FAILING = {
         "an output of split/unbind is regenerated, not refused, after its base changed in place",
     "case_saved_attributes_of_shape_ops":
         "only the tensors (and a few numbers) of common nodes are named as _saved_*",
-    "case_raw_saved_tensor_type_name": "the raw saved tensor's class is RawSavedTensor",
     "case_setitem_ellipsis_on_nonleaf_is_fill":
         "y[...] = number records CopySlices, not FillBackward3",
     "case_leaf_view_changed_under_no_grad_regenerates_grad_fn":

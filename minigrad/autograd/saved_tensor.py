@@ -59,11 +59,7 @@ class SavedTensor:
         with no_grad():                          # packing records nothing, as in PyTorch
             self.packed = pack_hook(tensor)
         if tensor._version != self.version:
-            raise RuntimeError(
-                "A saved tensors pack hook is modifying its input in place. Tensors "
-                "provided as input to pack hook can not be modified by in-place operations "
-                "as this can lead to unexpected side-effects. Please open an issue if you "
-                "need to perform in-place operations on the input to a pack hook.")
+            raise RuntimeError(ERR_PACK_HOOK_IN_PLACE)
         self.unpack_hook = unpack_hook
         # unpack() gives the hook's result the saved tensor's place in the graph back
         self.grad_fn, self.requires_grad = tensor.grad_fn, tensor._requires_grad
@@ -190,6 +186,13 @@ ERR_BACKWARD_TWICE = (
     "graph are freed when you call .backward() or autograd.grad(). Specify "
     "retain_graph=True if you need to backward through the graph a second time or if "
     "you need to access saved tensors after calling backward.")
+
+
+ERR_PACK_HOOK_IN_PLACE = (
+    "A saved tensor pack hook is modifying its input in place. Tensors provided as input to "
+    "pack hook cannot be modified by in-place operations as this can lead to unexpected "
+    "side-effects. Please open an issue if you need to perform in-place operations on the "
+    "input to a pack hook.")
 
 
 class saved_tensors_hooks:

@@ -3570,3 +3570,15 @@ def case_inference_tensors_record_nothing_among_themselves(T, rec):
     out = (c + s).sum()
     out.backward()
     rec("mixed", (out.requires_grad, c.grad, s.grad))
+
+
+def case_saved_sizes_and_indices_of_shape_nodes(T, rec):
+    a = T.ones(2, 3, requires_grad=True)
+    i = T.tensor([1, 0])
+    for name, out in (("sum", a.sum()), ("sum dim", a.sum(0)), ("mean", a.mean()),
+                      ("mean dim", a.mean(1)), ("view", a.view(6)), ("expand", a.expand(4, 2, 3)),
+                      ("index", a[i, :])):
+        rec(name, tuple(out.grad_fn._saved_self_sym_sizes))
+    rec("indices", (a[i, :].grad_fn._saved_indices, a[:, i].grad_fn._saved_indices))
+    raw = a[:, i].grad_fn._raw_saved_indices
+    rec("raw", ([type(r).__name__ for r in raw], raw[1].data))

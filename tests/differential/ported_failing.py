@@ -116,19 +116,6 @@ PORTED_FAILING = {
     "case_saved_tensor_hooks_extra_enter_during_bw_no_leak": (SAVED, "hooks entered during "
                                                                      "backward stay pushed "
                                                                      "after it"),
-    "case_grad_fn_attr_bindings": (SAVED, "_saved_indices, _saved_self_sym_sizes, the raw "
-                                          "saved tensor's class name"),
-    "case_get_data_and_hooks_from_raw_saved_variable": (SAVED, "RawSavedTensor.data and "
-                                                               ".unpack_hook"),
-    "case_custom_function_saved_tensors": (SAVED, "_raw_saved_tensors"),
-    "case_saved_tensor_constructor_forbidden_without_flag": (SAVED, "autograd.SavedTensor"),
-    "case_saved_variable_packing_unpacking_saved_original_with_hooks": (
-        SAVED, "a pack hook registered with register_hooks that modifies its input in place "
-               "is not refused"),
-    "case_pack_hook_with_inplace_modification_should_fail": (SAVED, "the message says \"saved "
-                                                                    "tensors pack hook\"; "
-                                                                    "register_hooks does not "
-                                                                    "check"),
     # --- versions and views -------------------------------------------------------------
     "case_anomaly_detect_nan": (VIEWS, "writing one element of an expand()ed tensor is "
                                        "refused"),
