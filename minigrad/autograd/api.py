@@ -3,7 +3,19 @@ import warnings
 
 from .. import settings
 from . import tensor_door
-from .engine import run_backward
+from .engine import run_backward as _run_backward
+from .saved_tensor import _saved_tensors_hooks_stack
+
+
+def run_backward(roots, retain_graph, create_graph, **options):
+    """The engine's run_backward.  A hook may enter or leave saved_tensors_hooks while it
+    runs: as in PyTorch, that lasts until the backward ends, and the hooks in force when
+    it started are in force again after it."""
+    hooks = list(_saved_tensors_hooks_stack)
+    try:
+        return _run_backward(roots, retain_graph, create_graph, **options)
+    finally:
+        _saved_tensors_hooks_stack[:] = hooks
 
 
 def _as_tuple(values):

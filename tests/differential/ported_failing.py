@@ -109,13 +109,6 @@ PORTED_FAILING = {
                                                   "stores any object)"),
     # --- custom Functions ---------------------------------------------------------------
     # --- saved tensors ------------------------------------------------------------------
-    "case_saved_tensor_hooks_extra_exit_during_bw_no_crash": (SAVED, "leaving "
-                                                                     "saved_tensors_hooks "
-                                                                     "twice pops an empty "
-                                                                     "stack"),
-    "case_saved_tensor_hooks_extra_enter_during_bw_no_leak": (SAVED, "hooks entered during "
-                                                                     "backward stay pushed "
-                                                                     "after it"),
     # --- versions and views -------------------------------------------------------------
     "case_anomaly_detect_nan": (VIEWS, "writing one element of an expand()ed tensor is "
                                        "refused"),
