@@ -125,9 +125,10 @@ class SavedTensor:
 
     def _with_saved_edge(self, tensor):
         """The unpack hook's data as the saved input: its grad_fn (or its leaf's
-        AccumulateGrad) and version counter, as PyTorch's SavedVariable::unpack does."""
+        AccumulateGrad), as PyTorch's SavedVariable::unpack does; its version counter stays
+        the hook's tensor's (changing it in place leaves the saved tensor's alone)."""
         restored = tensor._make(tensor._data, requires_grad=self.requires_grad)
-        restored._version_counter = self.version_counter
+        restored._version_counter = tensor._version_counter
         if self.grad_fn is not None:
             restored._grad_fn, restored._output_nr = self.grad_fn, self.output_nr
         elif self.accumulator is not None:

@@ -118,9 +118,6 @@ PORTED_FAILING = {
                                                   "no_grad / inference_mode is not refused"),
     "case_saved_variable_saved_original_inplace_detach": (VIEWS, "detach_() of a saved input "
                                                                  "is not detected"),
-    "case_saved_tensors_hook_version_counter_not_shared": (VIEWS, "an unpacked saved tensor "
-                                                                  "shares the original's "
-                                                                  "version counter"),
     "case_inplace_on_view_of_multiple_output_view": (VIEWS, "a view of an output of unbind "
                                                             "can be changed in place"),
     # --- anomaly mode -------------------------------------------------------------------
