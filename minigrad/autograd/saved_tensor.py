@@ -25,7 +25,7 @@ class SavedTensor:
 
     # What most saved tensors share: class defaults, set on the object only when they
     # differ (every recorded op saves some; each attribute set is time).
-    is_output, output_nr, wrapped_number, freed = False, 0, False, False
+    is_output, output_nr, wrapped_number, freed, non_leaf = False, 0, False, False, False
     unpack_hook = grad_fn = accumulator = weak_grad_fn = None
 
     def __init__(self, tensor, node, slot, is_output, narrate=True):
@@ -53,6 +53,8 @@ class SavedTensor:
             self.packed = data
         else:
             self.packed = tensor
+            if tensor._grad_fn is not None:     # (unpack refuses it once detach_()ed)
+                self.non_leaf = True
 
     def _pack(self, tensor, node, pack_hook, unpack_hook):
         """saved_tensors_hooks are active: keep what `pack_hook` makes of the tensor."""
@@ -94,6 +96,8 @@ class SavedTensor:
             raise RuntimeError(ERR_BACKWARD_TWICE)
         if self.unpack_hook is not None:
             return self._unpack_with_hook(node)
+        if self.non_leaf and self.packed._grad_fn is None:     # detach_()ed since saved
+            raise RuntimeError(ERR_DETACHED_IN_PLACE)
         unchanged = self.version_counter.value == self.version
         if tracing.active is not None:
             narration.version_checked(node, self, unchanged)
@@ -188,6 +192,10 @@ ERR_BACKWARD_TWICE = (
     "retain_graph=True if you need to backward through the graph a second time or if "
     "you need to access saved tensors after calling backward.")
 
+
+ERR_DETACHED_IN_PLACE = (
+    "Trying to use a saved tensor that has been detached in-place, i.e. with .detach_()."
+    "This is not supported, please use out-of-place `.detach()` instead")
 
 ERR_PACK_HOOK_IN_PLACE = (
     "A saved tensor pack hook is modifying its input in place. Tensors provided as input to "

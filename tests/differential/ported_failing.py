@@ -116,8 +116,6 @@ PORTED_FAILING = {
                                                  "views, multi-output views)"),
     "case_autograd_inplace_view_of_view": (VIEWS, "in-place on a view of a view made under "
                                                   "no_grad / inference_mode is not refused"),
-    "case_saved_variable_saved_original_inplace_detach": (VIEWS, "detach_() of a saved input "
-                                                                 "is not detected"),
     "case_inplace_on_view_of_multiple_output_view": (VIEWS, "a view of an output of unbind "
                                                             "can be changed in place"),
     # --- anomaly mode -------------------------------------------------------------------
