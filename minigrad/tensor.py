@@ -64,6 +64,7 @@ class Tensor(TensorMath, TensorShape, TensorInPlace, TensorConvert):
                  "_counter", "_base", "_wrapped_number", "__weakref__", "__dict__")
     # Rarely set: class defaults, so that making a tensor (every op makes some) stays short.
     _base_grad_fn = _leaf_hooks = _post_accumulate_hooks = _accumulator_ref = None
+    _view_made_in = _view_made_by = None    # a view made in no_grad, by unbind ...
     _retains_grad = False
     _inference = False          # set on tensors made inside inference_mode()
     _is_minigrad_tensor = True
@@ -112,6 +113,8 @@ class Tensor(TensorMath, TensorShape, TensorInPlace, TensorConvert):
         if self._inference:          # PyTorch keeps no view metadata for inference tensors
             view._inference = True
             return view
+        if self._view_made_in is not None or self._view_made_by is not None:
+            view_history.inherit_creation(view, self)       # (PyTorch's creation meta)
         view._base = base = self._base if self._base is not None else self
         view._base_grad_fn = base._grad_fn
         return view

@@ -5,6 +5,8 @@ PyTorch's rules for what may be changed in place.
 Each in-place op is a Function whose forward writes into its input through
 `Tensor._write` (which bumps the version counter), calls `ctx.mark_dirty(x)` and
 returns x: exactly what the mark_dirty lesson teaches.  A mixin of Tensor."""
+import re
+
 import numpy as np
 
 from . import backend, dtypes
@@ -19,16 +21,25 @@ from .ops.arithmetic import is_tensor, wrap_number
 
 def no_grad_view_error(view, what="is being modified inplace"):
     """PyTorch's refusal of an in-place change that involves a view made without recording
-    (in no_grad mode or in inference mode): `what` happened in grad mode."""
-    if "_view_made_in_inference_mode" in view.__dict__:
+    (in no_grad mode or in inference mode, or a view of such a view): `what` happened in
+    grad mode."""
+    if view._view_made_in == "inference mode":
         made, now, block = "inference mode", "in normal mode", "inference_mode"
     else:
         made, now, block = "no_grad mode", "with grad mode enabled", "no_grad"
+    view_of = ("A view was created" if view._grad_fn is None else
+               "Output {} of {} is a view of a view which was created".format(*_own_node(view)))
     return RuntimeError(
-        f"A view was created in {made} and {what} {now}. Given that this use case is "
+        f"{view_of} in {made} and {what} {now}. Given that this use case is "
         "ambiguous and error-prone, it is forbidden. You can clarify your code by moving both "
         f"the view and the inplace either both inside the {block} block (if you don't want "
         "the inplace to be tracked) or both outside (if you want the inplace to be tracked).")
+
+
+def _own_node(view):
+    """(output number, name) of the node that made a view, as PyTorch's messages name it:
+    "Output 0 of View"."""
+    return view._output_nr, re.sub(r"Backward\d*$", "", view._grad_fn.name())
 
 
 class TensorInPlace:
@@ -218,7 +229,9 @@ class TensorInPlace:
             self._check_not_inference()
         if not is_grad_enabled():
             return
-        made_by = self.__dict__.get("_view_made_by")
+        made_by = self._view_made_by
+        if made_by is not None and made_by[0] is None:     # a view of such a view
+            made_by = _own_node(self) + made_by[2:]
         if made_by is not None and len(made_by) > 2:       # split, unbind: many views at once
             raise RuntimeError(made_by[2].format(name=made_by[0], nr=made_by[1]))
         if made_by is not None:
@@ -229,6 +242,8 @@ class TensorInPlace:
                 "the custom backward associated with the custom Function, leading to incorrect "
                 "gradients. This behavior is forbidden. You can fix this by cloning the output "
                 "of the custom Function.")
+        if self._view_made_in is not None and self.requires_grad:   # made in no_grad ...
+            raise no_grad_view_error(self)
         if self.is_leaf and self._requires_grad and not through_view:
             raise RuntimeError(
                 "a leaf Variable that requires grad is being used in an in-place operation. "

@@ -13,7 +13,7 @@ from . import anomaly, forward_ad, function_rules, narration, speed, tensor_door
 from .anomaly import _state as _anomaly
 from .forward_ad import _state as _forward_ad
 from .forward_mode import forward_mode
-from .grad_mode import _state as _grad_mode, mark_inference
+from .grad_mode import _state as _grad_mode, mark_inference, mark_no_grad_views
 from .node import Node, sequence_nrs
 from .saved_attributes import saved_attribute
 from .saved_tensor import save, saved_info, unpack_all
@@ -359,6 +359,8 @@ def _run_unrecorded(cls, args, needs_input_grad):
         outputs = function_rules.unrecorded_outputs(args, outputs, ctx._dirty)
     if _grad_mode["inference"]:
         outputs = mark_inference(outputs, args)
+    elif not (_grad_mode["enabled"] or _grad_mode["quiet"]):     # in no_grad (not inside
+        outputs = mark_no_grad_views(outputs)                      # another op's forward)
     if _forward_ad["level"] is not None:
         outputs = forward_ad.propagate(cls, ctx, args, outputs)
     return outputs

@@ -193,5 +193,14 @@ def mark_inference(outputs, inputs=()):
         if output._base is None:
             output._inference = True
         else:
-            output._view_made_in_inference_mode = True
+            output._view_made_in = "inference mode"
+    return outputs
+
+
+def mark_no_grad_views(outputs):
+    """In no_grad mode, views remember it: changing one in place later, in grad mode, is
+    refused (Tensor._check_inplace_allowed), as in PyTorch."""
+    for output in outputs if isinstance(outputs, (tuple, list)) else (outputs,):
+        if getattr(output, "_base", None) is not None:
+            output._view_made_in = "no_grad mode"
     return outputs

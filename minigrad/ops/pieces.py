@@ -101,7 +101,7 @@ def refuse_inplace(outputs, name):
     """Split / unbind outputs that require grad may not change in place (PyTorch's rule)."""
     for nr, out in enumerate(outputs):
         if out.requires_grad:
-            out.__dict__["_view_made_by"] = (name, nr, MULTI_VIEW_ERROR)
+            out._view_made_by = (name, nr, MULTI_VIEW_ERROR)
     return outputs
 
 

@@ -106,7 +106,7 @@ def regenerate_view_history(view, flat=None):
     base = view._base
     view._base_grad_fn = base._grad_fn
     if base.requires_grad:
-        if view._grad_fn is None and "_view_made_in_inference_mode" in view.__dict__:
+        if view._view_made_in is not None:
             from ..tensor_inplace import no_grad_view_error
             raise no_grad_view_error(view, "its base or another view of its base has been "
                                            "modified inplace")
@@ -116,6 +116,15 @@ def regenerate_view_history(view, flat=None):
             fresh = AsStrided.apply(base, flat)
         view._rebase_history(fresh._grad_fn, fresh._output_nr)
     return view
+
+
+def inherit_creation(view, of):
+    """A view of a view made in no_grad mode, in inference mode, by a function of many
+    views (unbind) or by a custom Function is refused in place as its source is (PyTorch's
+    creation meta, propagated); the messages then name the new view's own node."""
+    view._view_made_in = of._view_made_in
+    if of._view_made_by is not None:
+        view._view_made_by = (None, None) + of._view_made_by[2:]
 
 
 def rebase_view_changed_by_function(view):

@@ -3582,3 +3582,19 @@ def case_saved_sizes_and_indices_of_shape_nodes(T, rec):
     rec("indices", (a[i, :].grad_fn._saved_indices, a[:, i].grad_fn._saved_indices))
     raw = a[:, i].grad_fn._raw_saved_indices
     rec("raw", ([type(r).__name__ for r in raw], raw[1].data))
+
+
+def case_view_made_in_no_grad_refuses_its_base_changed_in_place(T, rec):
+    a = T.ones(3, requires_grad=True).clone()
+    with T.no_grad():
+        v = a[1:]
+    w = v.view(2)                        # a view of that view, made in grad mode
+    a.mul_(2)
+    with rec.raises("A view was created in no_grad mode and its base or another view of its "
+                    "base has been modified inplace with grad mode enabled", name="grad_fn"):
+        v.grad_fn
+    with rec.raises("is a view of a view which was created in no_grad mode", name="view of"):
+        w.add_(1)
+    with T.no_grad():
+        w.add_(1)                        # both in no_grad: allowed
+    rec("values", a)

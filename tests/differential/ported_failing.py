@@ -114,10 +114,6 @@ PORTED_FAILING = {
                                        "refused"),
     "case_autograd_simple_views_python": (VIEWS, "views returned by custom Functions (pure "
                                                  "views, multi-output views)"),
-    "case_autograd_inplace_view_of_view": (VIEWS, "in-place on a view of a view made under "
-                                                  "no_grad / inference_mode is not refused"),
-    "case_inplace_on_view_of_multiple_output_view": (VIEWS, "a view of an output of unbind "
-                                                            "can be changed in place"),
     # --- anomaly mode -------------------------------------------------------------------
     "case_nested_anomaly_detect_nan": (ANOMALY, "no \"Error detected in XBackward0\" warning "
                                                 "with the forward traceback, no parent "
