@@ -209,6 +209,16 @@ def scatter_add(out, key, values):
         cupyx().scatter_add(out, key, values)
 
 
+def broadcast_view(array, shape):
+    """`array` broadcast to `shape` without a copy, writable as PyTorch's expand() is:
+    writing one element writes every position that shares its memory (numpy's
+    broadcast_to is read-only; CuPy's is writable already)."""
+    view = array_module(array).broadcast_to(array, shape)
+    if type(view) is np.ndarray and array.flags.writeable:
+        view = np.lib.stride_tricks.as_strided(array, view.shape, view.strides)
+    return view
+
+
 def has_internal_overlap(array):
     """True if some element is stored at one address for several indices (an expanded
     view: a stride of 0 over a dim longer than 1).  numpy marks those arrays read-only;

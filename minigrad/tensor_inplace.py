@@ -46,9 +46,10 @@ class TensorInPlace:
     __slots__ = ()
 
     # --- in-place ops: each writes through its op, which bumps the version ------
-    def _inplace(self, op, *args):
-        """Run an in-place op; through a view, the base's history is updated too."""
-        self._check_inplace_allowed()
+    def _inplace(self, op, *args, through_view=False):
+        """Run an in-place op; through a view, the base's history is updated too.
+        `through_view`: it writes through a view of self (`x[0] = 1`)."""
+        self._check_inplace_allowed(through_view)
         if _forward_ad["level"] is not None:     # forward AD: the JVP may need the old value
             forward_ad.keep_old_value(self, args)
         if allow_mutation.active is not None:       # allow_mutation_on_saved_tensors()
@@ -130,9 +131,8 @@ class TensorInPlace:
 
     def __setitem__(self, key, value):
         advanced = inplace.is_advanced_key(key)
-        if not advanced and index.makes_view(self, key):
-            self._check_inplace_allowed(through_view=True)     # x[0] = 1 writes through x[0]
-        self._inplace(inplace.IndexPut if advanced else inplace.SetItem, key, value)
+        self._inplace(inplace.IndexPut if advanced else inplace.SetItem, key, value,
+                      through_view=not advanced and index.makes_view(self, key))
 
     def masked_fill_(self, mask, value):
         """Write `value` where `mask` (a bool tensor broadcastable to self) is True.
@@ -224,7 +224,8 @@ class TensorInPlace:
     # --- what may be changed in place (PyTorch's rules) -------------------------
     def _check_inplace_allowed(self, through_view=False):
         """PyTorch's refusals: an in-place change to a leaf that requires grad loses history.
-        `through_view`: the write goes through a view of self (`x[0] = 1`)."""
+        `through_view`: the write goes through a view of self (`x[0] = 1`), whose own
+        overlap the write checks (one element of an expanded tensor may be written)."""
         if self._inference:
             self._check_not_inference()
         if not is_grad_enabled():
@@ -255,7 +256,8 @@ class TensorInPlace:
             raise RuntimeError(
                 "a view of a leaf Variable that requires grad is being used in an in-place "
                 "operation.")
-        if self._base is not None and backend.has_internal_overlap(self._data):
+        if self._base is not None and not through_view and backend.has_internal_overlap(
+                self._data):
             self._check_write(self.shape, self.dtype)      # PyTorch's error for x.expand()
 
     def _check_not_inference(self):
@@ -278,8 +280,11 @@ class TensorInPlace:
 
     def _check_write(self, shape, result_dtype, key=Ellipsis):
         """May a result of this shape and dtype be written into this tensor (at key)?"""
-        # PyTorch's checks, in its order: overlapping memory, then shape, then dtype.
-        if backend.has_internal_overlap(self._data):
+        # PyTorch's checks, in its order: overlapping memory (of the part written: one
+        # element of an expanded tensor may be written), then shape, then dtype.
+        if backend.has_internal_overlap(self._data) and (key is Ellipsis or (
+                backend.is_array(self._data[key])                 # (one element: a number)
+                and backend.has_internal_overlap(self._data[key]))):
             raise RuntimeError(
                 "unsupported operation: more than one element of the written-to tensor refers "
                 "to a single memory location. Please clone() the tensor before performing the "

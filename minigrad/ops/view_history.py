@@ -9,7 +9,7 @@ of that base notice the base's new history and regenerate their grad_fn when it
 is next read (Tensor.grad_fn).  Elements are located by their position in the
 base's memory.
 """
-from ..backend import address, array_module as backend_module
+from ..backend import address, array_module as backend_module, has_internal_overlap
 from .builtin import InPlaceFunction
 
 class CopySlices(InPlaceFunction):
@@ -92,6 +92,8 @@ def positions_in_base(view, base):
 def inplace_on_view(view, op, *args):
     """Run the in-place `op` on `view` and record the change in its base's history."""
     base = view._base
+    if has_internal_overlap(view._data):        # an expanded view: its copy would not
+        view._check_write(view.shape, view.dtype)    # share memory (PyTorch's refusal)
     flat = positions_in_base(view, base)
     # The op runs on a copy of the region, taken from the base's history (not through the
     # view's old node: as in PyTorch, hooks on the view's old grad_fn do not fire).

@@ -3598,3 +3598,18 @@ def case_view_made_in_no_grad_refuses_its_base_changed_in_place(T, rec):
     with T.no_grad():
         w.add_(1)                        # both in no_grad: allowed
     rec("values", a)
+
+
+def case_one_element_of_an_expanded_tensor_can_be_written(T, rec):
+    g = T.tensor([2.0]).expand(4)
+    g[1] = 0                             # one memory location: every element shows it
+    rec("select", g)
+    g[2] /= 0
+    rec("divided", g)
+    with rec.raises("more than one element of the written-to tensor", name="slice"):
+        g[:2] = 5
+    with rec.raises("more than one element of the written-to tensor", name="add_"):
+        g.add_(1)
+    m = T.ones(2, 1).expand(2, 3)
+    m[1, 2] = 7
+    rec("row", m)

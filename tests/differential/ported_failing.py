@@ -110,14 +110,14 @@ PORTED_FAILING = {
     # --- custom Functions ---------------------------------------------------------------
     # --- saved tensors ------------------------------------------------------------------
     # --- versions and views -------------------------------------------------------------
-    "case_anomaly_detect_nan": (VIEWS, "writing one element of an expand()ed tensor is "
-                                       "refused"),
     "case_autograd_simple_views_python": (VIEWS, "views returned by custom Functions (pure "
                                                  "views, multi-output views)"),
     # --- anomaly mode -------------------------------------------------------------------
     "case_nested_anomaly_detect_nan": (ANOMALY, "no \"Error detected in XBackward0\" warning "
                                                 "with the forward traceback, no parent "
                                                 "traces"),
+    "case_anomaly_detect_nan": (ANOMALY, "no warning with the forward traceback (\"No "
+                                         "forward pass information\")"),
     "case_anomaly_grad_warnings": (ANOMALY, "no \"Error detected in PowBackward0\" warning"),
     # --- gradcheck ----------------------------------------------------------------------
     "case_gradcheck_nondeterministic": (GRADCHECK, "no check for reentrant backward"),
