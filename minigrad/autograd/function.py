@@ -30,6 +30,7 @@ class FunctionCtx:
     _in_forward = True                   # until apply has run forward
     _numbers_freed = False               # NOTE [saved numbers] in saved_tensor.py
     materialize_grads = True
+    _is_pure_view = False                # PyTorch's private flag (function_rules.py)
 
     def save_for_backward(self, *tensors):
         """Save tensors (or None) for backward; read them back with `ctx.saved_tensors`.
@@ -310,7 +311,7 @@ def _attach_outputs(node, args, outputs):
     single = not isinstance(outputs, tuple)
     if single:
         outputs = (outputs,)
-    if node._dirty or node._non_differentiable:  # mark_dirty, mark_non_differentiable
+    if node._dirty or node._non_differentiable or node._is_pure_view:   # mark_dirty ...
         results = function_rules.attach_marked(node, args, outputs, _attach)
     elif single:
         results = (_attach(node, args, outputs[0], 0),)

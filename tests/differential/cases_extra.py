@@ -3613,3 +3613,35 @@ def case_one_element_of_an_expanded_tensor_can_be_written(T, rec):
     m = T.ones(2, 1).expand(2, 3)
     m[1, 2] = 7
     rec("row", m)
+
+
+def case_pure_view_custom_function_output_changes_in_place_as_a_view(T, rec):
+    class Narrow(T.autograd.Function):
+        @staticmethod
+        def forward(ctx, a):
+            ctx._is_pure_view = True
+            return a.narrow(0, 0, 2)
+
+        @staticmethod
+        def backward(ctx, g):
+            return T.cat([g, T.zeros(1, dtype=g.dtype)])
+
+    class Two(T.autograd.Function):
+        @staticmethod
+        def forward(ctx, a, b):
+            ctx._is_pure_view = True
+            return a.narrow(0, 0, 2)
+
+        @staticmethod
+        def backward(ctx, g):
+            return g, g
+
+    x = T.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    a = x.clone()
+    t = Narrow.apply(a)
+    t += 3
+    rec("after", (a, t._is_view()))
+    (t * t).sum().backward()
+    rec("grad", x.grad)
+    with rec.raises("Pure view custom Function can only have one input Tensor"):
+        Two.apply(x.clone(), x.clone())

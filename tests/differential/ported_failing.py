@@ -110,8 +110,9 @@ PORTED_FAILING = {
     # --- custom Functions ---------------------------------------------------------------
     # --- saved tensors ------------------------------------------------------------------
     # --- versions and views -------------------------------------------------------------
-    "case_autograd_simple_views_python": (VIEWS, "views returned by custom Functions (pure "
-                                                 "views, multi-output views)"),
+    "case_autograd_simple_views_python": (VIEWS, "Tensor.select; a pure view "
+                                                 "(ctx._is_pure_view) of a temporary is not "
+                                                 "refused in place"),
     # --- anomaly mode -------------------------------------------------------------------
     "case_nested_anomaly_detect_nan": (ANOMALY, "no \"Error detected in XBackward0\" warning "
                                                 "with the forward traceback, no parent "
