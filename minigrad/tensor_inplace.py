@@ -28,7 +28,7 @@ def no_grad_view_error(view, what="is being modified inplace"):
     else:
         made, now, block = "no_grad mode", "with grad mode enabled", "no_grad"
     view_of = ("A view was created" if view._grad_fn is None else
-               "Output {} of {} is a view of a view which was created".format(*_own_node(view)))
+               "Output {1} of {0} is a view of a view which was created".format(*_own_node(view)))
     return RuntimeError(
         f"{view_of} in {made} and {what} {now}. Given that this use case is "
         "ambiguous and error-prone, it is forbidden. You can clarify your code by moving both "
@@ -36,10 +36,30 @@ def no_grad_view_error(view, what="is being modified inplace"):
         "the inplace to be tracked) or both outside (if you want the inplace to be tracked).")
 
 
+def view_made_by_error(view, what="is being modified inplace"):
+    """PyTorch's refusal of an in-place change that involves a view made by a function of
+    several views (split, unbind) or by a custom Function (or a view of one of those):
+    `what` happened."""
+    name, nr, *of_many = view._view_made_by
+    if name is None:                          # a view of such a view: named by its own node
+        name, nr = _own_node(view)
+    if of_many:
+        why = ("This view is the output of a function that returns multiple views. Such "
+               "functions do not allow the output views to be modified inplace. You should "
+               "replace the inplace operation by an out-of-place one.")
+    else:
+        why = ("This view was created inside a custom Function (or because an input was "
+               "returned as-is) and the autograd logic to handle view+inplace would override "
+               "the custom backward associated with the custom Function, leading to incorrect "
+               "gradients. This behavior is forbidden. You can fix this by cloning the output "
+               "of the custom Function.")
+    return RuntimeError(f"Output {nr} of {name} is a view and {what}. {why}")
+
+
 def _own_node(view):
-    """(output number, name) of the node that made a view, as PyTorch's messages name it:
+    """(name, output number) of the node that made a view, as PyTorch's messages name it:
     "Output 0 of View"."""
-    return view._output_nr, re.sub(r"Backward\d*$", "", view._grad_fn.name())
+    return re.sub(r"Backward\d*$", "", view._grad_fn.name()), view._output_nr
 
 
 class TensorInPlace:
@@ -230,19 +250,8 @@ class TensorInPlace:
             self._check_not_inference()
         if not is_grad_enabled():
             return
-        made_by = self._view_made_by
-        if made_by is not None and made_by[0] is None:     # a view of such a view
-            made_by = _own_node(self) + made_by[2:]
-        if made_by is not None and len(made_by) > 2:       # split, unbind: many views at once
-            raise RuntimeError(made_by[2].format(name=made_by[0], nr=made_by[1]))
-        if made_by is not None:
-            raise RuntimeError(
-                f"Output {made_by[1]} of {made_by[0]} is a view and is being modified inplace. "
-                "This view was created inside a custom Function (or because an input was "
-                "returned as-is) and the autograd logic to handle view+inplace would override "
-                "the custom backward associated with the custom Function, leading to incorrect "
-                "gradients. This behavior is forbidden. You can fix this by cloning the output "
-                "of the custom Function.")
+        if self._view_made_by is not None:      # by split, unbind or a custom Function
+            raise view_made_by_error(self)
         if self._view_made_in is not None and self.requires_grad:   # made in no_grad ...
             raise no_grad_view_error(self)
         if self.is_leaf and self._requires_grad and not through_view:

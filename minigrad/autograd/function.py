@@ -361,7 +361,7 @@ def _run_unrecorded(cls, args, needs_input_grad):
     if _grad_mode["inference"]:
         outputs = mark_inference(outputs, args)
     elif not (_grad_mode["enabled"] or _grad_mode["quiet"]):     # in no_grad (not inside
-        outputs = mark_no_grad_views(outputs)                      # another op's forward)
+        outputs = mark_no_grad_views(outputs, args)                # another op's forward)
     if _forward_ad["level"] is not None:
         outputs = forward_ad.propagate(cls, ctx, args, outputs)
     return outputs

@@ -197,10 +197,12 @@ def mark_inference(outputs, inputs=()):
     return outputs
 
 
-def mark_no_grad_views(outputs):
-    """In no_grad mode, views remember it: changing one in place later, in grad mode, is
-    refused (Tensor._check_inplace_allowed), as in PyTorch."""
+def mark_no_grad_views(outputs, inputs):
+    """In no_grad mode, new views remember it (not an input changed in place): changing
+    one in place later, in grad mode, is refused (Tensor._check_inplace_allowed), as in
+    PyTorch."""
     for output in outputs if isinstance(outputs, (tuple, list)) else (outputs,):
-        if getattr(output, "_base", None) is not None:
+        if getattr(output, "_base", None) is not None and not any(
+                output is tensor for tensor in inputs):
             output._view_made_in = "no_grad mode"
     return outputs

@@ -106,12 +106,13 @@ def regenerate_view_history(view, flat=None):
     """Point a view's grad_fn at its base's current history (AsStridedBackward0)."""
     from ..autograd.grad_mode import enable_grad
     base = view._base
-    view._base_grad_fn = base._grad_fn
+    view._view_version = view._version_counter.value
     if base.requires_grad:
-        if view._view_made_in is not None:
-            from ..tensor_inplace import no_grad_view_error
-            raise no_grad_view_error(view, "its base or another view of its base has been "
-                                           "modified inplace")
+        if view._view_made_in is not None or view._view_made_by is not None:
+            from ..tensor_inplace import no_grad_view_error, view_made_by_error
+            error = no_grad_view_error if view._view_made_in else view_made_by_error
+            raise error(view, "its base or another view of its base has been modified "
+                              "inplace")
         if flat is None:
             flat = positions_in_base(view, base)
         with enable_grad():
