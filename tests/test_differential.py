@@ -47,8 +47,6 @@ KNOWN_FAILING = {
         "CopySlices keeps the op as a node of its own (PyTorch's CopySlices wraps it)",
     "case_copyslices_post_hook_grad_inputs":
         "CopySlices keeps the op as a node of its own (PyTorch's CopySlices wraps it)",
-    "case_saved_attributes_of_shape_ops":
-        "only the tensors (and a few numbers) of common nodes are named as _saved_*",
     "case_setitem_ellipsis_on_nonleaf_is_fill":
         "y[...] = number records CopySlices, not FillBackward3",
     "case_missing_methods_used_by_graph_demos":

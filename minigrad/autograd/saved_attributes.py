@@ -26,11 +26,15 @@ SLOT_NAMES = {
     "LogSoftmaxBackward0": ("result",), "WhereBackward0": ("condition",),
     "NllLossBackward0": ("self", "weight"), "MaximumBackward0": ("other", "self"),
     "MinimumBackward0": ("other", "self"), "Atan2Backward0": ("other", "self"),
+    "MaxBackward1": ("self", "result"), "MinBackward1": ("self", "result"),
+    "LinalgVectorNormBackward0": ("self", "result"), "GatherBackward0": ("index", "self"),
 }
 # PyTorch's name of a non-tensor argument -> the ctx attribute an op keeps it in
 ATTRIBUTE_NAMES = {"exponent": "exponent", "alpha": "alpha", "min": "low", "max": "high",
                    "dim": "dim"}
-ATTRIBUTE_NAMES_BY_NODE = {"PowBackward2": {"self": "number"}}
+ATTRIBUTE_NAMES_BY_NODE = {"PowBackward2": {"self": "number"},
+                           "SumBackward1": {"dim": "dims", "keepdim": "keepdim"},
+                           "LinalgVectorNormBackward0": {"ord": "p", "keepdim": "keepdim"}}
 # the nodes whose ctx.shape is the shape of their input, PyTorch's self_sym_sizes
 SHAPE_NODES = {"IndexBackward0", "MeanBackward0", "MeanBackward1", "SumBackward0",
                "SumBackward1", "ViewBackward0", "ExpandBackward0"}
@@ -47,6 +51,12 @@ def saved_attribute(node, name):
     if key == "self_sym_sizes" and not raw and node.name() in SHAPE_NODES:
         return tuple(node.shape)
     slots = SLOT_NAMES.get(node.name(), ())
+    if key in ("self_sym_sizes", "mat2_sym_sizes") and not raw and node.name() == "MmBackward0":
+        return tuple(saved_tensors_of(node)[slots.index(key[:-len("_sym_sizes")])].shape)
+    if not raw and node.name() in _FROM_KEY_OR_DIMS:
+        found = _FROM_KEY_OR_DIMS[node.name()](node).get(key, _MISSING)
+        if found is not _MISSING:
+            return found
     if key in slots:
         saved = (saved_tensors_of(node) or (None,) * len(slots))[slots.index(key)]
         if raw:
@@ -56,6 +66,29 @@ def saved_attribute(node, name):
     if not raw and attribute is not None and attribute in node.__dict__:
         return node.__dict__[attribute]
     raise AttributeError(f"'{node.name()}' object has no attribute '{name}'")
+
+
+def _transpose_dims(node):
+    return {"dim0": node.dims[0], "dim1": node.dims[1]}
+
+
+def _select_or_slice(node):
+    """SelectBackward0's dim and index, SliceBackward0's dim, start, end and step, from the
+    key of the x[...] they recorded (the one entry that is not a whole dim).  A negative
+    start or end reads as PyTorch 2.13 shows it, an unsigned number (-1: 2 ** 64 - 1);
+    minigrad's select keeps its index made positive already."""
+    dim, part = next((d, k) for d, k in enumerate(node.key) if k != slice(None))
+    if not isinstance(part, slice):
+        return {"dim": dim, "index": part, "self_sym_sizes": tuple(node.shape)}
+    return {"dim": dim, "start": 0 if part.start is None else part.start % 2 ** 64,
+            "end": 2 ** 63 - 1 if part.stop is None else part.stop % 2 ** 64,
+            "step": 1 if part.step is None else part.step, "self_sym_sizes": tuple(node.shape)}
+
+
+# PyTorch's attributes that a node keeps in another form: node name -> {name: value}
+_FROM_KEY_OR_DIMS = {"TransposeBackward0": _transpose_dims, "SelectBackward0": _select_or_slice,
+                     "SliceBackward0": _select_or_slice}
+_MISSING = object()
 
 
 def _saved_indices(node, raw):

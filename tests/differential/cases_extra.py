@@ -3645,3 +3645,19 @@ def case_pure_view_custom_function_output_changes_in_place_as_a_view(T, rec):
     rec("grad", x.grad)
     with rec.raises("Pure view custom Function can only have one input Tensor"):
         Two.apply(x.clone(), x.clone())
+
+
+def case_saved_attributes_of_select_slice_transpose_and_norm(T, rec):
+    x = T.ones(3, 4, requires_grad=True)
+    for name, out in (("row", x[1]), ("column", x[:, 2]), ("tail", x[1:]), ("strided", x[:, ::2]),
+                      ("middle", x[:, 1:3]), ("negative", x[-2:-1])):
+        node = out.grad_fn
+        rec(name, {a: getattr(node, "_saved_" + a) for a in
+                   ("dim", "index", "start", "end", "step", "self_sym_sizes")
+                   if hasattr(node, "_saved_" + a)})
+    node = x.transpose(1, 0).grad_fn
+    rec("transpose", (node._saved_dim0, node._saved_dim1))
+    node = x.norm(p=2, dim=1, keepdim=True).grad_fn
+    rec("norm", (node._saved_ord, node._saved_keepdim, node._saved_result.shape))
+    node = x.mm(x.t()).grad_fn
+    rec("mm", (node._saved_self_sym_sizes, node._saved_mat2_sym_sizes))
