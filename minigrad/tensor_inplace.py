@@ -258,8 +258,6 @@ class TensorInPlace:
             raise RuntimeError(
                 "a leaf Variable that requires grad is being used in an in-place operation. "
                 "minigrad hint: update parameters inside `with torch.no_grad():`.")
-        if self._base is not None and self._grad_fn is None and self._base.requires_grad:
-            raise no_grad_view_error(self)     # (a view made in grad mode has a grad_fn)
         base = self if through_view else self._base
         if base is not None and base.is_leaf and base._requires_grad:
             raise RuntimeError(

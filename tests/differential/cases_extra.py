@@ -3661,3 +3661,11 @@ def case_saved_attributes_of_select_slice_transpose_and_norm(T, rec):
     rec("norm", (node._saved_ord, node._saved_keepdim, node._saved_result.shape))
     node = x.mm(x.t()).grad_fn
     rec("mm", (node._saved_self_sym_sizes, node._saved_mat2_sym_sizes))
+
+
+def case_view_made_before_its_base_required_grad_is_a_view_of_a_leaf(T, rec):
+    x = T.zeros(2)
+    v = x[0:]
+    x.requires_grad_()
+    with rec.raises("a view of a leaf Variable that requires grad"):
+        v.add_(1)
