@@ -209,24 +209,24 @@ def scatter_add(out, key, values):
         cupyx().scatter_add(out, key, values)
 
 
-def broadcast_view(array, shape):
-    """`array` broadcast to `shape` without a copy, writable as PyTorch's expand() is:
-    writing one element writes every position that shares its memory (numpy's
-    broadcast_to is read-only; CuPy's is writable already)."""
-    view = array_module(array).broadcast_to(array, shape)
-    if type(view) is np.ndarray and array.flags.writeable:
-        view = np.lib.stride_tricks.as_strided(array, view.shape, view.strides)
-    return view
-
-
 def has_internal_overlap(array):
     """True if some element is stored at one address for several indices (an expanded
-    view: a stride of 0 over a dim longer than 1).  numpy marks those arrays read-only;
-    CuPy has no such flag, so look at the strides."""
-    if not getattr(array.flags, "writeable", True):
-        return True
+    view: a stride of 0 over a dim longer than 1).  (numpy marks those arrays read-only,
+    and a part of one too, which may not overlap: `writable` makes that part writable.)"""
     return array.size > 1 and any(                 # (an empty array overlaps nothing)
         stride == 0 and size > 1 for stride, size in zip(array.strides, array.shape))
+
+
+def writable(array):
+    """A writable array on the memory of a read-only numpy view of a writable array
+    (numpy's broadcast_to: PyTorch's expand() may be written, one element at a time)."""
+    if getattr(array.flags, "writeable", True):
+        return array
+    owner = array
+    while isinstance(owner.base, np.ndarray):
+        owner = owner.base
+    return np.ndarray(array.shape, array.dtype, buffer=owner, strides=array.strides,
+                      offset=address(array) - address(owner))
 
 
 # --- tensors on different devices ----------------------------------------------------

@@ -258,11 +258,11 @@ class TensorInPlace:
             raise RuntimeError(
                 "a leaf Variable that requires grad is being used in an in-place operation. "
                 "minigrad hint: update parameters inside `with torch.no_grad():`.")
-        base = self if through_view else self._base
-        if base is not None and base.is_leaf and base._requires_grad:
-            raise RuntimeError(
-                "a view of a leaf Variable that requires grad is being used in an in-place "
-                "operation.")
+        for base in (self, self._base) if through_view else (self._base,):
+            if base is not None and base.is_leaf and base._requires_grad:
+                raise RuntimeError(
+                    "a view of a leaf Variable that requires grad is being used in an "
+                    "in-place operation.")
         if self._base is not None and not through_view and backend.has_internal_overlap(
                 self._data):
             self._check_write(self.shape, self.dtype)      # PyTorch's error for x.expand()
@@ -304,6 +304,9 @@ class TensorInPlace:
         if not dtypes.can_cast(result_dtype, self.dtype):
             raise RuntimeError(f"result type {dtypes.legacy_name(result_dtype)} can't be cast to the "
                                f"desired output type {dtypes.legacy_name(self.dtype)}")
+        if self._base is not None and not getattr(self._data.flags, "writeable", True):
+            self._data = backend.writable(self._data)   # (a part of an expanded tensor: numpy
+                                                        # made it read-only)
 
     def _accumulate_in_place(self, grad):
         self._check_write(grad._data.shape, self.dtype)

@@ -229,7 +229,7 @@ class Expand(BuiltinFunction):
         ctx.shape, target = x.shape, tuple(target)
         if target[:lead] == (1,) * lead and target[lead:] == old:
             return x._view(x._data[(None,) * lead + (Ellipsis,)])   # nothing repeated: writable
-        return x._view(backend.broadcast_view(x._data, target))
+        return x._view(x._xp.broadcast_to(x._data, target))
 
     @staticmethod
     def backward(ctx, grad):
