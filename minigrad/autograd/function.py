@@ -240,7 +240,8 @@ class Function(function_rules.FunctionInstance):    # (what an instance has: leg
             needs_input_grad.append(isinstance(arg, tensor_door.Tensor) and arg.requires_grad)
         needs_input_grad = tuple(needs_input_grad)
         if not (_grad_mode["enabled"] and True in needs_input_grad) or (
-                function_rules.inference_tensors_only(args)):    # (see inference_mode)
+                args[needs_input_grad.index(True)]._inference      # (inference tensors:
+                and function_rules.inference_tensors_only(args)):   # see inference_mode)
             return _run_unrecorded(cls, args, needs_input_grad)
         # 1. Make the node, numbered in the order nodes are made (the engine runs the
         #    newest first).  It is also the ctx that forward fills in.
