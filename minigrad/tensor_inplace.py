@@ -10,9 +10,8 @@ import re
 import numpy as np
 
 from . import backend, dtypes
-from .autograd import forward_ad
+from .autograd import allow_mutation, forward_ad
 from .autograd.forward_ad import _state as _forward_ad
-from .autograd import allow_mutation
 from .autograd.grad_mode import _state as _grad_mode, is_grad_enabled
 from .ops import index, inplace, inplace_unary, inplace_views, view_history
 from .ops import inplace_compare as compare
