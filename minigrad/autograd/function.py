@@ -14,6 +14,7 @@ from .anomaly import _state as _anomaly
 from .forward_ad import _state as _forward_ad
 from .forward_mode import forward_mode
 from .grad_mode import _state as _grad_mode, mark_inference, mark_no_grad_views
+from .grad_mode import inference_tensors_made as _inference_tensors_made
 from .node import Node, sequence_nrs
 from .saved_attributes import saved_attribute
 from .saved_tensor import save, saved_info, unpack_all
@@ -240,7 +241,7 @@ class Function(function_rules.FunctionInstance):    # (what an instance has: leg
             needs_input_grad.append(isinstance(arg, tensor_door.Tensor) and arg.requires_grad)
         needs_input_grad = tuple(needs_input_grad)
         if not (_grad_mode["enabled"] and True in needs_input_grad) or (
-                args[needs_input_grad.index(True)]._inference      # (inference tensors:
+                _inference_tensors_made[0]                         # (inference tensors:
                 and function_rules.inference_tensors_only(args)):   # see inference_mode)
             return _run_unrecorded(cls, args, needs_input_grad)
         # 1. Make the node, numbered in the order nodes are made (the engine runs the

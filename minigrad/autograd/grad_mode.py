@@ -180,6 +180,9 @@ class inference_mode(_GradModeContext):
         return wrapper
 
 
+inference_tensors_made = [False]   # until inference_mode makes one: Function.apply asks
+
+
 def mark_inference(outputs, inputs=()):
     """Inside inference_mode, make new tensors inference tensors, as PyTorch does: not
     an input changed in place (it stays what it was), nor a view of a normal tensor (it
@@ -192,6 +195,7 @@ def mark_inference(outputs, inputs=()):
             continue
         if output._base is None:
             output._inference = True
+            inference_tensors_made[0] = True
         else:
             output._view_made_in = "inference mode"
     return outputs
