@@ -215,8 +215,8 @@ class TensorInPlace:
         which is the same for a contiguous tensor."""
         shape = tuple(sizes[0]) if len(sizes) == 1 and isinstance(sizes[0], (tuple, list)) \
             else tuple(sizes)
-        if self.requires_grad:
-            raise RuntimeError("cannot resize variables that require grad")
+        if self.requires_grad and not _grad_mode["inference"]:   # (inference_mode: no
+            raise RuntimeError("cannot resize variables that require grad")   # autograd)
         if any(size < 0 for size in shape):
             raise RuntimeError("numel: integer multiplication overflow. minigrad hint: a size "
                                f"is negative: {list(shape)}")

@@ -49,8 +49,6 @@ KNOWN_FAILING = {
         "CopySlices keeps the op as a node of its own (PyTorch's CopySlices wraps it)",
     "case_setitem_ellipsis_on_nonleaf_is_fill":
         "y[...] = number records CopySlices, not FillBackward3",
-    "case_missing_methods_used_by_graph_demos":
-        "autograd.graph.allow_mutation_on_saved_tensors and increment_version are missing",
     # custom Functions, gradcheck, functional, forward AD
     "case_save_for_backward_called_in_backward":
         "save_for_backward outside forward is refused with an explanation (docs/architecture.md)",

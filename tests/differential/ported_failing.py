@@ -30,55 +30,16 @@ PORTED_FAILING = {
     "case_inplace_not_requires_grad": (VIEWS, "an in-place change that requires grad, on a "
                                               "custom Function's view (or unbind's) of a tensor "
                                               "that does not, is not refused"),
-    "case_increment_version": (MISSING, "autograd.graph.increment_version"),
     "case_inplace_on_view_backward": (VIEWS, "an in-place op through a view records CopySlices "
                                              "and AsStrided nodes of its own (PyTorch's "
                                              "CopySlices wraps the op): a double backward's "
                                              "graph differs"),
     "case_no_grad_copy": (ENGINE, "a gradient a node passes to two leaves is copied for both "
                                   "(PyTorch lets the last one keep it)"),
-    "case_make_dual_inference_tensor_in_inference_mode": (MISSING, "Tensor._is_view"),
     "case_copy_": (MISSING, "bfloat16: numpy has no such dtype (ml_dtypes has, but the engine "
                             "depends on numpy alone, and PyTorch's promotion rules for it "
                             "would come with it)"),
-    "case_allow_mutation_basic": (MISSING, "autograd.graph.allow_mutation_on_saved_tensors"),
-    "case_allow_mutation_views": (MISSING, "autograd.graph.allow_mutation_on_saved_tensors"),
-    "case_allow_mutation_save_base_and_modify_view": (
-        MISSING, "autograd.graph.allow_mutation_on_saved_tensors"),
-    "case_allow_mutation_save_view_modify_base": (
-        MISSING, "autograd.graph.allow_mutation_on_saved_tensors"),
-    "case_allow_mutation_double_backward": (MISSING,
-                                            "autograd.graph.allow_mutation_on_saved_tensors"),
-    "case_allow_mutation_saved_but_not_anymore": (
-        MISSING, "autograd.graph.allow_mutation_on_saved_tensors"),
-    "case_allow_mutation_saved_same_tensor_many_times": (
-        MISSING, "autograd.graph.allow_mutation_on_saved_tensors"),
-    "case_allow_mutation_saved_same_tensor_different_versions": (
-        MISSING, "autograd.graph.allow_mutation_on_saved_tensors"),
-    "case_allow_mutation_with_out_variant": (MISSING,
-                                             "autograd.graph.allow_mutation_on_saved_tensors"),
-    "case_allow_mutation_backward_out_of_context": (
-        MISSING, "autograd.graph.allow_mutation_on_saved_tensors"),
-    "case_allow_mutation_disallow_nesting": (MISSING,
-                                             "autograd.graph.allow_mutation_on_saved_tensors"),
-    "case_inference_mode_decorator": (MISSING, "is_inference"),
-    "case_inference_mode_tensor_creation": (MISSING, "is_inference"),
-    "case_inference_mode_existing_autograd_session": (MISSING, "is_inference"),
-    "case_inference_mode_inf_tensor_in_inf_mode_functional_op": (MISSING, "is_inference"),
-    "case_inference_mode_inf_tensor_in_inf_mode_inplace_op": (MISSING, "is_inference"),
-    "case_inference_mode_inf_tensor_in_inf_mode_view_op": (MISSING, "is_inference"),
-    "case_inference_mode_inf_tensor_in_normal_mode_functional_op": (MISSING, "is_inference"),
-    "case_inference_mode_inf_tensor_in_normal_mode_view_op": (MISSING, "is_inference"),
-    "case_normal_tensor_inplace_output_in_inference_mode": (MISSING, "is_inference"),
-    "case_normal_tensor_inplace_output_in_normal_mode": (MISSING, "is_inference"),
-    "case_normal_tensor_view_output_in_inference_mode": (MISSING, "is_inference"),
-    "case_normal_tensor_view_output_in_normal_mode": (MISSING, "is_inference"),
-    "case_mix_inference_and_normal_tensor_functional_op": (MISSING, "is_inference"),
-    "case_mix_inference_and_normal_tensor_inplace_op": (MISSING, "is_inference"),
-    "case_mix_inference_and_normal_tensor_view_op": (MISSING, "is_inference"),
-    "case_inference_mode_handle_indirect_view_on_rebase": (
-        GRAD_MODES, "the grad_fn of a view made in inference mode, whose base then changed in "
-                    "place, is not refused"),
+    "case_grad_fn_attr_bindings": (MISSING, "div(rounding_mode=...)"),
     # --- PyTorch's surface --------------------------------------------------------------
     "case_grad_fn_badcalls": (SURFACE, "calling a node with the wrong number of gradients "
                                        "gives Python's message, not \"expected 1 arguments, "
