@@ -240,9 +240,8 @@ class Tensor(TensorMath, TensorShape, TensorInPlace, TensorConvert):
     def grad_fn(self):
         """The node that made this tensor (None for a leaf).
 
-        A view whose storage was changed in place since its grad_fn was set (through
-        its base or another view, in grad mode or not) gets a fresh grad_fn that reads
-        from the base's current history (PyTorch does the same).
+        A view whose storage was changed in place since its grad_fn was set gets a fresh
+        one that reads from its base's current history (PyTorch does the same).
         """
         if self._base is not None and self._counter.value != self._view_version:
             view_history.regenerate_view_history(self)
