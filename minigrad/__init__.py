@@ -13,7 +13,8 @@ from .dtypes import (bool, double, dtype, float, float16, float32, float64, get_
                      half, int, int8, int16, int32, int64, long, set_default_dtype, short,
                      uint8)
 from .functions import (abs, add, allclose, argmax, argmin, cat, clamp, clone, cos, div, dot,
-                        equal, exp, flatten, is_floating_point, is_tensor, log, log_softmax,
+                        equal, exp, flatten, is_floating_point, is_inference, is_tensor, log,
+                        log_softmax,
                         masked_fill, matmul, max, maximum, mean, min, minimum, mm, mul, neg,
                         numel, permute, pow, reciprocal, relu, reshape, sigmoid, sign, sin,
                         softmax, sqrt, square, squeeze, stack, sub, sum, t, tanh, transpose,

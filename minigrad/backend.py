@@ -211,12 +211,22 @@ def scatter_add(out, key, values):
 
 def has_internal_overlap(array):
     """True if some element is stored at one address for several indices (an expanded
-    view: a stride of 0 over a dim longer than 1).  numpy marks those arrays read-only;
-    CuPy has no such flag, so look at the strides."""
-    if not getattr(array.flags, "writeable", True):
-        return True
+    view: a stride of 0 over a dim longer than 1).  (numpy marks those arrays read-only,
+    and a part of one too, which may not overlap: `writable` makes that part writable.)"""
     return array.size > 1 and any(                 # (an empty array overlaps nothing)
         stride == 0 and size > 1 for stride, size in zip(array.strides, array.shape))
+
+
+def writable(array):
+    """A writable array on the memory of a read-only numpy view of a writable array
+    (numpy's broadcast_to: PyTorch's expand() may be written, one element at a time)."""
+    if getattr(array.flags, "writeable", True):
+        return array
+    owner = array
+    while isinstance(owner.base, np.ndarray):
+        owner = owner.base
+    return np.ndarray(array.shape, array.dtype, buffer=owner, strides=array.strides,
+                      offset=address(array) - address(owner))
 
 
 # --- tensors on different devices ----------------------------------------------------

@@ -182,6 +182,10 @@ def is_floating_point(x):
     return x.is_floating_point()
 
 
+def is_inference(x):
+    return x.is_inference()
+
+
 def equal(a, b):
     return a.equal(b)
 

@@ -2,12 +2,14 @@
 
 PyTorch's rules, for every function whose signature has `out` (signatures.py): an out=
 function records no graph, so it refuses, while grad mode is on, an argument or an out
-that requires grad, and any dual tensor of forward AD; c takes the result's shape (with
+that requires grad, and any dual tensor of forward AD, and an inference tensor as out
+outside inference_mode; it is an in-place change for allow_mutation_on_saved_tensors; c takes the result's shape (with
 PyTorch's warning when c had elements and another shape) and must be able to hold the
 result's dtype; c's version goes up, as after any in-place change.
 """
 import warnings
 
+from .autograd import allow_mutation
 from .autograd.forward_ad import unpack_dual
 from .autograd.grad_mode import is_grad_enabled
 from .ops.arithmetic import is_tensor
@@ -31,6 +33,10 @@ def call_with_out(name, function, args, names):
     if any(unpack_dual(t).tangent is not None for t in tensors):
         raise NotImplementedError(f"Trying to use forward AD with {name}_out that does not "
                                   "support it because it is an out= function")
+    if out._inference:
+        out._check_not_inference()               # (outside inference_mode: refused)
+    if allow_mutation.active is not None:        # allow_mutation_on_saved_tensors()
+        allow_mutation.active.before_write(out)
     result = function(*args, **names)
     if out.shape != result.shape:
         if out.numel():

@@ -163,7 +163,7 @@ FUNCTIONS = {
 }
 for _same, _as in (("exp log sin cos tan tanh sigmoid sqrt neg reciprocal sign square floor "
                     "ceil trunc exp2 expm1 log2 log10 log1p sinh cosh asin acos atan erf erfc",
-                    "abs"), ("relu isnan isinf isfinite clone numel t trace", "numel"),
+                    "abs"), ("relu isnan isinf isfinite clone numel t trace is_inference", "numel"),
                    ("min", "max"), ("nanmedian", "median"), ("argmin", "argmax"),
                    ("var var_mean std_mean", "std"),
                    ("unsafe_chunk", "chunk"), ("unsafe_split_with_sizes", "split_with_sizes"),

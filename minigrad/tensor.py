@@ -63,7 +63,8 @@ class Tensor(TensorMath, TensorShape, TensorInPlace, TensorConvert):
     __slots__ = ("_data", "_requires_grad", "_grad", "_grad_fn", "_output_nr",
                  "_counter", "_base", "_wrapped_number", "__weakref__", "__dict__")
     # Rarely set: class defaults, so that making a tensor (every op makes some) stays short.
-    _base_grad_fn = _leaf_hooks = _post_accumulate_hooks = _accumulator_ref = None
+    _view_version = _leaf_hooks = _post_accumulate_hooks = _accumulator_ref = None
+    _view_made_in = _view_made_by = None    # a view made in no_grad, by unbind ...
     _retains_grad = False
     _inference = False          # set on tensors made inside inference_mode()
     _is_minigrad_tensor = True
@@ -109,8 +110,13 @@ class Tensor(TensorMath, TensorShape, TensorInPlace, TensorConvert):
         """A tensor on the same storage that shares this tensor's version counter."""
         view = Tensor._make(data)
         view._version_counter = self._version_counter
-        view._base = base = self._base if self._base is not None else self
-        view._base_grad_fn = base._grad_fn
+        if self._inference:          # PyTorch keeps no view metadata for inference tensors
+            view._inference = True
+            return view
+        if self._view_made_in is not None or self._view_made_by is not None:
+            view_history.inherit_creation(view, self)       # (PyTorch's creation meta)
+        view._base = self._base if self._base is not None else self
+        view._view_version = view._counter.value
         return view
 
     def _alias(self):
@@ -232,13 +238,9 @@ class Tensor(TensorMath, TensorShape, TensorInPlace, TensorConvert):
 
     @property
     def grad_fn(self):
-        """The node that made this tensor (None for a leaf).
-
-        A view whose base was changed in place since the view was made gets a
-        fresh grad_fn that reads from the base's new history (PyTorch does the same).
-        """
-        base = self._base
-        if base is not None and base._grad_fn is not self._base_grad_fn:
+        """The node that made this tensor (None for a leaf).  A view changed in place since
+        its grad_fn was set gets a fresh one, from its base's history (as in PyTorch)."""
+        if self._base is not None and self._counter.value != self._view_version:
             view_history.regenerate_view_history(self)
         return self._grad_fn
 

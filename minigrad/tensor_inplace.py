@@ -5,10 +5,12 @@ PyTorch's rules for what may be changed in place.
 Each in-place op is a Function whose forward writes into its input through
 `Tensor._write` (which bumps the version counter), calls `ctx.mark_dirty(x)` and
 returns x: exactly what the mark_dirty lesson teaches.  A mixin of Tensor."""
+import re
+
 import numpy as np
 
 from . import backend, dtypes
-from .autograd import forward_ad
+from .autograd import allow_mutation, forward_ad
 from .autograd.forward_ad import _state as _forward_ad
 from .autograd.grad_mode import _state as _grad_mode, is_grad_enabled
 from .ops import index, inplace, inplace_unary, inplace_views, view_history
@@ -16,23 +18,61 @@ from .ops import inplace_compare as compare
 from .ops.arithmetic import is_tensor, wrap_number
 
 
-NO_GRAD_VIEW_ERROR = (
-    "A view was created in no_grad mode and is being modified inplace with grad mode "
-    "enabled. Given that this use case is ambiguous and error-prone, it is forbidden. You "
-    "can clarify your code by moving both the view and the inplace either both inside the "
-    "no_grad block (if you don't want the inplace to be tracked) or both outside (if you "
-    "want the inplace to be tracked).")
+def no_grad_view_error(view, what="is being modified inplace"):
+    """PyTorch's refusal of an in-place change that involves a view made without recording
+    (in no_grad mode or in inference mode, or a view of such a view): `what` happened in
+    grad mode."""
+    if view._view_made_in == "inference mode":
+        made, now, block = "inference mode", "in normal mode", "inference_mode"
+    else:
+        made, now, block = "no_grad mode", "with grad mode enabled", "no_grad"
+    view_of = ("A view was created" if view._grad_fn is None else
+               "Output {1} of {0} is a view of a view which was created".format(*_own_node(view)))
+    return RuntimeError(
+        f"{view_of} in {made} and {what} {now}. Given that this use case is "
+        "ambiguous and error-prone, it is forbidden. You can clarify your code by moving both "
+        f"the view and the inplace either both inside the {block} block (if you don't want "
+        "the inplace to be tracked) or both outside (if you want the inplace to be tracked).")
+
+
+def view_made_by_error(view, what="is being modified inplace"):
+    """PyTorch's refusal of an in-place change that involves a view made by a function of
+    several views (split, unbind) or by a custom Function (or a view of one of those):
+    `what` happened."""
+    name, nr, *of_many = view._view_made_by
+    if name is None:                          # a view of such a view: named by its own node
+        name, nr = _own_node(view)
+    if of_many:
+        why = ("This view is the output of a function that returns multiple views. Such "
+               "functions do not allow the output views to be modified inplace. You should "
+               "replace the inplace operation by an out-of-place one.")
+    else:
+        why = ("This view was created inside a custom Function (or because an input was "
+               "returned as-is) and the autograd logic to handle view+inplace would override "
+               "the custom backward associated with the custom Function, leading to incorrect "
+               "gradients. This behavior is forbidden. You can fix this by cloning the output "
+               "of the custom Function.")
+    return RuntimeError(f"Output {nr} of {name} is a view and {what}. {why}")
+
+
+def _own_node(view):
+    """(name, output number) of the node that made a view, as PyTorch's messages name it:
+    "Output 0 of View"."""
+    return re.sub(r"Backward\d*$", "", view._grad_fn.name()), view._output_nr
 
 
 class TensorInPlace:
     __slots__ = ()
 
     # --- in-place ops: each writes through its op, which bumps the version ------
-    def _inplace(self, op, *args):
-        """Run an in-place op; through a view, the base's history is updated too."""
-        self._check_inplace_allowed()
+    def _inplace(self, op, *args, through_view=False):
+        """Run an in-place op; through a view, the base's history is updated too.
+        `through_view`: it writes through a view of self (`x[0] = 1`)."""
+        self._check_inplace_allowed(through_view)
         if _forward_ad["level"] is not None:     # forward AD: the JVP may need the old value
             forward_ad.keep_old_value(self, args)
+        if allow_mutation.active is not None:       # allow_mutation_on_saved_tensors()
+            allow_mutation.active.before_write(self)
         base = self._base
         if base is not None and is_grad_enabled() and (
                 base.requires_grad or any(is_tensor(a) and a.requires_grad for a in args)):
@@ -111,9 +151,8 @@ class TensorInPlace:
     def __setitem__(self, key, value):
         key = index.as_tuple_if_sequence_inside(key)
         advanced = inplace.is_advanced_key(key)
-        if not advanced and index.makes_view(self, key):
-            self._check_inplace_allowed(through_view=True)     # x[0] = 1 writes through x[0]
-        self._inplace(inplace.IndexPut if advanced else inplace.SetItem, key, value)
+        self._inplace(inplace.IndexPut if advanced else inplace.SetItem, key, value,
+                      through_view=not advanced and index.makes_view(self, key))
 
     def masked_fill_(self, mask, value):
         """Write `value` where `mask` (a bool tensor broadcastable to self) is True.
@@ -177,8 +216,8 @@ class TensorInPlace:
         which is the same for a contiguous tensor."""
         shape = tuple(sizes[0]) if len(sizes) == 1 and isinstance(sizes[0], (tuple, list)) \
             else tuple(sizes)
-        if self.requires_grad:
-            raise RuntimeError("cannot resize variables that require grad")
+        if self.requires_grad and not _grad_mode.inference:   # (inference_mode: no
+            raise RuntimeError("cannot resize variables that require grad")   # autograd)
         if any(size < 0 for size in shape):
             raise RuntimeError("numel: integer multiplication overflow. minigrad hint: a size "
                                f"is negative: {list(shape)}")
@@ -205,34 +244,27 @@ class TensorInPlace:
     # --- what may be changed in place (PyTorch's rules) -------------------------
     def _check_inplace_allowed(self, through_view=False):
         """PyTorch's refusals: an in-place change to a leaf that requires grad loses history.
-        `through_view`: the write goes through a view of self (`x[0] = 1`)."""
+        `through_view`: the write goes through a view of self (`x[0] = 1`), whose own
+        overlap the write checks (one element of an expanded tensor may be written)."""
         if self._inference:
             self._check_not_inference()
         if not is_grad_enabled():
             return
-        made_by = self.__dict__.get("_view_made_by")
-        if made_by is not None and len(made_by) > 2:       # split, unbind: many views at once
-            raise RuntimeError(made_by[2].format(name=made_by[0], nr=made_by[1]))
-        if made_by is not None:
-            raise RuntimeError(
-                f"Output {made_by[1]} of {made_by[0]} is a view and is being modified inplace. "
-                "This view was created inside a custom Function (or because an input was "
-                "returned as-is) and the autograd logic to handle view+inplace would override "
-                "the custom backward associated with the custom Function, leading to incorrect "
-                "gradients. This behavior is forbidden. You can fix this by cloning the output "
-                "of the custom Function.")
+        if self._view_made_by is not None:      # by split, unbind or a custom Function
+            raise view_made_by_error(self)
+        if self._view_made_in is not None and self.requires_grad:   # made in no_grad ...
+            raise no_grad_view_error(self)
         if self.is_leaf and self._requires_grad and not through_view:
             raise RuntimeError(
                 "a leaf Variable that requires grad is being used in an in-place operation. "
                 "minigrad hint: update parameters inside `with torch.no_grad():`.")
-        if self._base is not None and self._grad_fn is None and self._base.requires_grad:
-            raise RuntimeError(NO_GRAD_VIEW_ERROR)     # (a view made in grad mode has one)
-        base = self if through_view else self._base
-        if base is not None and base.is_leaf and base._requires_grad:
-            raise RuntimeError(
-                "a view of a leaf Variable that requires grad is being used in an in-place "
-                "operation.")
-        if self._base is not None and backend.has_internal_overlap(self._data):
+        for base in (self, self._base) if through_view else (self._base,):
+            if base is not None and base.is_leaf and base._requires_grad:
+                raise RuntimeError(
+                    "a view of a leaf Variable that requires grad is being used in an "
+                    "in-place operation.")
+        if self._base is not None and not through_view and backend.has_internal_overlap(
+                self._data):
             self._check_write(self.shape, self.dtype)      # PyTorch's error for x.expand()
 
     def _check_not_inference(self):
@@ -255,8 +287,11 @@ class TensorInPlace:
 
     def _check_write(self, shape, result_dtype, key=Ellipsis):
         """May a result of this shape and dtype be written into this tensor (at key)?"""
-        # PyTorch's checks, in its order: overlapping memory, then shape, then dtype.
-        if backend.has_internal_overlap(self._data):
+        # PyTorch's checks, in its order: overlapping memory (of the part written: one
+        # element of an expanded tensor may be written), then shape, then dtype.
+        if backend.has_internal_overlap(self._data) and (key is Ellipsis or (
+                backend.is_array(self._data[key])                 # (one element: a number)
+                and backend.has_internal_overlap(self._data[key]))):
             raise RuntimeError(
                 "unsupported operation: more than one element of the written-to tensor refers "
                 "to a single memory location. Please clone() the tensor before performing the "
@@ -269,6 +304,9 @@ class TensorInPlace:
         if not dtypes.can_cast(result_dtype, self.dtype):
             raise RuntimeError(f"result type {dtypes.legacy_name(result_dtype)} can't be cast to the "
                                f"desired output type {dtypes.legacy_name(self.dtype)}")
+        if self._base is not None and not getattr(self._data.flags, "writeable", True):
+            self._data = backend.writable(self._data)   # (a part of an expanded tensor: numpy
+                                                        # made it read-only)
 
     def _accumulate_in_place(self, grad):
         self._check_write(grad._data.shape, self.dtype)

@@ -91,6 +91,11 @@ class TensorShape:
         return steps if dim is None else steps[normalize_dim(dim, self.ndim)]
 
     # --- views and reshaping ----------------------------------------------------
+    def _is_view(self):
+        """True for a view: a tensor that shares its base's storage (PyTorch's private
+        test, which its own tests use)."""
+        return self._base is not None
+
     def view(self, *shape_):
         return shape.View.apply(self, _sizes(shape_), True)
 

@@ -47,17 +47,8 @@ KNOWN_FAILING = {
         "CopySlices keeps the op as a node of its own (PyTorch's CopySlices wraps it)",
     "case_copyslices_post_hook_grad_inputs":
         "CopySlices keeps the op as a node of its own (PyTorch's CopySlices wraps it)",
-    "case_split_output_after_base_inplace_is_refused":
-        "an output of split/unbind is regenerated, not refused, after its base changed in place",
-    "case_saved_attributes_of_shape_ops":
-        "only the tensors (and a few numbers) of common nodes are named as _saved_*",
-    "case_raw_saved_tensor_type_name": "the raw saved tensor's class is RawSavedTensor",
     "case_setitem_ellipsis_on_nonleaf_is_fill":
         "y[...] = number records CopySlices, not FillBackward3",
-    "case_leaf_view_changed_under_no_grad_regenerates_grad_fn":
-        "a view whose base changed under no_grad keeps its grad_fn",
-    "case_missing_methods_used_by_graph_demos":
-        "autograd.graph.allow_mutation_on_saved_tensors and increment_version are missing",
     # custom Functions, gradcheck, functional, forward AD
     "case_save_for_backward_called_in_backward":
         "save_for_backward outside forward is refused with an explanation (docs/architecture.md)",

@@ -4,6 +4,7 @@ import warnings
 from .. import settings
 from . import tensor_door
 from .engine import run_backward
+from .saved_tensor import _saved_tensors_hooks_stack
 
 
 def _as_tuple(values):
@@ -70,21 +71,29 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, 
         _warn_create_graph()
     if retain_graph is None:
         retain_graph = create_graph
-    if inputs is None:
-        run_backward(roots, retain_graph, create_graph)
-        return
-    inputs = _as_tuple(inputs)
-    _check_inputs(inputs, "backward")
-    for tensor in inputs:
-        if not tensor.requires_grad:
-            raise RuntimeError("can't retain_grad on Tensor that has requires_grad=False")
-    for tensor in inputs:              # as PyTorch: a non-leaf input retains its grad
-        if not tensor.is_leaf:
-            tensor.retain_grad()
-    # Only the nodes on the way to the inputs run; a leaf's AccumulateGrad runs as in a
-    # plain backward (its hooks too), a non-leaf's gradient is kept by retain_grad.
-    run_backward(roots, retain_graph, create_graph,
-                 capture={t._gradient_edge(): i for i, t in enumerate(inputs)})
+    capture = None
+    if inputs is not None:
+        inputs = _as_tuple(inputs)
+        _check_inputs(inputs, "backward")
+        for tensor in inputs:
+            if not tensor.requires_grad:
+                raise RuntimeError("can't retain_grad on Tensor that has requires_grad=False")
+        for tensor in inputs:              # as PyTorch: a non-leaf input retains its grad
+            if not tensor.is_leaf:
+                tensor.retain_grad()
+        # Only the nodes on the way to the inputs run; a leaf's AccumulateGrad runs as in a
+        # plain backward (its hooks too), a non-leaf's gradient is kept by retain_grad.
+        capture = {t._gradient_edge(): i for i, t in enumerate(inputs)}
+    hooks = list(_saved_tensors_hooks_stack)   # NOTE [saved tensors hooks in backward]
+    try:
+        run_backward(roots, retain_graph, create_graph, capture=capture)
+    finally:
+        _saved_tensors_hooks_stack[:] = hooks
+
+
+# NOTE [saved tensors hooks in backward]: a hook may enter or leave saved_tensors_hooks
+# while backward runs; as in PyTorch (whose engine runs on a copy of the thread's hooks),
+# that lasts until the backward ends: the hooks in force when it started are put back.
 
 
 _warned_create_graph = False
@@ -135,8 +144,12 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
     if retain_graph is None:
         retain_graph = create_graph
     edges = [t._gradient_edge() for t in inputs]
-    captured = run_backward(roots, retain_graph, create_graph,
-                            capture=set(edges), accumulate=False)
+    hooks = list(_saved_tensors_hooks_stack)   # NOTE [saved tensors hooks in backward]
+    try:
+        captured = run_backward(roots, retain_graph, create_graph,
+                                capture=set(edges), accumulate=False)
+    finally:
+        _saved_tensors_hooks_stack[:] = hooks
     results = []
     for index, (tensor, edge) in enumerate(zip(inputs, edges)):
         grad_value = captured.get(edge)

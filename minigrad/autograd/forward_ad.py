@@ -175,7 +175,8 @@ def make_dual(tensor, tangent, *, level=None):
         raise RuntimeError("Setting a forward grad that itself has a forward gradient at the "
                            f"same level{level} is not supported.")
     dual = tensor.view(tensor.shape)
-    _set_tangent(dual, tangent)
+    if not _grad_mode.inference:          # (inference_mode tracks no tangents)
+        _set_tangent(dual, tangent)
     return dual
 
 
@@ -244,8 +245,8 @@ class _paused:
 def propagate(function_cls, ctx, args, outputs):
     """Called by `Function.apply` while a dual level is open: give the outputs of an op
     with a dual input their tangents.  Returns the outputs."""
-    if _grad_mode.quiet:     # inside another op's forward: that op's JVP covers this
-        return outputs
+    if _grad_mode.quiet or _grad_mode.inference:   # inside another op's forward
+        return outputs               # (its JVP covers this), or in inference_mode (none)
     tangents = [_tangent_of(arg) if isinstance(arg, tensor_door.Tensor) else None for arg in args]
     if all(t is None for t in tangents):       # nothing dual: no extra work
         return outputs

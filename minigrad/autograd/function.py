@@ -13,7 +13,8 @@ from . import anomaly, forward_ad, function_rules, narration, speed, tensor_door
 from .anomaly import _state as _anomaly
 from .forward_ad import _state as _forward_ad
 from .forward_mode import forward_mode
-from .grad_mode import _state as _grad_mode, mark_inference
+from .grad_mode import _state as _grad_mode, mark_inference, mark_no_grad_views
+from .grad_mode import inference_tensors_made as _inference_tensors_made
 from .node import Node, sequence_nrs
 from .saved_attributes import saved_attribute
 from .saved_tensor import save, saved_info, unpack_all
@@ -30,6 +31,7 @@ class FunctionCtx:
     _in_forward = True                   # until apply has run forward
     _numbers_freed = False               # NOTE [saved numbers] in saved_tensor.py
     materialize_grads = True
+    _is_pure_view = False                # PyTorch's private flag (function_rules.py)
 
     def save_for_backward(self, *tensors):
         """Save tensors (or None) for backward; read them back with `ctx.saved_tensors`.
@@ -238,7 +240,9 @@ class Function(function_rules.FunctionInstance):    # (what an instance has: leg
         for arg in args:
             needs_input_grad.append(isinstance(arg, tensor_door.Tensor) and arg.requires_grad)
         needs_input_grad = tuple(needs_input_grad)
-        if not (_grad_mode.enabled and True in needs_input_grad):
+        if not (_grad_mode.enabled and True in needs_input_grad) or (
+                _inference_tensors_made[0]                         # (inference tensors:
+                and function_rules.inference_tensors_only(args)):   # see inference_mode)
             return _run_unrecorded(cls, args, needs_input_grad)
         # 1. Make the node, numbered in the order nodes are made (the engine runs the
         #    newest first).  It is also the ctx that forward fills in.
@@ -309,7 +313,7 @@ def _attach_outputs(node, args, outputs):
     single = not isinstance(outputs, tuple)
     if single:
         outputs = (outputs,)
-    if node._dirty or node._non_differentiable:  # mark_dirty, mark_non_differentiable
+    if node._dirty or node._non_differentiable or node._is_pure_view:   # mark_dirty ...
         results = function_rules.attach_marked(node, args, outputs, _attach)
     elif single:
         results = (_attach(node, args, outputs[0], 0),)
@@ -357,7 +361,9 @@ def _run_unrecorded(cls, args, needs_input_grad):
         ctx._in_forward = False
         outputs = function_rules.unrecorded_outputs(args, outputs, ctx._dirty)
     if _grad_mode.inference:
-        outputs = mark_inference(outputs)
+        outputs = mark_inference(outputs, args)
+    elif not (_grad_mode.enabled or _grad_mode.quiet):     # in no_grad (not inside
+        outputs = mark_no_grad_views(outputs, args)                # another op's forward)
     if _forward_ad["level"] is not None:
         outputs = forward_ad.propagate(cls, ctx, args, outputs)
     return outputs

@@ -61,6 +61,15 @@ def on_one_device(check, args):
     return backend.match_devices(check, args)
 
 
+def inference_tensors_only(args):
+    """True when every tensor argument is an inference tensor (made in inference_mode):
+    PyTorch records nothing then, even in grad mode and for one that requires grad."""
+    for arg in args:
+        if isinstance(arg, tensor_door.Tensor) and not arg._inference:
+            return False
+    return True
+
+
 def checked_gradients(node, grad_inputs):
     """What a custom backward returned, checked as PyTorch checks it: one gradient per
     forward input (extra Nones are dropped), each a tensor or None, None for arguments
@@ -121,14 +130,20 @@ def vmap_not_written(info, in_dims, *args):
 def remember_view_of_custom_function(node, view, output_nr):
     """A custom Function returned a view: changing it in place later would bypass the
     Function's backward, so it is refused then (Tensor._check_inplace_allowed)."""
-    if "node_name" not in node._function_cls.__dict__:       # (built-ins name their nodes)
-        view._view_made_by = (node._function_cls.__name__, output_nr)
+    if "node_name" not in node._function_cls.__dict__ and not node._is_pure_view:
+        view._view_made_by = (node._function_cls.__name__, output_nr)   # (built-ins name
+                                                                        # their nodes)
 
 
 def attach_marked(node, args, outputs, attach):
-    """The outputs of a forward that called mark_dirty or mark_non_differentiable:
-    `attach` for the others; a dirty input gets a new history, as an in-place op's
-    result; a non-differentiable output does not require grad."""
+    """The outputs of a forward that called mark_dirty or mark_non_differentiable (or set
+    PyTorch's private ctx._is_pure_view: its one output, a view of its one input, may be
+    changed in place as any view): `attach` for the others; a dirty input gets a new
+    history, as an in-place op's result; a non-differentiable output does not require
+    grad."""
+    if node._is_pure_view and (len(outputs) != 1 or len(node._input_positions) != 1):
+        raise RuntimeError("Pure view custom Function can only have one input Tensor and one "
+                           "output Tensor. Open an issue if you need to support more.")
     dirty = {id(t) for t in node._dirty}
     if not dirty <= {id(t) for t in outputs}:
         raise RuntimeError("Some elements marked as dirty during the forward method were not "

@@ -166,6 +166,11 @@ class inference_mode(_GradModeContext):
         (False, True)
     """
 
+    def __new__(cls, mode=True):
+        if isinstance(mode, bool):
+            return super().__new__(cls)
+        return cls()(mode)                 # @inference_mode without parentheses
+
     def __init__(self, mode=True):
         self.mode = bool(mode)
 
@@ -183,13 +188,33 @@ class inference_mode(_GradModeContext):
         return self.__class__(self.mode)
 
 
-def mark_inference(outputs):
-    """Inside inference_mode, make new tensors inference tensors (views of normal
-    tensors stay normal, as in PyTorch)."""
+inference_tensors_made = [False]   # until inference_mode makes one: Function.apply asks
+
+
+def mark_inference(outputs, inputs=()):
+    """Inside inference_mode, make new tensors inference tensors, as PyTorch does: not
+    an input changed in place (it stays what it was), nor a view of a normal tensor (it
+    stays normal, and remembers where it was made for the errors of Tensor._inplace)."""
     if not _state.inference:
         return outputs
     for output in outputs if isinstance(outputs, (tuple, list)) else (outputs,):
-        if getattr(output, "_is_minigrad_tensor", False) and (
-                output._base is None or output._base._inference):
+        if not getattr(output, "_is_minigrad_tensor", False) or any(
+                output is tensor for tensor in inputs):
+            continue
+        if output._base is None:
             output._inference = True
+            inference_tensors_made[0] = True
+        else:
+            output._view_made_in = "inference mode"
+    return outputs
+
+
+def mark_no_grad_views(outputs, inputs):
+    """In no_grad mode, new views remember it (not an input changed in place): changing
+    one in place later, in grad mode, is refused (Tensor._check_inplace_allowed), as in
+    PyTorch."""
+    for output in outputs if isinstance(outputs, (tuple, list)) else (outputs,):
+        if getattr(output, "_base", None) is not None and not any(
+                output is tensor for tensor in inputs):
+            output._view_made_in = "no_grad mode"
     return outputs

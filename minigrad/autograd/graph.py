@@ -6,17 +6,21 @@
     disable_saved_tensors_hooks
     save_on_cpu                   saved tensors kept in host memory  save_on_cpu.py
     register_multi_grad_hook      one hook over several gradients  multi_grad_hook.py
+    allow_mutation_on_saved_tensors   saved tensors cloned before a change  allow_mutation.py
+    increment_version             count an in-place change made behind autograd's back
 """
 import abc
 
-from . import node
+from . import node, tensor_door
+from .allow_mutation import allow_mutation_on_saved_tensors
 from .multi_grad_hook import register_multi_grad_hook
 from .node import AccumulateGrad
 from .save_on_cpu import save_on_cpu
 from .saved_tensor import disable_saved_tensors_hooks, saved_tensors_hooks
 
 __all__ = ["Node", "AccumulateGrad", "saved_tensors_hooks", "disable_saved_tensors_hooks",
-           "save_on_cpu", "register_multi_grad_hook"]
+           "save_on_cpu", "register_multi_grad_hook", "allow_mutation_on_saved_tensors",
+           "increment_version"]
 
 
 class Node(abc.ABC):
@@ -52,3 +56,13 @@ class Node(abc.ABC):
         if cls is Node and issubclass(subclass, node.Node):
             return True
         return NotImplemented
+
+
+def increment_version(tensor):
+    """Bump the version of a tensor (or of each tensor of a list) whose data was changed
+    in place where autograd could not see it (through numpy, say), so that a saved copy
+    of it is refused by backward.  Inference tensors are left alone (PyTorch's have no
+    version counter)."""
+    for each in (tensor,) if isinstance(tensor, tensor_door.Tensor) else tensor:
+        if not each._inference:
+            each._version_counter.value += 1

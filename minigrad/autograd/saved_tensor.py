@@ -25,7 +25,7 @@ class SavedTensor:
 
     # What most saved tensors share: class defaults, set on the object only when they
     # differ (every recorded op saves some; each attribute set is time).
-    is_output, output_nr, wrapped_number, freed = False, 0, False, False
+    is_output, output_nr, wrapped_number, freed, non_leaf = False, 0, False, False, False
     unpack_hook = grad_fn = accumulator = weak_grad_fn = None
 
     def __init__(self, tensor, node, slot, is_output, narrate=True):
@@ -53,17 +53,15 @@ class SavedTensor:
             self.packed = data
         else:
             self.packed = tensor
+            if tensor._grad_fn is not None:     # (unpack refuses it once detach_()ed)
+                self.non_leaf = True
 
     def _pack(self, tensor, node, pack_hook, unpack_hook):
         """saved_tensors_hooks are active: keep what `pack_hook` makes of the tensor."""
         with no_grad():                          # packing records nothing, as in PyTorch
             self.packed = pack_hook(tensor)
         if tensor._version != self.version:
-            raise RuntimeError(
-                "A saved tensors pack hook is modifying its input in place. Tensors "
-                "provided as input to pack hook can not be modified by in-place operations "
-                "as this can lead to unexpected side-effects. Please open an issue if you "
-                "need to perform in-place operations on the input to a pack hook.")
+            raise RuntimeError(ERR_PACK_HOOK_IN_PLACE)
         self.unpack_hook = unpack_hook
         # unpack() gives the hook's result the saved tensor's place in the graph back
         self.grad_fn, self.requires_grad = tensor.grad_fn, tensor._requires_grad
@@ -98,6 +96,8 @@ class SavedTensor:
             raise RuntimeError(ERR_BACKWARD_TWICE)
         if self.unpack_hook is not None:
             return self._unpack_with_hook(node)
+        if self.non_leaf and self.packed._grad_fn is None:     # detach_()ed since saved
+            raise RuntimeError(ERR_DETACHED_IN_PLACE)
         unchanged = self.version_counter.value == self.version
         if tracing.active is not None:
             narration.version_checked(node, self, unchanged)
@@ -129,9 +129,10 @@ class SavedTensor:
 
     def _with_saved_edge(self, tensor):
         """The unpack hook's data as the saved input: its grad_fn (or its leaf's
-        AccumulateGrad) and version counter, as PyTorch's SavedVariable::unpack does."""
+        AccumulateGrad), as PyTorch's SavedVariable::unpack does; its version counter stays
+        the hook's tensor's (changing it in place leaves the saved tensor's alone)."""
         restored = tensor._make(tensor._data, requires_grad=self.requires_grad)
-        restored._version_counter = self.version_counter
+        restored._version_counter = tensor._version_counter
         if self.grad_fn is not None:
             restored._grad_fn, restored._output_nr = self.grad_fn, self.output_nr
         elif self.accumulator is not None:
@@ -190,6 +191,17 @@ ERR_BACKWARD_TWICE = (
     "graph are freed when you call .backward() or autograd.grad(). Specify "
     "retain_graph=True if you need to backward through the graph a second time or if "
     "you need to access saved tensors after calling backward.")
+
+
+ERR_DETACHED_IN_PLACE = (
+    "Trying to use a saved tensor that has been detached in-place, i.e. with .detach_()."
+    "This is not supported, please use out-of-place `.detach()` instead")
+
+ERR_PACK_HOOK_IN_PLACE = (
+    "A saved tensor pack hook is modifying its input in place. Tensors provided as input to "
+    "pack hook cannot be modified by in-place operations as this can lead to unexpected "
+    "side-effects. Please open an issue if you need to perform in-place operations on the "
+    "input to a pack hook.")
 
 
 class saved_tensors_hooks:

@@ -196,13 +196,13 @@ class NllLoss(BuiltinFunction):
         where, row_weight = _picked(x, target, weight, ignore_index)
         ctx.where, ctx.reduction, ctx.count = where, reduction, float(row_weight.sum())
         ctx.arguments = (target, weight, ignore_index, reduction)     # for a double backward
-        ctx.save_for_backward(x)          # as PyTorch: changing x in place is then caught
+        ctx.save_for_backward(x, weight)  # as PyTorch: changing x in place is then caught
         losses = -(x._data * where).sum(axis=-1)
         return _reduce(x, losses.astype(x._data.dtype, copy=False), reduction, ctx.count)
 
     @staticmethod
     def backward(ctx, grad):
-        (x,) = ctx.saved_tensors
+        x, _ = ctx.saved_tensors
         return NllLossBackward.apply(grad, x, ctx), None, None, None, None
 
 

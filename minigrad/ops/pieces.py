@@ -91,17 +91,11 @@ class Unbind(BuiltinFunction):
         return Stack.apply(ctx.dim, *grads), None
 
 
-MULTI_VIEW_ERROR = (
-    "Output {nr} of {name} is a view and is being modified inplace. This view is the output "
-    "of a function that returns multiple views. Such functions do not allow the output views "
-    "to be modified inplace. You should replace the inplace operation by an out-of-place one.")
-
-
 def refuse_inplace(outputs, name):
     """Split / unbind outputs that require grad may not change in place (PyTorch's rule)."""
     for nr, out in enumerate(outputs):
         if out.requires_grad:
-            out.__dict__["_view_made_by"] = (name, nr, MULTI_VIEW_ERROR)
+            out._view_made_by = (name, nr, "one of many")    # (tensor_inplace's messages)
     return outputs
 
 

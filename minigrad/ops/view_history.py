@@ -9,7 +9,7 @@ of that base notice the base's new history and regenerate their grad_fn when it
 is next read (Tensor.grad_fn).  Elements are located by their position in the
 base's memory.
 """
-from ..backend import address, array_module as backend_module
+from ..backend import address, array_module as backend_module, has_internal_overlap
 from .builtin import InPlaceFunction
 
 class CopySlices(InPlaceFunction):
@@ -92,6 +92,8 @@ def positions_in_base(view, base):
 def inplace_on_view(view, op, *args):
     """Run the in-place `op` on `view` and record the change in its base's history."""
     base = view._base
+    if has_internal_overlap(view._data):        # an expanded view: its copy would not
+        view._check_write(view.shape, view.dtype)    # share memory (PyTorch's refusal)
     flat = positions_in_base(view, base)
     # The op runs on a copy of the region, taken from the base's history (not through the
     # view's old node: as in PyTorch, hooks on the view's old grad_fn do not fire).
@@ -104,14 +106,28 @@ def regenerate_view_history(view, flat=None):
     """Point a view's grad_fn at its base's current history (AsStridedBackward0)."""
     from ..autograd.grad_mode import enable_grad
     base = view._base
-    view._base_grad_fn = base._grad_fn
+    view._view_version = view._version_counter.value
     if base.requires_grad:
+        if view._view_made_in is not None or view._view_made_by is not None:
+            from ..tensor_inplace import no_grad_view_error, view_made_by_error
+            error = no_grad_view_error if view._view_made_in else view_made_by_error
+            raise error(view, "its base or another view of its base has been modified "
+                              "inplace")
         if flat is None:
             flat = positions_in_base(view, base)
         with enable_grad():
             fresh = AsStrided.apply(base, flat)
         view._rebase_history(fresh._grad_fn, fresh._output_nr)
     return view
+
+
+def inherit_creation(view, of):
+    """A view of a view made in no_grad mode, in inference mode, by a function of many
+    views (unbind) or by a custom Function is refused in place as its source is (PyTorch's
+    creation meta, propagated); the messages then name the new view's own node."""
+    view._view_made_in = of._view_made_in
+    if of._view_made_by is not None:
+        view._view_made_by = (None, None) + of._view_made_by[2:]
 
 
 def rebase_view_changed_by_function(view):

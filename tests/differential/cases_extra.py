@@ -3533,3 +3533,139 @@ def case_more_tensor_ops_and_their_errors(T, rec):
             ("bmm sizes", lambda: T.bmm(x[None], x[None]), "Expected size for first two")):
         with rec.raises(words, name=name):
             call()
+
+
+def case_increment_version_of_a_list_of_tensors_refuses_their_saved_values(T, rec):
+    a = T.tensor([1.0, 2.0], requires_grad=True)
+    b, c = a.clone(), a.clone()
+    out = (b * c).sum()
+    T.autograd.graph.increment_version([b, c])
+    rec("versions", (b._version, c._version))
+    with rec.raises("modified by an inplace operation"):
+        out.backward()
+
+
+def case_allow_mutation_clones_only_what_shares_the_first_element(T, rec):
+    with T.autograd.graph.allow_mutation_on_saved_tensors() as ctx:
+        a = T.tensor([1.0, 2.0, 3.0], requires_grad=True)
+        b = a.clone()
+        out = (b ** 2).sum()
+        b[1:].mul_(10)                 # a view that starts elsewhere: nothing is cloned
+        rec("cloned", len(list(ctx.cloned.items())))
+        with rec.raises("modified by an inplace operation", name="backward"):
+            out.backward()
+        c = a.clone()
+        out = (c ** 2).sum()
+        c[:2].mul_(10)                 # starts where c starts: c is cloned first
+        out.backward()
+        rec("grad", a.grad)
+
+
+def case_inference_tensors_record_nothing_among_themselves(T, rec):
+    with T.inference_mode():
+        c = T.ones(2, requires_grad=True)
+    s = T.ones(2, requires_grad=True)
+    rec("alone", ((c * 2).requires_grad, c[0].requires_grad, c[0]._is_view(),
+                  c.exp().is_inference()))
+    out = (c + s).sum()
+    out.backward()
+    rec("mixed", (out.requires_grad, c.grad, s.grad))
+
+
+def case_saved_sizes_and_indices_of_shape_nodes(T, rec):
+    a = T.ones(2, 3, requires_grad=True)
+    i = T.tensor([1, 0])
+    for name, out in (("sum", a.sum()), ("sum dim", a.sum(0)), ("mean", a.mean()),
+                      ("mean dim", a.mean(1)), ("view", a.view(6)), ("expand", a.expand(4, 2, 3)),
+                      ("index", a[i, :])):
+        rec(name, tuple(out.grad_fn._saved_self_sym_sizes))
+    rec("indices", (a[i, :].grad_fn._saved_indices, a[:, i].grad_fn._saved_indices))
+    raw = a[:, i].grad_fn._raw_saved_indices
+    rec("raw", ([type(r).__name__ for r in raw], raw[1].data))
+
+
+def case_view_made_in_no_grad_refuses_its_base_changed_in_place(T, rec):
+    a = T.ones(3, requires_grad=True).clone()
+    with T.no_grad():
+        v = a[1:]
+    w = v.view(2)                        # a view of that view, made in grad mode
+    a.mul_(2)
+    with rec.raises("A view was created in no_grad mode and its base or another view of its "
+                    "base has been modified inplace with grad mode enabled", name="grad_fn"):
+        v.grad_fn
+    with rec.raises("is a view of a view which was created in no_grad mode", name="view of"):
+        w.add_(1)
+    with T.no_grad():
+        w.add_(1)                        # both in no_grad: allowed
+    rec("values", a)
+
+
+def case_one_element_of_an_expanded_tensor_can_be_written(T, rec):
+    g = T.tensor([2.0]).expand(4)
+    g[1] = 0                             # one memory location: every element shows it
+    rec("select", g)
+    g[2] /= 0
+    rec("divided", g)
+    with rec.raises("more than one element of the written-to tensor", name="slice"):
+        g[:2] = 5
+    with rec.raises("more than one element of the written-to tensor", name="add_"):
+        g.add_(1)
+    m = T.ones(2, 1).expand(2, 3)
+    m[1, 2] = 7
+    rec("row", m)
+
+
+def case_pure_view_custom_function_output_changes_in_place_as_a_view(T, rec):
+    class Narrow(T.autograd.Function):
+        @staticmethod
+        def forward(ctx, a):
+            ctx._is_pure_view = True
+            return a.narrow(0, 0, 2)
+
+        @staticmethod
+        def backward(ctx, g):
+            return T.cat([g, T.zeros(1, dtype=g.dtype)])
+
+    class Two(T.autograd.Function):
+        @staticmethod
+        def forward(ctx, a, b):
+            ctx._is_pure_view = True
+            return a.narrow(0, 0, 2)
+
+        @staticmethod
+        def backward(ctx, g):
+            return g, g
+
+    x = T.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    a = x.clone()
+    t = Narrow.apply(a)
+    t += 3
+    rec("after", (a, t._is_view()))
+    (t * t).sum().backward()
+    rec("grad", x.grad)
+    with rec.raises("Pure view custom Function can only have one input Tensor"):
+        Two.apply(x.clone(), x.clone())
+
+
+def case_saved_attributes_of_select_slice_transpose_and_norm(T, rec):
+    x = T.ones(3, 4, requires_grad=True)
+    for name, out in (("row", x[1]), ("column", x[:, 2]), ("tail", x[1:]), ("strided", x[:, ::2]),
+                      ("middle", x[:, 1:3]), ("negative", x[-2:-1])):
+        node = out.grad_fn
+        rec(name, {a: getattr(node, "_saved_" + a) for a in
+                   ("dim", "index", "start", "end", "step", "self_sym_sizes")
+                   if hasattr(node, "_saved_" + a)})
+    node = x.transpose(1, 0).grad_fn
+    rec("transpose", (node._saved_dim0, node._saved_dim1))
+    node = x.norm(p=2, dim=1, keepdim=True).grad_fn
+    rec("norm", (node._saved_ord, node._saved_keepdim, node._saved_result.shape))
+    node = x.mm(x.t()).grad_fn
+    rec("mm", (node._saved_self_sym_sizes, node._saved_mat2_sym_sizes))
+
+
+def case_view_made_before_its_base_required_grad_is_a_view_of_a_leaf(T, rec):
+    x = T.zeros(2)
+    v = x[0:]
+    x.requires_grad_()
+    with rec.raises("a view of a leaf Variable that requires grad"):
+        v.add_(1)

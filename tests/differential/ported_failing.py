@@ -26,113 +26,39 @@ KINDS = (MISSING, SURFACE, GRAD_MODES, ENGINE, FUNCTION, SAVED, VIEWS, ANOMALY, 
          FORWARD_AD, PRINTING, NUMBERS)
 
 PORTED_FAILING = {
-    # --- missing API --------------------------------------------------------------------
+    # --- missing API --------------------------------------------------------------
+    "case_copy_": (MISSING, "bfloat16: numpy has no such dtype (ml_dtypes has, but the engine "
+                            "depends on numpy alone, and PyTorch's promotion rules for it "
+                            "would come with it)"),
+    "case_grad_fn_attr_bindings": (MISSING, "div(rounding_mode=...)"),
+    # --- surface ------------------------------------------------------------------
+    "case_attribute_deletion": (SURFACE, "del x.grad is refused (no deleter)"),
+    # --- engine -------------------------------------------------------------------
+    "case_no_grad_copy": (ENGINE, "a gradient a node passes to two leaves is copied for both "
+                                  "(PyTorch lets the last one keep it)"),
+    # --- versions and views -------------------------------------------------------
     "case_inplace_not_requires_grad": (VIEWS, "an in-place change that requires grad, on a "
-                                              "custom Function's view (or unbind's) of a tensor "
-                                              "that does not, is not refused"),
-    "case_increment_version": (MISSING, "autograd.graph.increment_version"),
+                                              "custom Function's view (or unbind's) of a "
+                                              "tensor that does not, is not refused"),
     "case_inplace_on_view_backward": (VIEWS, "an in-place op through a view records CopySlices "
                                              "and AsStrided nodes of its own (PyTorch's "
                                              "CopySlices wraps the op): a double backward's "
                                              "graph differs"),
-    "case_no_grad_copy": (ENGINE, "a gradient a node passes to two leaves is copied for both "
-                                  "(PyTorch lets the last one keep it)"),
-    "case_autograd_views_codegen": (MISSING, "Tensor._is_view"),
-    "case_make_dual_inference_tensor_in_inference_mode": (MISSING, "Tensor._is_view"),
-    "case_copy_": (MISSING, "bfloat16: numpy has no such dtype (ml_dtypes has, but the engine "
-                            "depends on numpy alone, and PyTorch's promotion rules for it "
-                            "would come with it)"),
-    "case_allow_mutation_basic": (MISSING, "autograd.graph.allow_mutation_on_saved_tensors"),
-    "case_allow_mutation_views": (MISSING, "autograd.graph.allow_mutation_on_saved_tensors"),
-    "case_allow_mutation_save_base_and_modify_view": (
-        MISSING, "autograd.graph.allow_mutation_on_saved_tensors"),
-    "case_allow_mutation_save_view_modify_base": (
-        MISSING, "autograd.graph.allow_mutation_on_saved_tensors"),
-    "case_allow_mutation_double_backward": (MISSING,
-                                            "autograd.graph.allow_mutation_on_saved_tensors"),
-    "case_allow_mutation_saved_but_not_anymore": (
-        MISSING, "autograd.graph.allow_mutation_on_saved_tensors"),
-    "case_allow_mutation_saved_same_tensor_many_times": (
-        MISSING, "autograd.graph.allow_mutation_on_saved_tensors"),
-    "case_allow_mutation_saved_same_tensor_different_versions": (
-        MISSING, "autograd.graph.allow_mutation_on_saved_tensors"),
-    "case_allow_mutation_with_out_variant": (MISSING,
-                                             "autograd.graph.allow_mutation_on_saved_tensors"),
-    "case_allow_mutation_backward_out_of_context": (
-        MISSING, "autograd.graph.allow_mutation_on_saved_tensors"),
-    "case_allow_mutation_disallow_nesting": (MISSING,
-                                             "autograd.graph.allow_mutation_on_saved_tensors"),
-    "case_inference_mode_decorator": (MISSING, "is_inference"),
-    "case_inference_mode_tensor_creation": (MISSING, "is_inference"),
-    "case_inference_mode_existing_autograd_session": (MISSING, "is_inference"),
-    "case_inference_mode_inf_tensor_in_inf_mode_functional_op": (MISSING, "is_inference"),
-    "case_inference_mode_inf_tensor_in_inf_mode_inplace_op": (MISSING, "is_inference"),
-    "case_inference_mode_inf_tensor_in_inf_mode_view_op": (MISSING, "is_inference"),
-    "case_inference_mode_inf_tensor_in_normal_mode_functional_op": (MISSING, "is_inference"),
-    "case_inference_mode_inf_tensor_in_normal_mode_view_op": (MISSING, "is_inference"),
-    "case_normal_tensor_inplace_output_in_inference_mode": (MISSING, "is_inference"),
-    "case_normal_tensor_inplace_output_in_normal_mode": (MISSING, "is_inference"),
-    "case_normal_tensor_view_output_in_inference_mode": (MISSING, "is_inference"),
-    "case_normal_tensor_view_output_in_normal_mode": (MISSING, "is_inference"),
-    "case_mix_inference_and_normal_tensor_functional_op": (MISSING, "is_inference"),
-    "case_mix_inference_and_normal_tensor_inplace_op": (MISSING, "is_inference"),
-    "case_mix_inference_and_normal_tensor_view_op": (MISSING, "is_inference"),
-    "case_inference_mode_handle_indirect_view_on_rebase": (
-        GRAD_MODES, "the grad_fn of a view made in inference mode, whose base then changed in "
-                    "place, is not refused"),
-    # --- PyTorch's surface --------------------------------------------------------------
-    "case_attribute_deletion": (SURFACE, "del x.grad is refused (no deleter)"),
-    # --- custom Functions ---------------------------------------------------------------
-    # --- saved tensors ------------------------------------------------------------------
-    "case_saved_tensor_hooks_extra_exit_during_bw_no_crash": (SAVED, "leaving "
-                                                                     "saved_tensors_hooks "
-                                                                     "twice pops an empty "
-                                                                     "stack"),
-    "case_saved_tensor_hooks_extra_enter_during_bw_no_leak": (SAVED, "hooks entered during "
-                                                                     "backward stay pushed "
-                                                                     "after it"),
-    "case_grad_fn_attr_bindings": (SAVED, "_saved_indices, _saved_self_sym_sizes, the raw "
-                                          "saved tensor's class name"),
-    "case_get_data_and_hooks_from_raw_saved_variable": (SAVED, "RawSavedTensor.data and "
-                                                               ".unpack_hook"),
-    "case_custom_function_saved_tensors": (SAVED, "_raw_saved_tensors"),
-    "case_saved_tensor_constructor_forbidden_without_flag": (SAVED, "autograd.SavedTensor"),
-    "case_saved_variable_packing_unpacking_saved_original_with_hooks": (
-        SAVED, "a pack hook registered with register_hooks that modifies its input in place "
-               "is not refused"),
-    "case_pack_hook_with_inplace_modification_should_fail": (SAVED, "the message says \"saved "
-                                                                    "tensors pack hook\"; "
-                                                                    "register_hooks does not "
-                                                                    "check"),
-    # --- versions and views -------------------------------------------------------------
-    "case_anomaly_detect_nan": (VIEWS, "writing one element of an expand()ed tensor is "
-                                       "refused"),
-    "case_autograd_simple_views_python": (VIEWS, "views returned by custom Functions (pure "
-                                                 "views, multi-output views)"),
-    "case_autograd_inplace_view_of_view": (VIEWS, "in-place on a view of a view made under "
-                                                  "no_grad / inference_mode is not refused"),
-    "case_saved_variable_saved_original_inplace_detach": (VIEWS, "detach_() of a saved input "
-                                                                 "is not detected"),
-    "case_saved_tensors_hook_version_counter_not_shared": (VIEWS, "an unpacked saved tensor "
-                                                                  "shares the original's "
-                                                                  "version counter"),
-    "case_inplace_on_view_of_multiple_output_view": (VIEWS, "a view of an output of unbind "
-                                                            "can be changed in place"),
-    "case_inference_mode_handle_direct_view_on_rebase": (VIEWS, "a view made in "
-                                                                "inference_mode is said to be "
-                                                                "made in no_grad mode; "
-                                                                "transpose_"),
-    # --- gradcheck ----------------------------------------------------------------------
-    "case_gradcheck_forward_ad_respects_requires_grad": (GRADCHECK, "jvp called fewer times "
-                                                                    "(no undefined / batched "
-                                                                    "forward checks)"),
+    "case_autograd_simple_views_python": (VIEWS, "a pure view "
+                                                 "(ctx._is_pure_view) of a temporary is not "
+                                                 "refused in place"),
+    # --- gradcheck ----------------------------------------------------------------
+    "case_gradcheck_forward_ad_respects_requires_grad": (GRADCHECK, "jvp called fewer times (no "
+                                                                    "undefined / batched forward "
+                                                                    "checks)"),
     "case_gradcheck_forward_ad_batched_grad": (GRADCHECK, "check_batched_forward_grad is "
                                                           "ignored"),
-    # --- forward AD ---------------------------------------------------------------------
-    "case_CubeGenVmapAutogradFunction": (FORWARD_AD, "gradgradcheck ignores check_fwd_over_rev; "
-                                                     "a saved output loses its tangent (it is "
-                                                     "saved before forward AD runs), so forward "
-                                                     "over a custom backward gets zeros"),
-    # --- printing -----------------------------------------------------------------------
+    # --- forward AD ---------------------------------------------------------------
+    "case_CubeGenVmapAutogradFunction": (FORWARD_AD, "gradgradcheck ignores "
+                                                     "check_fwd_over_rev; a saved output loses "
+                                                     "its tangent (it is saved before forward "
+                                                     "AD runs), so forward over a custom "
+                                                     "backward gets zeros"),
+    # --- printing -----------------------------------------------------------------
     "case_autograd_print_tensor": (PRINTING, "grad_fn=<Invalid>"),
 }
