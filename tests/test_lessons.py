@@ -510,3 +510,26 @@ def test_student_notebooks_run_and_report_not_solved_yet(lesson, lang):
             texts = [o.get("data", {}).get("text/plain", o.get("text", ""))
                      for o in cell.outputs]
             assert texts and all(t.startswith("○ ") for t in texts), (cell.source, texts)
+
+
+def test_lesson_10_times_a_backward_that_has_run_before(monkeypatch):
+    """On a GPU the first backward compiles its kernels (CuPy: about 0.1 s on an H200), so
+    a timing that warms up only the forward shows the GPU slower than the CPU."""
+    import time
+
+    import minigrad
+    notebook = nbformat.read(lesson_path(10, "en", solutions=True), as_version=4)
+    cell = next(c.source for c in notebook.cells
+                if c.cell_type == "code" and "def time_matmul" in c.source)
+    definition = cell[:cell.index("\nfor on in")]
+    backward_calls, seen_at_start = [], []
+    real_backward = minigrad.Tensor.backward
+    monkeypatch.setattr(minigrad.Tensor, "backward",
+                        lambda self, *a, **k: backward_calls.append(1) or real_backward(self, *a, **k))
+    clock = time.perf_counter
+    fake_time = type(time)("time")
+    fake_time.perf_counter = lambda: seen_at_start.append(len(backward_calls)) or clock()
+    scope = {"torch": minigrad, "time": fake_time}
+    exec(definition.replace("import time\n", ""), scope)
+    scope["time_matmul"]("cpu")
+    assert seen_at_start[0] >= 1, "the timed backward is the first one: its warm-up is not timed apart"

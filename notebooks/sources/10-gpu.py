@@ -120,7 +120,9 @@ import time
 
 def time_matmul(on):
     a = torch.randn(1024, 1024, device=on, requires_grad=True)
-    (a @ a).sum().item()                       # warm-up  # zh: 预热
+    for _ in range(2):       # warm-up: a GPU compiles each kernel on first use  # zh: 预热：GPU 第一次用到某个内核时要先编译它
+        (a @ a).sum().backward()
+    a.grad.sum().item()
     start = time.perf_counter()
     (a @ a).sum().backward()
     a.grad.sum().item()
