@@ -23,7 +23,7 @@ import weakref
 
 import numpy as np
 
-from . import backend, dtypes
+from . import backend, dtypes, tensor_rules
 from ._formatting import tensor_repr
 from .autograd import api as autograd_api, forward_ad
 from .autograd import tensor_door
@@ -206,6 +206,10 @@ class Tensor(TensorMath, TensorShape, TensorInPlace, TensorConvert):
     def requires_grad(self, value):
         self._set_requires_grad(bool(value), attribute=True)
 
+    @requires_grad.deleter
+    def requires_grad(self):
+        raise RuntimeError("requires_grad must be a bool")
+
     def requires_grad_(self, requires_grad=True):
         """Record operations on this leaf from now on (or stop, with False)."""
         self._set_requires_grad(bool(requires_grad), attribute=False)
@@ -265,28 +269,12 @@ class Tensor(TensorMath, TensorShape, TensorInPlace, TensorConvert):
     @grad.setter
     def grad(self, value):
         if value is not None:
-            if not getattr(value, "_is_minigrad_tensor", False):
-                raise TypeError(f"assigned grad expected to be a Tensor or None but got "
-                                f"grad of type {type(value).__name__}")
-            if value is self:
-                raise RuntimeError("can't assign Variable as its own grad")
-            if value.shape != self.shape:
-                raise RuntimeError(
-                    f"attempting to assign a gradient of size '{list(value.shape)}' to a tensor "
-                    f"of size '{list(self.shape)}'. Please ensure that the gradient and the "
-                    "tensor are the same size")
-            if value.dtype is not self.dtype:
-                raise RuntimeError("attempting to assign a gradient with dtype "
-                                   f"'{value.dtype}' to a tensor with dtype '{self.dtype}'.")
-            theirs, ours = value.device, self.device
-            if theirs != ours:
-                where = (f"with device type '{theirs.type}' to a tensor with device type "
-                         f"'{ours.type}'" if theirs.type != ours.type else
-                         f"located on device with index '{theirs.index}' to a tensor located "
-                         f"on device with index '{ours.index}'")
-                raise RuntimeError(f"attempting to assign a gradient {where}. Please ensure "
-                                   "that the gradient and the tensor are on the same device")
+            tensor_rules.check_assigned_grad(self, value)
         self._grad = value
+
+    @grad.deleter
+    def grad(self):                       # `del x.grad`: as `x.grad = None`
+        self._grad = None
 
     @property
     def retains_grad(self):
@@ -318,12 +306,12 @@ class Tensor(TensorMath, TensorShape, TensorInPlace, TensorConvert):
 
     @data.setter
     def data(self, value):
-        if not isinstance(value, Tensor):
-            raise TypeError(f"Variable data has to be a tensor, but got {type(value).__name__}")
-        if self._requires_grad and not value.dtype.is_floating_point:
-            raise RuntimeError("data set to a tensor that requires gradients must be floating "
-                               "point or complex dtype")
+        tensor_rules.check_assigned_data(self, value)
         self._data = value._data
+
+    @data.deleter
+    def data(self):
+        raise RuntimeError("Deleting tensor data is not allowed. Delete tensor instead!")
 
     def detach(self):
         """The same data, cut from the graph; shares the version counter."""

@@ -31,8 +31,6 @@ PORTED_FAILING = {
                             "depends on numpy alone, and PyTorch's promotion rules for it "
                             "would come with it)"),
     "case_grad_fn_attr_bindings": (MISSING, "div(rounding_mode=...)"),
-    # --- surface ------------------------------------------------------------------
-    "case_attribute_deletion": (SURFACE, "del x.grad is refused (no deleter)"),
     # --- engine -------------------------------------------------------------------
     "case_no_grad_copy": (ENGINE, "a gradient a node passes to two leaves is copied for both "
                                   "(PyTorch lets the last one keep it)"),
