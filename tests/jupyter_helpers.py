@@ -75,7 +75,10 @@ def start_tutor(command, folder, port, cwd=None):
         [*map(str, command), "--dir", str(pathlib.Path(folder) / "lessons"), "--no-browser",
          "--port", str(port)],
         env=private_jupyter_environment(folder), cwd=cwd or folder,
-        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+        # Ctrl+C must reach it as in a terminal, also when the tests themselves were started
+        # in the background (`pytest &`), where the shell makes every child ignore SIGINT.
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
 
 
 def get(port, path):
