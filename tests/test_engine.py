@@ -1,5 +1,6 @@
 """The engine: order, freeing, deep graphs, hooks, grad modes, anomaly mode."""
 import gc
+import os
 import subprocess
 import sys
 import textwrap
@@ -363,6 +364,20 @@ def test_anomaly_mode_shows_where_the_failing_node_was_created():
     message = str(caught[-1].message)    # PyTorch's warning, before the error goes on
     assert message.startswith("Error detected in FailsBackward. Traceback of forward call")
     assert "y = Fails.apply(x)" in message
+
+
+def test_anomaly_mode_stack_ends_at_the_line_that_used_the_op():
+    """As in PyTorch, whose ops are C++: the forward stack shows the student's line last,
+    not minigrad's own frames from torch.log down to Function.apply."""
+    x = torch.tensor([0.0, 1.0], requires_grad=True)
+    with pytest.warns(UserWarning) as caught:
+        with torch.autograd.detect_anomaly():
+            y = torch.where(x > 0, torch.log(x), torch.zeros_like(x))   # shown last
+            with pytest.raises(RuntimeError, match="returned nan"):
+                y.sum().backward()
+    [message] = [str(w.message) for w in caught if "Error detected in LogBackward0" in str(w.message)]
+    assert message.rstrip().endswith("torch.zeros_like(x))   # shown last")
+    assert os.path.dirname(torch.__file__) not in message
 
 
 def test_anomaly_mode_shows_the_backward_that_recorded_the_failing_node():

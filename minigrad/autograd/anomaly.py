@@ -5,9 +5,12 @@ forward call that created it (and, made inside another node's backward, that
 node).  If its backward raises, a warning shows that stack, then its parents';
 if its backward returns NaN, that is an error too.
 """
+import os
 import sys
 import traceback
 import warnings
+
+_PACKAGE = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep   # minigrad/
 
 _state = {"enabled": False, "check_nan": True}
 
@@ -64,10 +67,16 @@ _running = []
 
 
 def remember_forward(node):
-    """Keep the stack of the forward call that recorded `node` (without the frames of
-    Function.apply's helpers: _connect, apply and this one), and the node whose backward
-    recorded it, if any (PyTorch's metadata keys: traceback_, parent_)."""
-    node.metadata["traceback_"] = traceback.format_stack()[:-3]
+    """Keep the stack of the forward call that recorded `node`, and the node whose backward
+    recorded it, if any (PyTorch's metadata keys: traceback_, parent_).  The stack ends
+    at the last call from outside minigrad, the line that used the op: PyTorch's ops are
+    C++, so its stack ends there too (minigrad's own frames, from torch.log down to
+    Function.apply, would only hide that line)."""
+    stack = traceback.extract_stack()
+    caller = len(stack)
+    while caller and stack[caller - 1].filename.startswith(_PACKAGE):
+        caller -= 1
+    node.metadata["traceback_"] = traceback.format_list(stack[:caller] or stack[:-3])
     if _running:
         node.metadata["parent_"] = _running[-1]
 

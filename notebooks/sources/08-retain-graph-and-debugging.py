@@ -301,13 +301,13 @@ except RuntimeError as error:
 # %% [markdown] lang="en"
 # The warning "Error detected in LogBackward0" holds the forward stack of the failing node, the
 # oldest call first. Skip the lines of
-# Jupyter's own machinery at the top: near the bottom comes the line of your cell with
-# `torch.log(x)`, then the calls inside minigrad down to `Log.apply`. The fix is to make the unused
+# Jupyter's own machinery at the top: the last one is the line of your cell with `torch.log(x)`,
+# as in PyTorch (minigrad leaves out its own calls below it). The fix is to make the unused
 # branch harmless *before* the op: feed `log` a safe value where the mask is false.
 
 # %% [markdown] lang="zh"
 # 警告 `Error detected in LogBackward0` 里是出错节点的前向调用栈，最早的调用排在最前面。开头那些是 Jupyter 自身的调用，可以跳过；
-# 接近末尾处就是你单元格里写着 `torch.log(x)` 的那一行，再往下是 minigrad 内部的调用，一直到 `Log.apply`。
+# 调用栈的最后一项就是你单元格里写着 `torch.log(x)` 的那一行，和 PyTorch 一样（minigrad 不列出它自己内部的调用）。
 # 修复方法是在算子**之前**就让不用的分支变得无害：在掩码为假的位置给 `log` 喂一个安全的值。
 
 # %%
