@@ -1,39 +1,38 @@
 """minigrad: PyTorch's autograd, small enough to read.
 
 `import minigrad as torch` runs PyTorch's autograd tutorials unchanged.
+
+    core/       what the lessons teach: the tensor's place in the graph, Function.apply,
+                the nodes, saved tensors, the engine, grad mode
+    ops/        every built-in op, a Function with its forward and backward
+    surface/    PyTorch's surface around them: the Tensor class and its methods, torch.*
+                functions, argument checks, PyTorch's modes and rules
+    speed/      what only makes minigrad faster
+    autograd/, nn/, utils/, cuda    PyTorch's import paths
 """
-from . import autograd, backend, cuda, dtypes, nn, return_types, settings, tracing
-from .autograd import enable_grad, is_grad_enabled, no_grad, set_grad_enabled
-from .autograd.grad_mode import inference_mode, is_inference_mode_enabled
+from . import autograd, backend, cuda, nn, settings, tracing, utils
 from .backend import device
-from .creation import (arange, as_tensor, empty, empty_like, eye, from_numpy, full, full_like,
-                       linspace, manual_seed, ones, ones_like, rand, rand_like, randint, randn,
-                       randn_like, tensor, zeros, zeros_like)
-from .dtypes import (bool, double, dtype, float, float16, float32, float64, get_default_dtype,
-                     half, int, int8, int16, int32, int64, long, set_default_dtype, short,
-                     uint8)
-from .functions import (abs, add, allclose, argmax, argmin, cat, clamp, clone, cos, div, dot,
-                        equal, exp, flatten, is_floating_point, is_inference, is_tensor, log,
-                        log_softmax,
-                        masked_fill, matmul, max, maximum, mean, min, minimum, mm, mul, neg,
-                        numel, permute, pow, reciprocal, relu, reshape, sigmoid, sign, sin,
-                        softmax, sqrt, square, squeeze, stack, sub, sum, t, tanh, transpose,
-                        unsqueeze, where)
-from .functions_ops import *  # noqa: F401,F403 (split, cumsum, norm, outer ...)
-from .serialization import load, save
 from .settings import is_warn_always_enabled, set_warn_always
-from .tensor import Tensor
-from .tensor_shape import Size
+from .surface import dtypes, return_types
+from .surface.creation import (arange, as_tensor, empty, empty_like, eye, from_numpy, full,
+                               full_like, linspace, manual_seed, ones, ones_like, rand,
+                               rand_like, randint, randn, randn_like, tensor, zeros, zeros_like)
+from .surface.dtypes import (bool, double, dtype, float, float16, float32, float64,
+                             get_default_dtype, half, int, int8, int16, int32, int64, long,
+                             set_default_dtype, short, uint8)
+from .surface.functions import (abs, add, allclose, argmax, argmin, cat, clamp, clone, cos,
+                                div, dot, equal, exp, flatten, is_floating_point,
+                                is_inference, is_tensor, log, log_softmax, masked_fill,
+                                matmul, max, maximum, mean, min, minimum, mm, mul, neg, numel,
+                                permute, pow, reciprocal, relu, reshape, sigmoid, sign, sin,
+                                softmax, sqrt, square, squeeze, stack, sub, sum, t, tanh,
+                                transpose, unsqueeze, where)
+from .surface.functions_ops import *  # noqa: F401,F403 (split, cumsum, norm, outer ...)
+from .surface.grad_mode import (enable_grad, inference_mode, is_grad_enabled,
+                                is_inference_mode_enabled, no_grad, set_grad_enabled)
+from .surface.serialization import load, save
+from .surface.tensor import Tensor
+from .surface.tensor_shape import Size
 
 __version__ = "0.1.0"
 from math import e, inf, nan, pi  # noqa: E402,F401  (torch.pi, torch.inf ...)
-
-from . import arguments as _arguments  # noqa: E402
-from . import signatures as _signatures  # noqa: E402
-_arguments.parse_arguments_in(__import__("sys").modules[__name__], _signatures.FUNCTIONS)
-_arguments.accept_numpy_names_in(__import__("sys").modules[__name__])   # torch.sum(x, axis=0)
-_arguments.parse_arguments_in(Tensor, _signatures.METHODS, method=True)
-_arguments.accept_numpy_names_in(Tensor)                                # x.sum(axis=0)
-_arguments.operators_give_way_in(Tensor)                                # x * None: TypeError
-_arguments.parse_arguments_in(nn.functional, _signatures.FUNCTIONAL)
-

@@ -229,39 +229,32 @@ def writable(array):
                       offset=address(array) - address(owner))
 
 
-# --- tensors on different devices ----------------------------------------------------
+# --- numpy's warnings about inf and nan ---------------------------------------------------
 
-def match_devices(check, args):
-    """Function.apply's slow path, when tensor arguments sit on different devices.
+class _NumpyErrors:
+    """numpy's error handling as one value that can be set and reset: `token =
+    numpy_errors.set(IGNORE_ALL)` ... `numpy_errors.reset(token)`.  numpy >= 2 keeps it
+    in a context variable, which is exactly that; this stands in for one on numpy 1."""
 
-    `check` "elementwise" (or "inplace"): PyTorch's TensorIterator rules - the common
-    device is the first GPU; a 0-dim CPU tensor may join (it is copied over, recorded, so
-    its gradient flows back), except as the target of an in-place op; any other tensor
-    elsewhere is an error.  `check` (method, names): PyTorch's check of its other kernels
-    - the first tensor sets the device, `names` name the tensor arguments in the message.
-    Returns the arguments, with CPU scalars copied to the common device.
-    """
-    tensors = [(i, a) for i, a in enumerate(args) if getattr(a, "_is_minigrad_tensor", False)]
-    if isinstance(check, tuple):
-        method, names = check
-        common = tensors[0][1].device
-        for k, (_, tensor) in enumerate(tensors):
-            if tensor.device != common:
-                name = names[k] if isinstance(names, tuple) else names
-                raise RuntimeError(
-                    f"Expected all tensors to be on the same device, but got {name} is on "
-                    f"{tensor.device}, different from other tensors on {common} (when checking "
-                    f"argument in method {method})")
-        return args
-    from .ops.shape import ToCopy
-    common = next((a.device for _, a in tensors if a.device is not CPU), CPU)
-    moved = list(args)
-    for position, tensor in tensors:
-        if tensor.device is common:
-            continue
-        cpu_scalar = tensor.device is CPU and tensor.ndim == 0
-        if not cpu_scalar or (check == "inplace" and position == 0):
-            raise RuntimeError("Expected all tensors to be on the same device, but found at "
-                               f"least two devices, {common} and {tensor.device}!")
-        moved[position] = ToCopy.apply(tensor, tensor.dtype, common)
-    return tuple(moved)
+    def get(self):
+        return np.geterr()
+
+    def set(self, state):
+        return np.seterr(**state)
+
+    def reset(self, token):
+        np.seterr(**token)
+
+
+def _numpy_errors():
+    """numpy's error state as a context variable (numpy >= 2) and its "ignore all" value."""
+    try:
+        from numpy._core._ufunc_config import _extobj_contextvar
+    except ImportError:
+        return _NumpyErrors(), {"all": "ignore"}
+    with np.errstate(all="ignore"):
+        return _extobj_contextvar, _extobj_contextvar.get()
+
+
+# Forward and backward set IGNORE_ALL while they run: PyTorch never warns about inf or nan.
+numpy_errors, IGNORE_ALL = _numpy_errors()

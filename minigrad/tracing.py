@@ -43,16 +43,16 @@ ran it most recently (None outside both).  The player shows that source beside
 the graph with the line highlighted (autograd/narration.py finds it).
 """
 import contextlib
-import itertools
 import weakref
-from collections import namedtuple
 
-active = None                     # the Trace being recorded, or None
-SMALL = 64                        # tensors up to this many elements keep their values
-_idents = itertools.count(1)
+from .autograd.narration import SMALL, Narration, Where, describe, ident, packed_nbytes  # noqa: F401
+from .core import seams
 
 
-Where = namedtuple("Where", "file line function first_line")
+def __getattr__(name):
+    if name == "active":          # the Trace being recorded, or None (the core's seams.recorder)
+        return seams.recorder
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 class Event:
@@ -75,8 +75,9 @@ class Event:
         return f"Event({self.step}, {self.kind!r}, {fields})"
 
 
-class Trace:
-    """The ordered events recorded by `record()`."""
+class Trace(Narration):
+    """The ordered events recorded by `record()`: the core tells it each step through the
+    methods of Narration (autograd/narration.py)."""
 
     def __init__(self):
         self.events = []
@@ -100,6 +101,14 @@ class Trace:
         """The names of the nodes in the order backward ran them."""
         return [e["name"] for e in self.of_kind("node_started")]
 
+    def emit(self, kind, where=None, **data):
+        """Add an event (the core's seams.recorder calls only while this trace records)."""
+        if kind == "backward_started":
+            _describe_earlier_nodes(self, data["roots"] + list(data["dependencies"]), where)
+        if kind == "node_created":
+            self.described.add(data["node"])
+        self.events.append(Event(len(self.events), kind, data, where))
+
     def __repr__(self):
         counts = {}
         for event in self.events:
@@ -120,23 +129,18 @@ def record():
         >>> trace.backward_order()
         ['SumBackward0', 'ExpBackward0', 'AccumulateGrad']
     """
-    global active
-    previous, active = active, Trace()
+    trace = Trace()
+    previous = seams.plug("recorder", trace)
     try:
-        yield active
+        yield trace
     finally:
-        active = previous
+        seams.plug("recorder", previous)
 
 
 def emit(kind, where=None, **data):
-    """Add an event to the active trace (callers check `active` first, to stay cheap)."""
-    trace = active
-    if trace is not None:
-        if kind == "backward_started":
-            _describe_earlier_nodes(trace, data["roots"] + list(data["dependencies"]), where)
-        if kind == "node_created":
-            trace.described.add(data["node"])
-        trace.events.append(Event(len(trace.events), kind, data, where))
+    """Add an event to the trace being recorded, if one is."""
+    if seams.recorder is not None:
+        seams.recorder.emit(kind, where, **data)
 
 
 def _describe_earlier_nodes(trace, numbers, where):
@@ -160,40 +164,3 @@ def _describe_earlier_nodes(trace, numbers, where):
             "saved": node.saved_tensors_info()}, where))
 
 
-def ident(obj):
-    """A small integer naming a node or tensor, stable for the object's life."""
-    if obj is None:
-        return None
-    number = obj.__dict__.get("_trace_id")
-    if number is None:
-        number = obj.__dict__["_trace_id"] = next(_idents)
-    if active is not None and hasattr(obj, "name") and callable(obj.name):
-        active.names[number] = obj.name().split("::")[-1]
-        active.nodes[number] = obj
-    return number
-
-
-def describe(tensor):
-    """A tensor as events carry it: id, shape, dtype, and small values."""
-    if tensor is None:
-        return None
-    data = tensor._data
-    values = tensor.tolist() if data.size <= SMALL else None
-    return {"id": ident(tensor), "shape": tuple(data.shape), "dtype": str(tensor.dtype),
-            "values": values}
-
-
-
-def packed_nbytes(packed):
-    """The bytes a saved_tensors_hooks pack result holds in memory: a tensor's or an
-    array's `nbytes`; 0 for anything else (a file path, a handle: kept elsewhere).
-
-    Example::
-
-        >>> import numpy as np
-        >>> packed_nbytes(np.zeros(3, dtype=np.float16)), packed_nbytes("/tmp/x.npy")
-        (6, 0)
-    """
-    data = getattr(packed, "_data", packed)          # a minigrad Tensor keeps its array in _data
-    nbytes = getattr(data, "nbytes", None)
-    return int(nbytes) if isinstance(nbytes, int) else 0

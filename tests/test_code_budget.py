@@ -6,7 +6,7 @@ import re
 import textwrap
 
 import minigrad
-from minigrad.autograd import engine
+from minigrad.core import graph as engine
 from minigrad.ops.builtin import BuiltinFunction
 
 PACKAGE = pathlib.Path(minigrad.__file__).parent
@@ -14,9 +14,10 @@ PACKAGE = pathlib.Path(minigrad.__file__).parent
 # About 400 lines is the guide for a module.  A module holds one idea and is split by
 # concept, never cut in pieces to meet a number: these hold one idea that is longer.
 ONE_IDEA_OVER_400 = {
-    "tensor.py": "the Tensor class: what a tensor holds and its part in autograd",
-    "tensor_math.py": "Tensor's math methods, one line each",
+    "surface/tensor_math.py": "Tensor's math methods, one line each",
     "ops/arithmetic.py": "+ - * / ** and how every op takes its operands",
+    "core/function.py": "a Function call: its ctx, the node it records, what it saves",
+    "core/graph.py": "the backward graph: its nodes and the engine that runs them",
 }
 
 
@@ -37,34 +38,140 @@ def test_engine_loop_fits_on_one_screen():
 # each on one screen, free of speed notes.
 
 
-# The autograd core: all of minigrad/autograd but functional.py and gradcheck.py, which
-# are built on the public API (as PyTorch's are).
-LAYERS_ABOVE = re.compile(r"^minigrad\.(tensor\w*|creation|functions\w*|ops)(\.|$)")
-
-
 def _imports_of(path):
-    """The modules a file imports, at module level or inside functions, as full names."""
+    """The minigrad modules a file imports, at module level or inside functions, as full
+    module names (`from . import x` of a module x: that module; of a name: its module)."""
+    parts = path.relative_to(PACKAGE.parent).with_suffix("").parts
+    if path.name == "__init__.py":
+        module = package = ".".join(parts[:-1])
+    else:
+        module = ".".join(parts)
+        package = module.rpartition(".")[0]
     found = []
     for statement in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
         if isinstance(statement, ast.Import):
             found += [(statement.lineno, a.name) for a in statement.names]
         elif isinstance(statement, ast.ImportFrom):
             if statement.level:
-                package = ["minigrad", "autograd"][:max(0, 3 - statement.level)]
-                base = ".".join(package + ([statement.module] if statement.module else []))
+                parts = package.split(".")[:len(package.split(".")) - statement.level + 1]
+                base = ".".join(parts + ([statement.module] if statement.module else []))
             else:
-                base = statement.module
-            found += [(statement.lineno, base)]
-            found += [(statement.lineno, f"{base}.{a.name}") for a in statement.names]
+                base = statement.module or ""
+            for alias in statement.names:
+                name = f"{base}.{alias.name}"
+                found.append((statement.lineno, name if _is_module(name) else base))
+    return module, [(line, name) for line, name in found
+                    if name == "minigrad" or name.startswith("minigrad.")]
+
+
+def _is_module(name):
+    parts = name.split(".")
+    path = PACKAGE.parent.joinpath(*parts)
+    return path.with_suffix(".py").exists() or (path / "__init__.py").exists()
+
+
+def _import_graph():
+    graph = {}
+    for path in PACKAGE.rglob("*.py"):
+        module, imports = _imports_of(path)
+        graph.setdefault(module, set()).update(name for _, name in imports if name != module)
+    return graph
+
+
+def _cycles(graph):
+    """The strongly connected components of more than one module (Tarjan, iteratively)."""
+    index, low, on_stack, stack, found, counter = {}, {}, set(), [], [], [0]
+    for start in sorted(graph):
+        if start in index:
+            continue
+        work = [(start, iter(sorted(graph.get(start, ()))))]
+        index[start] = low[start] = counter[0]
+        counter[0] += 1
+        stack.append(start)
+        on_stack.add(start)
+        while work:
+            node, children = work[-1]
+            for child in children:
+                if child not in index:
+                    index[child] = low[child] = counter[0]
+                    counter[0] += 1
+                    stack.append(child)
+                    on_stack.add(child)
+                    work.append((child, iter(sorted(graph.get(child, ())))))
+                    break
+                if child in on_stack:
+                    low[node] = min(low[node], index[child])
+            else:
+                work.pop()
+                if work:
+                    low[work[-1][0]] = min(low[work[-1][0]], low[node])
+                if low[node] == index[node]:
+                    component = []
+                    while True:
+                        member = stack.pop()
+                        on_stack.discard(member)
+                        component.append(member)
+                        if member == node:
+                            break
+                    if len(component) > 1:
+                        found.append(sorted(component))
     return found
 
 
-def test_the_autograd_core_never_imports_the_layers_built_on_it():
+def test_no_import_cycle_anywhere_in_minigrad():
+    """No two modules of minigrad import each other, even through others and even inside a
+    function: the layers stack one way (core, ops, surface, the tutor)."""
+    assert _cycles(_import_graph()) == []
+
+
+def test_the_check_for_cycles_finds_one():
+    assert _cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
+
+
+def test_the_core_imports_nothing_built_on_it():
+    """minigrad/core/ imports only itself and minigrad.backend (the arrays), at module level
+    or inside functions: the layers built on it reach it through the seams
+    (core/seams.py) and the class of a tensor it holds, never by import."""
     upward = [f"{path.name}:{line} imports {name}"
-              for path in sorted((PACKAGE / "autograd").glob("*.py"))
-              if path.name not in ("functional.py", "gradcheck.py")
-              for line, name in _imports_of(path) if LAYERS_ABOVE.match(name)]
+              for path in sorted((PACKAGE / "core").glob("*.py"))
+              for line, name in _imports_of(path)[1]
+              if not (name.startswith("minigrad.core") or name == "minigrad.backend")]
     assert upward == []
+
+
+# What a user sets too, as the lessons do (`minigrad.settings.lang = "zh"`): a setting.
+SETTINGS = {"settings"}
+
+
+def test_no_module_fills_in_the_globals_of_another():
+    """No `other_module.name = value` anywhere in minigrad: what a module holds is set by
+    its own code (a mode plugs into the core through seams.plug), settings apart."""
+    found = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        modules = set()
+        for statement in ast.walk(tree):
+            if isinstance(statement, ast.Import):
+                modules.update((a.asname or a.name).split(".")[0] for a in statement.names)
+            elif isinstance(statement, ast.ImportFrom):
+                modules.update(a.asname or a.name for a in statement.names
+                               if statement.level and _is_module_name(path, statement, a.name))
+        for statement in ast.walk(tree):
+            targets = (statement.targets if isinstance(statement, ast.Assign) else
+                       [statement.target] if isinstance(statement, (ast.AugAssign,
+                                                                    ast.AnnAssign)) else [])
+            for target in targets:
+                if (isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name)
+                        and target.value.id in modules - SETTINGS):
+                    found.append(f"{path.relative_to(PACKAGE)}:{statement.lineno}")
+    assert found == []
+
+
+def _is_module_name(path, statement, name):
+    package = ".".join(path.relative_to(PACKAGE.parent).parts[:-1])
+    parts = package.split(".")[:len(package.split(".")) - statement.level + 1]
+    full = ".".join(parts + ([statement.module] if statement.module else []) + [name])
+    return _is_module(full)
 
 
 def _builtin_ops():
@@ -90,8 +197,8 @@ def test_every_builtin_op_has_a_math_docstring_and_a_short_backward():
 
 def test_graph_code_has_no_recursion():
     """No function in the engine or graph modules calls itself."""
-    for module in ("autograd/engine.py", "autograd/capture.py", "autograd/node.py",
-                   "autograd/api.py"):
+    for module in ("core/graph.py", "core/capture.py", "core/function.py", "core/tensor.py",
+                   "surface/api.py"):
         tree = ast.parse((PACKAGE / module).read_text(encoding="utf-8"))
         for func in ast.walk(tree):
             if isinstance(func, ast.FunctionDef):

@@ -145,7 +145,10 @@ def test_a_stopped_answer_leaves_no_switch_of_minigrad_behind():
     """An answer may switch things on and never off, and the time limit may stop it
     anywhere: after the check, grad mode, anomaly mode, saved-tensor hooks, forward AD
     and numpy's error state are as they were before it."""
-    from minigrad.autograd import anomaly, forward_ad, forward_mode, grad_mode, saved_tensor
+    from minigrad import backend
+    from minigrad.core import hooks
+    from minigrad.core.grad_mode import state as modes
+    from minigrad.surface import anomaly, forward_ad
 
     def forward(ctx, x):
         torch.autograd.set_detect_anomaly(True)
@@ -154,14 +157,13 @@ def test_a_stopped_answer_leaves_no_switch_of_minigrad_behind():
         torch.set_grad_enabled(False)
         while True:
             pass
-    numpy_state = forward_mode._numpy_errors.get()
+    numpy_state = backend.numpy_errors.get()
     result = check("sigmoid", function_class(forward), time_limit=0.5)
     assert result.hint == "timeout"
-    assert (grad_mode._state.enabled, grad_mode._state.inference, grad_mode._state.quiet) == (
-        True, False, False)
+    assert (modes.enabled, modes.inference, modes.in_forward) == (True, False, False)
     assert not anomaly._state["enabled"] and forward_ad._state["level"] is None
-    assert saved_tensor._saved_tensors_hooks_stack == []
-    assert forward_mode._numpy_errors.get() is numpy_state
+    assert hooks.saved_tensors_hooks_stack == []
+    assert backend.numpy_errors.get() is numpy_state
     x = torch.tensor([1.0], requires_grad=True)
     assert (x * 2).requires_grad                    # the student's kernel records again
 
@@ -379,10 +381,12 @@ CALLER_STATES = {
 
 
 def _caller_state():
-    from minigrad.autograd import anomaly, forward_ad, grad_mode, saved_tensor
-    modes = grad_mode._state
-    return ((modes.enabled, modes.inference, modes.quiet), dict(anomaly._state), dict(forward_ad._state),
-            len(saved_tensor._saved_tensors_hooks_stack), torch.get_default_dtype())
+    from minigrad.core import hooks
+    from minigrad.core.grad_mode import state as modes
+    from minigrad.surface import anomaly, forward_ad
+    return ((modes.enabled, modes.inference, modes.in_forward), dict(anomaly._state),
+            dict(forward_ad._state), len(hooks.saved_tensors_hooks_stack),
+            torch.get_default_dtype())
 
 
 @pytest.mark.parametrize("state", list(CALLER_STATES))

@@ -7,7 +7,7 @@ import pytest
 
 import minigrad
 import minigrad.autograd.forward_ad as fwAD_minigrad
-from minigrad.autograd import forward_ad
+from minigrad.surface import forward_ad
 
 torch = pytest.importorskip("torch")
 

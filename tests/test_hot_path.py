@@ -6,7 +6,6 @@ import numpy as np
 import pytest
 
 import minigrad
-from minigrad.autograd import forward_mode
 from minigrad.autograd.grad_mode import is_grad_enabled
 
 torch = pytest.importorskip("torch")
@@ -87,7 +86,7 @@ def test_gradient_for_an_input_that_needs_none_is_dropped_unchecked():
     assert x.grad.tolist() == [2.0, 2.0]
 
 
-def test_forward_mode_restores_grad_mode_and_numpy_errors_on_an_error():
+def test_forward_restores_grad_mode_and_numpy_errors_on_an_error():
     before = np.geterr()
 
     class Boom(minigrad.autograd.Function):
@@ -106,13 +105,8 @@ def test_forward_mode_restores_grad_mode_and_numpy_errors_on_an_error():
             np.array([1.0]) / 0
 
 
-def test_forward_mode_nests_and_threads_keep_their_numpy_state_apart():
+def test_threads_keep_their_grad_mode_and_numpy_state_apart_in_forward():
     import threading
-    with forward_mode.forward_mode():
-        with forward_mode.forward_mode():
-            assert not is_grad_enabled()
-        assert not is_grad_enabled()
-    assert is_grad_enabled()
     errors = []
 
     def work():
@@ -122,7 +116,7 @@ def test_forward_mode_nests_and_threads_keep_their_numpy_state_apart():
         except Exception as exc:            # noqa: BLE001 - reported below
             errors.append(exc)
     with warnings.catch_warnings():      # a numpy warning in any thread fails the test:
-        warnings.simplefilter("error")   # an op that saw another thread's forward mode
+        warnings.simplefilter("error")   # an op that saw another thread's numpy state
         for _ in range(3):               # once ran with numpy not quiet in its own
             threads = [threading.Thread(target=work) for _ in range(3)]
             for t in threads:
@@ -130,7 +124,7 @@ def test_forward_mode_nests_and_threads_keep_their_numpy_state_apart():
             for t in threads:
                 t.join()
     assert not errors, errors[0]
-    assert is_grad_enabled()             # each thread's forward mode is its own
+    assert is_grad_enabled()             # each thread's grad mode is its own
 
 def test_in_place_sgd_step_writes_into_the_parameter():
     def program(T):
@@ -248,9 +242,10 @@ def _tracked_per_op(make_step, n=500):
 
 
 def test_a_recorded_op_leaves_few_objects_for_the_garbage_collector():
-    # a node and its tuple of next nodes (NOTE [edges]: no tuple per edge); a saved number
-    # is a bare array (NOTE [saved numbers]); tanh adds its SavedTensor, the tuple of saved
-    # slots and the output's version counter.  No detached tensor.
+    # a node and its tuple of next nodes (no tuple per edge); x * 0.999 keeps its number as
+    # a number (MulNumber), and every node of a kind of output shares one InputMetadata;
+    # tanh adds its SavedTensor, the tuple of saved slots and the output's version counter.
+    # No detached tensor.
     assert _tracked_per_op(lambda y: y * 0.999 + 0.001) <= 2 * 2.1
     assert _tracked_per_op(lambda y: y.tanh()) <= 5.1
 
@@ -285,16 +280,15 @@ def test_a_saved_number_unpacks_frees_and_shows_as_pytorchs():
     assert ours == theirs
 
 
-def test_what_the_pictures_read_of_a_saved_number_leaves_it_kept_as_it_was():
+def test_what_the_pictures_read_of_a_kept_number_leaves_it_as_it_was():
     # a recorder that meets a node built before it started reads saved_tensors_info():
-    # reading must not change how the node keeps its number (NOTE [saved numbers])
+    # reading must not make the number of x * 2.5 a saved tensor (only _saved_other does)
     x = minigrad.tensor([1.0, 2.0], requires_grad=True)
     y = x * 2.5
-    info = y.grad_fn.saved_tensors_info()
-    assert info[0]["wrapped_number"] and info[0]["shape"] == () and info[1] is None
-    assert type(y.grad_fn._saved[0]) is np.ndarray
+    assert y.grad_fn.saved_tensors_info() == [None, None]
+    assert y.grad_fn._saved == (None, None) and y.grad_fn.number == 2.5
     y.sum().backward()
-    assert y.grad_fn.saved_tensors_info()[0]["freed"]
+    assert x.grad.tolist() == [2.5, 2.5] and y.grad_fn._released
 
 
 def test_a_saved_number_is_one_tensor_and_version_checked_like_pytorch():
@@ -520,14 +514,13 @@ def test_nodes_run_in_pytorchs_order_when_one_or_several_become_ready():
         np.testing.assert_allclose(values(b), values(a), rtol=1e-12)
 
 
-def test_small_tuples_of_nodes_are_shared_and_keep_their_types():
-    # NOTE [shared small tuples]: one copy per kind, and (0,) never comes back as (False,)
+def test_a_node_keeps_its_flags_output_numbers_and_shapes_as_they_are():
+    # (0,) never comes back as (False,); a product's broadcast gradients are summed back
     x = minigrad.tensor([1.0, 2.0], requires_grad=True)
     first, second = x * 2, (x + 1) * 3
-    assert first.grad_fn.needs_input_grad is second.grad_fn.needs_input_grad
-    assert first.grad_fn.needs_input_grad == (True, False)
+    assert first.grad_fn.needs_input_grad == second.grad_fn.needs_input_grad == (True, False)
     assert [type(nr) for _, nr in first.grad_fn.next_functions] == [int, int]
     assert [type(nr) for _, nr in second.grad_fn.next_functions] == [int, int]
-    wide = minigrad.ones(3, 2, requires_grad=True) * minigrad.ones(2, requires_grad=True)
-    wide.sum().backward()                    # shapes differ: remembered, summed back
-    assert wide.grad_fn.b_shape == (2,) and first.grad_fn.b_shape == ()
+    a, b = minigrad.ones(3, 2, requires_grad=True), minigrad.ones(2, requires_grad=True)
+    (a * b).sum().backward()                # shapes differ: summed back (by the engine)
+    assert a.grad.shape == (3, 2) and b.grad.tolist() == [3.0, 3.0]

@@ -10,7 +10,7 @@ import pathlib
 import pytest
 
 import minigrad
-from minigrad.autograd import engine
+from minigrad.core import graph as engine
 
 pytest.importorskip("torch")
 

@@ -182,4 +182,4 @@ def test_recording_only_adds_events_the_engine_takes_the_same_path():
     quiet, recorded = _lines_run(program, False), _lines_run(program, True)
     assert quiet - recorded == set()
     added = {linecache.getline(name, line).strip() for name, line in recorded - quiet}
-    assert added and all(("narration." in text or "_narrate(" in text) for text in added), added
+    assert added and all(("seams.recorder." in text or "_narrate(" in text) for text in added), added

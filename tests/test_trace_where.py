@@ -6,8 +6,8 @@ import pytest
 
 import minigrad as torch
 from minigrad import tracing
-from minigrad.autograd import engine
-from minigrad.autograd.function import Function
+from minigrad.core import graph as engine
+from minigrad.core.function import Function
 
 LOOP = engine.run_backward
 APPLY = Function.apply.__func__
@@ -15,16 +15,16 @@ APPLY = Function.apply.__func__
 # The statement of the engine loop, or of Function.apply, each event comes from.
 EMITTED_BY = {
     "node_created": (APPLY, "outputs = _attach_outputs(node, args, outputs)"),
-    "tensor_saved": (APPLY, "saved.append(save(tensor, node, slot))"),
-    "backward_started": (LOOP, "narration.backward_started(roots, dependencies)"),
-    "node_found": (LOOP, "narration.backward_started(roots, dependencies)"),
-    "node_started": (LOOP, "narration.node_started(node, grads, ready)"),
+    "tensor_saved": (APPLY, "saved.append(None if tensor is None else SavedTensor(tensor, node, slot))"),
+    "backward_started": (LOOP, "seams.recorder.backward_started(roots, dependencies)"),
+    "node_found": (LOOP, "seams.recorder.backward_started(roots, dependencies)"),
+    "node_started": (LOOP, "seams.recorder.node_started(node, grads, ready)"),
     "version_check": (LOOP, "grad_inputs = node.apply(grads)"),
     "tensor_unpacked": (LOOP, "grad_inputs = node.apply(grads)"),
     "grad_accumulated": (LOOP, "grad_inputs = node.apply(grads)"),
-    "tensor_freed": (LOOP, "release_saved(node)"),
-    "node_finished": (LOOP, "narration.node_finished(node, grad_inputs, dependencies)"),
-    "backward_finished": (LOOP, "narration.backward_finished()"),
+    "tensor_freed": (LOOP, "node.release_saved()"),
+    "node_finished": (LOOP, "seams.recorder.node_finished(node, grad_inputs, dependencies)"),
+    "backward_finished": (LOOP, "seams.recorder.backward_finished()"),
 }
 HOOKS = {"tensor": "grads = call_pre_hooks(node, grads, create_graph)",
          "retain_grad": "grads = call_pre_hooks(node, grads, create_graph)",
@@ -128,5 +128,5 @@ def test_anomaly_mode_unpacks_on_its_own_line_of_the_loop(anomaly):
         x.exp().sum().backward()
     unpacked = trace.of_kind("tensor_unpacked")[0]
     text = source_line(LOOP, unpacked.where.line)
-    assert text == ("grad_inputs = anomaly.run_checked(node, grads)" if anomaly
+    assert text == ("grad_inputs = seams.anomaly.run_checked(node, grads)" if anomaly
                     else "grad_inputs = node.apply(grads)")

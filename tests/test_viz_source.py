@@ -7,7 +7,7 @@ import pytest
 
 import minigrad as torch
 import minigrad.viz as viz
-from minigrad.autograd import engine
+from minigrad.core import graph as engine
 from minigrad.viz.timeline import timeline
 
 

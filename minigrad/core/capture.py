@@ -9,19 +9,20 @@ its hooks, and only a node that runs calls its own pre-hooks.  A lone root is Py
 graph root: its tensor hooks run, the node itself only if it leads to a capture.  For
 backward(inputs=...), the node of each input runs (its pre-hooks too), and no further.
 """
-from .engine_hooks import call_pre_hooks
+from .hooks import call_pre_hooks
 
 
 class Captures:
     """The edges one backward captures, the nodes it must run to reach them, and the
     gradients captured so far (`captured`: edge -> gradient)."""
 
-    def __init__(self, edges, dependencies, root_nodes, one_root, accumulate):
+    def __init__(self, edges, dependencies, roots, accumulate):
         self.edges, self.accumulate = edges, accumulate     # accumulate False: grad()
         self.captured = {}
+        root_nodes = list(dict.fromkeys(node for (node, _), _ in roots))
         self.needed = _nodes_leading_to(edges, dependencies, root_nodes)
         self.captured_nodes = {node for node, _ in edges}
-        lone_root = set(root_nodes) if one_root else set()
+        lone_root = set(root_nodes) if len(roots) == 1 else set()
         self.will_run = self.needed | self.captured_nodes | lone_root   # whose hooks run
 
     def take(self, node, grads, create_graph):

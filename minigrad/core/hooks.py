@@ -1,13 +1,69 @@
-"""The hooks the engine runs around a node (lesson 07), in PyTorch's order.
+"""Hooks (lesson 07): code of yours that backward runs, in PyTorch's order.
 
-Before the node: the tensor hooks of its outputs (in the order they were
-registered), then `retain_grad`, then the node's own pre-hooks.  After it: the
-node's post-hooks.  A hook may return a new gradient, which must look like the one
-it replaces.  (A leaf's post-accumulate-grad hooks run in AccumulateGrad, node.py.)
+- Around a node, the engine runs (`call_pre_hooks`, `call_post_hooks`): before it, the
+  tensor hooks of its outputs (`y.register_hook`, in the order they were registered),
+  then `retain_grad`, then the node's own pre-hooks; after it, the node's post-hooks.
+  A hook may return a new gradient, which must look like the one it replaces.  (A
+  leaf's hooks run in its AccumulateGrad: graph.py.)
+- Around every tensor an op saves, `saved_tensors_hooks(pack, unpack)`: what is kept is
+  what `pack` returns, and backward gets back what `unpack` makes of it (function.py's
+  SavedTensor).
+
+Every `register_*hook` returns a `RemovableHandle`.
 """
-from .. import tracing
-from . import narration
+import contextlib
+import itertools
+import weakref
 
+from . import seams
+
+
+class RemovableHandle:
+    """A handle that removes a hook from the dict it was registered in.
+
+    It holds only a weak reference to that dict, so keeping a handle does not
+    keep a tensor or a graph node alive.  Usable as a context manager.
+
+    Example::
+
+        >>> import minigrad as torch
+        >>> x = torch.tensor([1.0], requires_grad=True)
+        >>> handle = x.register_hook(lambda g: g * 2)
+        >>> handle.remove()
+    """
+
+    def __init__(self, hooks_dict):
+        self.id = next(_next_id)
+        self.hooks_dict_ref = weakref.ref(hooks_dict)
+
+    def remove(self):
+        hooks_dict = self.hooks_dict_ref()
+        if hooks_dict is not None and self.id in hooks_dict:
+            del hooks_dict[self.id]
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc_info):
+        self.remove()
+
+
+_next_id = itertools.count()
+
+
+class HookDict(dict):
+    """A dict that can be weakly referenced (a plain dict cannot)."""
+
+
+def add_hook(hooks_dict, hook):
+    """Store `hook` in `hooks_dict` under a fresh id; return its handle.  Any object is
+    stored, as PyTorch does: one that cannot be called fails when backward calls it."""
+    handle = RemovableHandle(hooks_dict)
+    hooks_dict[handle.id] = hook
+    return handle
+
+
+# --- around a node ----------------------------------------------------------------------
 
 def call_pre_hooks(node, grads, create_graph, node_hooks=True):
     """The gradients of the node's outputs after its hooks: tensor hooks, then retain_grad,
@@ -51,8 +107,8 @@ def call_post_hooks(node, grad_inputs, grads):
 
 
 def _narrate(node, kind):
-    if tracing.active is not None:
-        narration.hook_called(node, kind)
+    if seams.recorder is not None:
+        seams.recorder.hook_called(node, kind)
 
 
 def _checked_node_result(hook, original, result):
@@ -75,7 +131,7 @@ def _checked_node_result(hook, original, result):
 def _checked(hook, original, result):
     """PyTorch's checks of what a tensor hook returned: a tensor like the gradient."""
     name = getattr(hook, "__name__", type(hook).__name__)
-    if not getattr(result, "_is_minigrad_tensor", False):
+    if not isinstance(result, type(original)):
         raise TypeError(
             f"expected Variable, but hook returned '{type(result).__name__}'. A tensor "
             "hook must return a tensor (the new gradient) or None.")
@@ -89,3 +145,60 @@ def _checked(hook, original, result):
             f"{original._type_description().split()[0]} got "
             f"{result._type_description().split()[0]})")
     return result
+
+
+# --- around every saved tensor ------------------------------------------------------------
+
+# The (pack_hook, unpack_hook) pairs of the saved_tensors_hooks blocks open, innermost last.
+saved_tensors_hooks_stack = []
+# The error messages of the disable_saved_tensors_hooks blocks open.
+hooks_disabled = []
+
+
+class saved_tensors_hooks:
+    """Pack every tensor saved for backward with `pack_hook`; unpack with `unpack_hook`.
+
+    `pack_hook(tensor)` runs when an op saves a tensor and may return anything;
+    `unpack_hook(packed)` runs when backward needs it and must return a tensor
+    equal to the one saved.  Nested blocks: the innermost pair wins.
+
+    Example::
+
+        >>> import minigrad as torch
+        >>> log = []
+        >>> def pack(t): log.append("pack"); return t
+        >>> def unpack(t): log.append("unpack"); return t
+        >>> a = torch.ones(3, requires_grad=True)
+        >>> with torch.autograd.graph.saved_tensors_hooks(pack, unpack):
+        ...     y = a.exp()
+        >>> y.sum().backward()
+        >>> log
+        ['pack', 'unpack']
+    """
+
+    def __init__(self, pack_hook, unpack_hook):
+        self.pack_hook = pack_hook
+        self.unpack_hook = unpack_hook
+
+    def __enter__(self):
+        if hooks_disabled:
+            raise RuntimeError(hooks_disabled[-1])
+        saved_tensors_hooks_stack.append((self.pack_hook, self.unpack_hook))
+        return self
+
+    def __exit__(self, *exc_info):
+        saved_tensors_hooks_stack.pop()
+        return False
+
+
+@contextlib.contextmanager
+def disable_saved_tensors_hooks(error_message="saved tensors hooks are disabled"):
+    """Within this block, registering saved tensors hooks raises `error_message` (so does
+    entering the block while hooks are active)."""
+    if saved_tensors_hooks_stack:
+        raise RuntimeError(error_message)
+    hooks_disabled.append(error_message)
+    try:
+        yield
+    finally:
+        hooks_disabled.pop()

@@ -24,16 +24,19 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .. import dtypes, settings, tracing
-from ..autograd import anomaly, engine, forward_ad, forward_mode, grad_mode, saved_tensor
+from .. import backend, settings
+from ..core import graph, hooks, seams
+from ..core.grad_mode import state as grad_mode
+from ..surface import anomaly, dtypes, forward_ad
 
 # (the switch, its default): dicts (or grad mode's per-thread state) updated in place,
-# lists emptied in place
-_SWITCHES = ((grad_mode._state, {"enabled": True, "inference": False, "quiet": False}),
+# lists emptied in place; the seams where anomaly mode, forward AD and a recorder plug in
+_SWITCHES = ((grad_mode, {"enabled": True, "inference": False, "in_forward": False}),
              (anomaly._state, {"enabled": False, "check_nan": True}),
              (forward_ad._state, {"level": None}))
-_STACKS = (engine._running_tasks, saved_tensor._saved_tensors_hooks_stack,
-           saved_tensor._hooks_disabled, forward_ad._dual_tensors)
+_STACKS = (graph._running_tasks, hooks.saved_tensors_hooks_stack,
+           hooks.hooks_disabled, forward_ad._dual_tensors)
+_SEAMS = ("anomaly", "forward_ad", "recorder")
 _NUMPY_DEFAULTS = {"divide": "warn", "over": "warn", "under": "ignore", "invalid": "warn"}
 
 
@@ -69,19 +72,21 @@ def _shown(value):
 
 
 class _Switches(NamedTuple):
-    """The autograd switches, the default dtype, numpy's error handling and the recorder."""
+    """The autograd switches, the default dtype, numpy's error handling and the seams
+    (anomaly mode, forward AD, the recorder)."""
 
     switches: list
     stacks: list
     dtype: object
     numpy_errors: object
-    recorder: object
+    plugged: list
 
     @classmethod
     def now(cls):
         return cls([_values(switch, default) for switch, default in _SWITCHES],
                    [list(s) for s in _STACKS],
-                   dtypes.get_default_dtype(), _numpy_errors(), tracing.active)
+                   dtypes.get_default_dtype(), backend.numpy_errors.get(),
+                   [getattr(seams, name) for name in _SEAMS])
 
     def restore(self):
         for (switch, _), values in zip(_SWITCHES, self.switches):
@@ -89,8 +94,9 @@ class _Switches(NamedTuple):
         for stack, values in zip(_STACKS, self.stacks):
             stack[:] = values
         dtypes.set_default_dtype(self.dtype)
-        _set_numpy_errors(self.numpy_errors)
-        tracing.active = self.recorder
+        backend.numpy_errors.set(self.numpy_errors)
+        for name, layer in zip(_SEAMS, self.plugged):
+            seams.plug(name, layer)
 
 
 def _values(switch, default):
@@ -109,24 +115,9 @@ def _set_values(switch, values):
             setattr(switch, name, value)
 
 
-def _numpy_errors():
-    """numpy's error handling as it stands: its context variable's value where numpy has
-    one (numpy 2: restored exactly, forward_mode compares it by identity), else geterr()."""
-    if forward_mode._numpy_errors is not None:
-        return forward_mode._numpy_errors.get()
-    return np.geterr()
-
-
-def _set_numpy_errors(state):
-    if isinstance(state, dict):
-        np.seterr(**state)
-    else:
-        forward_mode._numpy_errors.set(state)
-
-
 with np.errstate(**_NUMPY_DEFAULTS):
     _DEFAULT = _Switches([dict(default) for _, default in _SWITCHES], [[] for _ in _STACKS],
-                         dtypes.float32, _numpy_errors(), None)
+                         dtypes.float32, backend.numpy_errors.get(), [None] * len(_SEAMS))
 
 
 def _namespaces():

@@ -17,7 +17,8 @@ import itertools
 
 import numpy as np
 
-from .. import autograd, creation
+from .. import autograd
+from ..surface import creation
 from ..autograd.function import Function
 from ..autograd.grad_mode import no_grad
 from ..autograd.graph import saved_tensors_hooks

@@ -6,7 +6,7 @@ one is work the flag said to skip.
 """
 import numpy as np
 
-from .. import creation, dtypes
+from ..surface import creation, dtypes
 from ..autograd.function import Function
 from . import _tools
 from ._tools import Hint, as_array, case

@@ -9,7 +9,8 @@ the answer left the graph's saved tensors alive.
 """
 import numpy as np
 
-from .. import creation, tracing
+from .. import tracing
+from ..surface import creation
 from ..autograd import grad
 from . import _tools
 from ._tools import Hint, as_array

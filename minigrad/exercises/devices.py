@@ -12,7 +12,8 @@ the mistake of the exercise.
 """
 import numpy as np
 
-from .. import backend, creation, cuda
+from .. import backend, cuda
+from ..surface import creation
 from ..autograd.graph import saved_tensors_hooks
 from . import _tools
 from ._tools import Hint, as_array

@@ -9,7 +9,7 @@ tangent through the engine, with both inputs dual and with one.
 """
 import numpy as np
 
-from .. import creation
+from ..surface import creation
 from ..autograd import forward_ad
 from ..autograd.function import Function
 from ..autograd.grad_mode import no_grad

@@ -7,7 +7,7 @@ returns, then runs a real backward through the engine.
 """
 import numpy as np
 
-from .. import creation
+from ..surface import creation
 from ..autograd.function import Function
 from . import _tools
 from ._tools import Hint, case, values_case

@@ -12,7 +12,7 @@ leaf's name.  The check builds that graph with the engine and compares:
 every node name comes from `node.name()`, so the expected edges are the
 engine's, not a list written here.
 """
-from .. import creation
+from ..surface import creation
 from ..autograd.graph import AccumulateGrad
 from . import _tools
 from ._tools import Hint

@@ -12,7 +12,7 @@ import itertools
 
 import numpy as np
 
-from .. import creation
+from ..surface import creation
 from ..autograd.graph import AccumulateGrad
 from . import _tools
 from ._tools import Hint

@@ -7,7 +7,8 @@ the gradient it returns under create_graph=True has a graph leading back to x.
 """
 import numpy as np
 
-from .. import autograd, creation
+from .. import autograd
+from ..surface import creation
 from ..autograd.function import Function
 from ..autograd.graph import saved_tensors_hooks
 from . import _tools

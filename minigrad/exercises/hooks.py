@@ -5,7 +5,7 @@ argument, how many bytes a packed tensor keeps), then inside a real backward.
 """
 import numpy as np
 
-from .. import creation, dtypes
+from ..surface import creation, dtypes
 from ..autograd.graph import saved_tensors_hooks
 from . import _tools
 from ._tools import Hint, as_array

@@ -6,7 +6,7 @@ counts whether a gradient was computed anyway.
 """
 import numpy as np
 
-from .. import creation
+from ..surface import creation
 from ..autograd.function import Function
 from . import _tools
 from ._tools import Hint, as_array, case

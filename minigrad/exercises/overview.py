@@ -23,6 +23,7 @@ import html
 
 from .. import progress as progress_file
 from .. import settings
+from .registry import EXERCISES
 
 MESSAGES = {
     "overview_title": {
@@ -85,7 +86,6 @@ def progress(lang=None, workspace=None):
 def _lessons(entries, lang):
     """[(number, title, [(exercise id, description, state, detail)])] in lesson order."""
     from ..lessons import LESSONS
-    from . import EXERCISES
     lessons = []
     for lesson in LESSONS:
         rows = []

@@ -7,7 +7,7 @@ its values: `y.detach()` saves the output as well as `y`), and the node
 """
 import numpy as np
 
-from .. import creation
+from ..surface import creation
 from ..autograd.function import Function
 from ..autograd.grad_mode import no_grad
 from . import _tools

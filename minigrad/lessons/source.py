@@ -4,7 +4,7 @@ The source is read from the running minigrad (`inspect.getsource`), so what a le
 shows is always the code that ran in it.  Each piece is headed by its file and line
 numbers, to open it beside the notebook::
 
-    >>> from minigrad.autograd.engine import count_dependencies
+    >>> from minigrad.core.graph import count_dependencies
     >>> from minigrad.lessons import show_source
     >>> shown = show_source(count_dependencies)
     >>> print(repr(shown).splitlines()[0])       # doctest: +ELLIPSIS

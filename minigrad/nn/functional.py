@@ -16,13 +16,16 @@ Example::
     >>> b.grad
     tensor([0.2075, 0.2075, 0.2075])
 """
-from .. import dtypes
+from ..ops.unary_more import Softplus
+from ..surface import arguments, dtypes
+from ..surface.random import _rng
 from ..ops import activations as _activations
 from ..ops import arithmetic as _arithmetic
 from ..ops import inplace_unary as _inplace_unary
 from ..ops import loss as _loss
 
 
+@arguments.functional
 def relu(input, inplace=False):
     """max(x, 0), elementwise."""
     return input.relu_() if inplace else input.relu()
@@ -34,7 +37,6 @@ def sigmoid(input):
 
 def softplus(input, beta=1.0, threshold=20.0):
     """ln(1 + e^(βx)) / β, a smooth relu (x itself where βx > threshold)."""
-    from ..ops.unary_more import Softplus
     return Softplus.apply(input, beta, threshold)
 
 
@@ -42,6 +44,7 @@ def tanh(input):
     return input.tanh()
 
 
+@arguments.functional
 def leaky_relu(input, negative_slope=0.01, inplace=False):
     """x where x > 0, else negative_slope·x."""
     if inplace:
@@ -49,6 +52,7 @@ def leaky_relu(input, negative_slope=0.01, inplace=False):
     return _activations.LeakyRelu.apply(input, negative_slope)
 
 
+@arguments.functional
 def threshold(input, threshold, value, inplace=False):
     """x where x > threshold, else value (relu is threshold(x, 0, 0))."""
     if inplace:
@@ -56,21 +60,25 @@ def threshold(input, threshold, value, inplace=False):
     return _activations.Threshold.apply(input, threshold, value)
 
 
+@arguments.functional
 def threshold_(input, threshold, value):
     return input._inplace(_inplace_unary.ThresholdInplace, threshold, value)
 
 
+@arguments.functional
 def silu(input, inplace=False):
     """x·sigmoid(x) (also called swish)."""
     return _activations.Silu.apply(input)
 
 
+@arguments.functional
 def gelu(input, approximate="none"):
     """x·Φ(x), Φ the standard normal's distribution function (approximate="tanh": a
     cheaper formula)."""
     return _activations.Gelu.apply(input, approximate)
 
 
+@arguments.functional
 def dropout(input, p=0.5, training=True, inplace=False):
     """In training, each element zeroed with probability p and the others scaled by
     1 / (1 - p); otherwise the input itself."""
@@ -80,13 +88,13 @@ def dropout(input, p=0.5, training=True, inplace=False):
         raise RuntimeError(f"dropout probability has to be between 0 and 1, but got {p}")
     if not training or p == 0:
         return input
-    from ..creation import _rng                  # PyTorch's CPU dropout: input * noise
     keep = _rng["generator"].random(input.shape) >= p    # (numpy's random numbers)
     noise = input._new(input._xp.asarray(keep * (0.0 if p == 1 else 1 / (1 - p)),
                                          dtype=input._data.dtype))
     return input * noise
 
 
+@arguments.functional
 def one_hot(tensor, num_classes=-1):
     """Class indices (int64) as rows of 0s with a 1 at the class: shape (..., num_classes)."""
     if tensor.dtype.name != "int64":
@@ -105,6 +113,7 @@ def _softmax_dim(ndim):
     return 0 if ndim in (0, 1, 3) else 1
 
 
+@arguments.functional
 def softmax(input, dim=None, dtype=None):
     """exp(x) / sum(exp(x)) along `dim`."""
     if dtype is not None:
@@ -112,6 +121,7 @@ def softmax(input, dim=None, dtype=None):
     return input.softmax(_softmax_dim(input.ndim) if dim is None else dim)
 
 
+@arguments.functional
 def log_softmax(input, dim=None, dtype=None):
     """x - log(sum(exp(x))) along `dim`, computed stably."""
     if dtype is not None:
@@ -119,6 +129,7 @@ def log_softmax(input, dim=None, dtype=None):
     return input.log_softmax(_softmax_dim(input.ndim) if dim is None else dim)
 
 
+@arguments.functional
 def linear(input, weight, bias=None):
     """input @ weight.T + bias.  (PyTorch records one AddmmBackward0 node for a 2-d input;
     minigrad records the matmul and the add: same numbers, two nodes.)"""
@@ -129,6 +140,7 @@ def linear(input, weight, bias=None):
     return output if bias is None else output + bias
 
 
+@arguments.functional
 def mse_loss(input, target, reduction="mean"):
     """(input - target)², averaged (or summed, or kept)."""
     _loss.check_reduction(reduction)
@@ -153,6 +165,7 @@ def binary_cross_entropy_with_logits(input, target, weight=None, reduction="mean
     return _loss.BinaryCrossEntropyWithLogits.apply(input, target, reduction)
 
 
+@arguments.functional
 def binary_cross_entropy(input, target, weight=None, reduction="mean"):
     """Binary cross-entropy of probabilities `input` in [0, 1] against `target`."""
     _loss.check_reduction(reduction)
@@ -161,6 +174,7 @@ def binary_cross_entropy(input, target, weight=None, reduction="mean"):
     return _loss.BinaryCrossEntropy.apply(input, target, reduction)
 
 
+@arguments.functional
 def nll_loss(input, target, weight=None, ignore_index=-100, reduction="mean"):
     """Negative log-likelihood: -input[i, target[i]], for log-probabilities `input`
     of shape (N, C) (or (C,)) and class indices `target` of shape (N,) (or ())."""
@@ -168,6 +182,7 @@ def nll_loss(input, target, weight=None, ignore_index=-100, reduction="mean"):
     return _loss.NllLoss.apply(input, target, weight, ignore_index, reduction)
 
 
+@arguments.functional
 def cross_entropy(input, target, weight=None, ignore_index=-100, reduction="mean",
                   label_smoothing=0.0):
     """nll_loss(log_softmax(input, dim=1), target) for class indices; for class

@@ -4,7 +4,7 @@ written with tensor ops, so a double backward works (gelu's and silu's double-ba
 nodes are then the ones of those ops, not PyTorch's fused *BackwardBackward0 nodes)."""
 import math
 
-from ..dtypes import legacy_name
+from ..surface.dtypes import legacy_name
 from .builtin import BuiltinFunction
 from .special import Erf
 

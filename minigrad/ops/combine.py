@@ -1,10 +1,10 @@
 """Ops that choose or combine elements: where, maximum/minimum, masked_fill,
 cat, stack; and softmax / log_softmax (for the lessons' small networks)."""
-from .. import dtypes
+from ..surface import dtypes
 from .builtin import BuiltinFunction
 from .arithmetic import binary_arrays, check_shapes_broadcast, is_tensor, wrap_number
 from .shape import normalize_dim
-from ._unrecorded import nothing_recorded
+from ..speed.unrecorded import nothing_recorded
 
 
 def check_mask(mask, shape):

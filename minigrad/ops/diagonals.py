@@ -4,7 +4,7 @@ and torch.trace (the diagonal's sum).
 Diagonal `offset` of the dims (dim1, dim2) runs above the main one when offset > 0 and
 below it when offset < 0; it replaces those two dims by one last dim, as numpy's does.
 """
-from .. import dtypes
+from ..surface import dtypes
 from .builtin import BuiltinFunction
 from .shape import normalize_dim
 

@@ -8,7 +8,7 @@ import numpy as np
 from .. import backend
 from .builtin import BuiltinFunction
 from .arithmetic import is_tensor
-from ._unrecorded import nothing_recorded
+from ..speed.unrecorded import nothing_recorded
 from .shape import Unsqueeze
 
 

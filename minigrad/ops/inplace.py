@@ -4,7 +4,7 @@ the node the tensor's new `grad_fn`.  The low-level write (`x._write`) bumps
 the tensor's version counter, which is what catches a saved tensor that was
 modified before backward.
 """
-from .. import dtypes
+from ..surface import dtypes
 from .builtin import InPlaceFunction
 from .arithmetic import Pow, PowTensor, _power, array_of, check_broadcast, check_sub, is_tensor
 from .combine import check_mask

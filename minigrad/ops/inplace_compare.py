@@ -7,7 +7,7 @@ exists, so x keeps a history, as after any in-place op.
 """
 import operator
 
-from .. import dtypes
+from ..surface import dtypes
 from .builtin import InPlaceFunction
 from .arithmetic import array_of, check_broadcast, is_tensor
 from .inplace import _write_result

@@ -7,6 +7,7 @@ changing x later is fine), x itself where it saves its result (so changing x lat
 is caught by x's version counter).  Plus normal_ and uniform_, for initialising.
 """
 from .. import backend
+from ..surface.random import _rng
 from .builtin import BuiltinFunction
 from . import activations, arithmetic, pieces, unary
 from .inplace import _value_before, _write_result
@@ -47,7 +48,6 @@ class RandomFill(BuiltinFunction):
 
     @staticmethod
     def forward(ctx, x, draw, low, high):
-        from ..creation import _rng
         generator = _rng["generator"]
         numbers = (generator.normal(low, high, x.shape) if draw == "normal"
                    else generator.uniform(low, high, x.shape))

@@ -1,8 +1,8 @@
 """Matrix products.  `a @ b` picks one by the operands' dimensions, as PyTorch does."""
-from ..dtypes import legacy_name
+from ..surface.dtypes import legacy_name
 from .builtin import BuiltinFunction
 from .arithmetic import check_shapes_broadcast
-from ._unrecorded import nothing_recorded
+from ..speed.unrecorded import nothing_recorded
 
 # PyTorch's C++ names for dtypes, as its mm error prints them ("double != float").
 _C_NAMES = {"float32": "float", "float64": "double", "int64": "long int", "int32": "int",

@@ -6,7 +6,7 @@ Each is one op, as in PyTorch, so `loss.grad_fn` prints the same name
 `reduction` is "mean" (default), "sum" or "none"; the backward of "mean"
 divides the incoming gradient by the number of terms averaged.
 """
-from .. import dtypes
+from ..surface import dtypes
 from .builtin import BuiltinFunction
 from .arithmetic import DivScalar, check_broadcast
 

@@ -13,7 +13,7 @@ back where its value came from (a scatter into zeros, PyTorch's ScatterBackward0
 # another one for a slice of NaN only (nanmedian).  mode gives the last position of its
 # value, as PyTorch did in every case tried (but the first of a NaN mode).
 """
-from .. import dtypes
+from ..surface import dtypes
 from .builtin import BuiltinFunction
 from .shape import normalize_dim
 from .pieces import ScatterOnZeros

@@ -4,7 +4,8 @@ tril, triu); diagonals are in diagonals.py.
 
 The views share their base's data and version counter (`x._view`), as in PyTorch.
 """
-from .. import backend, dtypes
+from .. import backend
+from ..surface import dtypes
 from .builtin import BuiltinFunction
 from .shape import normalize_dim
 from .combine import Cat, Stack

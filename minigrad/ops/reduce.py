@@ -1,31 +1,81 @@
-"""Reductions: sum, mean, max, min (over all elements or along dims).
+"""Reductions: sum, mean, max, min (over all elements or along dims), and their mirror,
+expand.
 
-The backward of a reduction puts the gradient back in the reduced dims
-(`_unreduce`: unsqueeze, then expand to the input's shape).
+The backward of a reduction puts the gradient back in the reduced dims: it expands it
+to the input's shape (`Expand`: a view, no copy); and the backward of an expand sums
+the gradient back (`sum_to_size`).  Sum over all elements (`x.sum()`, SumBackward0) and
+along dims (`x.sum(0)`, SumBackward1) are two ops, as in PyTorch.
 """
-
-from .. import dtypes
-from .builtin import BuiltinFunction
-from .shape import Expand, Unsqueeze, normalize_dim, normalize_dims
-from ._unrecorded import nothing_recorded
+from ..speed.unrecorded import nothing_recorded
+from ..surface import dtypes
 from .arithmetic import DivScalar
+from .builtin import BuiltinFunction
 from .combine import MaskedFillTensor
 from .pieces import ScatterOnZeros
+from .shape import Unsqueeze, normalize_dim, normalize_dims, type_name
+
+
+class Sum(BuiltinFunction):
+    """out = Σ x, over all elements;  dx = g, expanded to x's shape."""
+
+    node_name = "SumBackward0"
+
+    @staticmethod
+    def forward(ctx, x):
+        ctx.shape, data = x._data.shape, x._data
+        if data.dtype.kind != "f" and data.dtype != dtypes.int64.numpy:
+            data = data.astype(dtypes.int64.numpy)     # sums of ints and bools are int64
+        return x._new(data.sum())
+
+    @staticmethod
+    def backward(ctx, grad):
+        return Expand.apply(grad, ctx.shape)
+
+
+class Expand(BuiltinFunction):
+    """out = x broadcast to `shape` (a view, no copy);  dx = g summed back to x's shape."""
+
+    node_name = "ExpandBackward0"
+
+    @staticmethod
+    def forward(ctx, x, shape):
+        shape, old = tuple(map(int, shape)), x._data.shape
+        if len(shape) < len(old):
+            raise RuntimeError(
+                f"expand({type_name(x)}{{{list(old)}}}, size={list(shape)}): the number "
+                f"of sizes provided ({len(shape)}) must be greater or equal to the number of "
+                f"dimensions in the tensor ({len(old)})")
+        lead, target = len(shape) - len(old), list(shape)     # lead: new leading dims
+        for i, size in enumerate(old):
+            if target[lead + i] == -1:           # -1 keeps the size
+                target[lead + i] = size
+            elif size != 1 and size != target[lead + i]:
+                raise RuntimeError(
+                    f"The expanded size of the tensor ({target[lead + i]}) must match the "
+                    f"existing size ({size}) at non-singleton dimension {lead + i}.  Target "
+                    f"sizes: {list(shape)}.  Tensor sizes: {list(old)}")
+        ctx.shape, target = old, tuple(target)
+        if target[:lead] == (1,) * lead and target[lead:] == old:
+            return x._view(x._data[(None,) * lead + (Ellipsis,)])   # nothing repeated: writable
+        return x._view(x._xp.broadcast_to(x._data, target))
+
+    @staticmethod
+    def backward(ctx, grad):
+        return grad.sum_to_size(ctx.shape), None
 
 
 def _unreduce(grad, shape, dims, keepdim):
-    """Broadcast the gradient of a reduction back to the input's shape (a full reduction's
-    0-dim gradient expands as it is, as in PyTorch)."""
+    """Broadcast the gradient of a reduction along `dims` back to the input's shape."""
     if not keepdim and grad.ndim:
         for d in dims:
             grad = Unsqueeze.apply(grad, d)
     return Expand.apply(grad, shape)
 
 
-class Sum(BuiltinFunction):
-    """out = Σ x over `dim` (all elements when dim is None);  dx = g, broadcast back."""
+class SumDim(BuiltinFunction):
+    """out = Σ x along `dim` (all dims for None);  dx = g, expanded back to x's shape."""
 
-    node_name = "SumBackward0"
+    node_name = "SumBackward1"
 
     @staticmethod
     def forward(ctx, x, dim=None, keepdim=False):
@@ -38,12 +88,6 @@ class Sum(BuiltinFunction):
     @staticmethod
     def backward(ctx, grad):
         return _unreduce(grad, ctx.shape, ctx.dims, ctx.keepdim), None, None
-
-
-class SumDim(Sum):
-    """Sum along given dims (PyTorch names this node SumBackward1)."""
-
-    node_name = "SumBackward1"
 
 
 class Mean(BuiltinFunction):

@@ -204,39 +204,8 @@ class Unsqueeze(BuiltinFunction):
         return grad.squeeze(ctx.dim), None
 
 
-class Expand(BuiltinFunction):
-    """out = x broadcast to `shape` (a view, no copy);  dx = g summed back to x's shape."""
-
-    node_name = "ExpandBackward0"
-
-    @staticmethod
-    def forward(ctx, x, shape):
-        shape, old = tuple(map(int, shape)), x._data.shape
-        if len(shape) < len(old):
-            raise RuntimeError(
-                f"expand({_type_str(x)}{{{list(old)}}}, size={list(shape)}): the number "
-                f"of sizes provided ({len(shape)}) must be greater or equal to the number of "
-                f"dimensions in the tensor ({len(old)})")
-        lead, target = len(shape) - len(old), list(shape)     # lead: new leading dims
-        for i, size in enumerate(old):
-            if target[lead + i] == -1:           # -1 keeps the size
-                target[lead + i] = size
-            elif size != 1 and size != target[lead + i]:
-                raise RuntimeError(
-                    f"The expanded size of the tensor ({target[lead + i]}) must match the "
-                    f"existing size ({size}) at non-singleton dimension {lead + i}.  Target "
-                    f"sizes: {list(shape)}.  Tensor sizes: {list(old)}")
-        ctx.shape, target = x.shape, tuple(target)
-        if target[:lead] == (1,) * lead and target[lead:] == old:
-            return x._view(x._data[(None,) * lead + (Ellipsis,)])   # nothing repeated: writable
-        return x._view(x._xp.broadcast_to(x._data, target))
-
-    @staticmethod
-    def backward(ctx, grad):
-        return grad.sum_to_size(ctx.shape), None
-
-
-def _type_str(x):
+def type_name(x):
+    """PyTorch's name of a tensor's type in messages: torch.FloatTensor."""
     return "torch." + {"float32": "Float", "float64": "Double"}.get(x.dtype.name, "") + "Tensor"
 
 

@@ -4,7 +4,7 @@ Each backward puts the gradient back in the reduced dims with reduce._unreduce.
 """
 import math
 
-from .. import dtypes
+from ..surface import dtypes
 from .builtin import BuiltinFunction
 from .shape import normalize_dim, normalize_dims
 from .combine import MaskedFill, Where

@@ -4,17 +4,17 @@ Ops whose derivative is easiest in terms of their result (exp, tanh,
 sigmoid, relu, sqrt) save the result; the others save their input.
 """
 
-from .. import dtypes
+from ..surface import dtypes
 from .builtin import BuiltinFunction
 from .arithmetic import is_tensor
-from ._unrecorded import nothing_recorded
+from ..speed.unrecorded import nothing_recorded
 from .arithmetic import _sum_to
 from .combine import Where
 
 
 def _float_data(a):
     """Integer tensors are computed in the default float dtype, as in PyTorch."""
-    if a.dtype.is_floating_point:
+    if a._data.dtype.kind == "f":
         return a._data
     return a._data.astype(dtypes.get_default_dtype().numpy)
 

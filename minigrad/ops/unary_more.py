@@ -2,7 +2,7 @@
 softplus, and the rounding family (floor ceil round trunc: gradient 0)."""
 import math
 
-from ..dtypes import legacy_name
+from ..surface.dtypes import legacy_name
 from .builtin import BuiltinFunction
 from .arithmetic import binary_arrays
 from .combine import Where

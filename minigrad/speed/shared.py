@@ -40,7 +40,7 @@ Elsewhere
 """
 import numpy as np
 
-from .node import InputMetadata
+from ..core.graph import InputMetadata
 
 _FLAGS, _SIZES, _METADATA = {}, {}, {}
 

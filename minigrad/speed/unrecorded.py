@@ -10,7 +10,7 @@ then compute the same arrays directly, with the op's own array code (arithmetic.
 `_backward_ops` picks `operator.mul` or `_times`: one formula either way); with
 create_graph (or in inference mode) they take the differentiable path.
 """
-from ..autograd.grad_mode import _state as _grad_mode
+from ..core.grad_mode import state as _grad_mode
 
 
 def nothing_recorded():

@@ -25,7 +25,7 @@ import contextlib
 import weakref
 
 from .. import backend
-from .saved_tensor import saved_tensors_hooks
+from ..core.hooks import saved_tensors_hooks
 
 _OUTSIDE = ("Trying to backward outside of the 'allow_mutation_on_saved_tensors' context"
             "in which the graph was originally recorded.")

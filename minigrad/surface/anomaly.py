@@ -3,12 +3,18 @@
 With `detect_anomaly()` on, every recorded node remembers the stack of the
 forward call that created it (and, made inside another node's backward, that
 node).  If its backward raises, a warning shows that stack, then its parents';
-if its backward returns NaN, that is an error too.
+if its backward returns NaN, that is an error too.  While it is on, this module is
+plugged into the core (seams.anomaly): Function.apply calls `remember_forward` for each
+node it records, and the engine runs each node through `run_checked`.
 """
 import os
 import sys
 import traceback
 import warnings
+
+from ..core import seams
+
+__all__ = ["detect_anomaly", "set_detect_anomaly"]
 
 _PACKAGE = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep   # minigrad/
 
@@ -17,6 +23,12 @@ _state = {"enabled": False, "check_nan": True}
 
 def is_enabled():
     return _state["enabled"]
+
+
+def _set(enabled, check_nan):
+    """Turn anomaly mode on or off: this module plugged into the core, or not."""
+    _state.update(enabled=enabled, check_nan=check_nan)
+    seams.plug("anomaly", sys.modules[__name__] if enabled else None)
 
 
 class detect_anomaly:
@@ -35,12 +47,12 @@ class detect_anomaly:
 
     def __enter__(self):
         self._previous = dict(_state)
-        _state.update(enabled=True, check_nan=self.check_nan)
+        _set(True, self.check_nan)
         _warn_slow()
         return self
 
     def __exit__(self, *exc_info):
-        _state.update(self._previous)
+        _set(**self._previous)
         return False
 
 
@@ -50,7 +62,7 @@ class set_detect_anomaly(detect_anomaly):
     def __init__(self, mode, check_nan=True):
         super().__init__(check_nan)
         self._previous = dict(_state)
-        _state.update(enabled=bool(mode), check_nan=check_nan)     # (no warning: PyTorch's
+        _set(bool(mode), check_nan)     # (no warning: PyTorch's
 
     def __enter__(self):
         return self

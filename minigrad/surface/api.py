@@ -1,57 +1,17 @@
-"""`backward()` and `grad()`: check the arguments, then run the engine."""
-import warnings
-
-from .. import settings
-from . import tensor_door
-from .engine import run_backward
-from .saved_tensor import _saved_tensors_hooks_stack
+"""`torch.autograd.backward()` and `torch.autograd.grad()`: their arguments as PyTorch
+takes them, then the core's engine (minigrad/core/graph.py)."""
+from ..core import graph
+from ..core.tensor import TensorBase
+from ..ops.combine import Stack
 
 
 def _as_tuple(values):
     """One tensor, or a sequence of them, as a tuple (PyTorch's TypeError for a number)."""
     if values is None:
         return None
-    if getattr(values, "_is_minigrad_tensor", False):
+    if isinstance(values, TensorBase):
         return (values,)
     return tuple(values)                   # 2.0: "'float' object is not iterable"
-
-
-def _check_inputs(inputs, function):
-    if not inputs:
-        raise RuntimeError(f"`inputs` argument to `{function}()` cannot be empty.")
-
-
-def _roots(outputs, grad_outputs):
-    """Pair each output's graph edge with its starting gradient (ones for a scalar)."""
-    grad_outputs = grad_outputs or (None,) * len(outputs)
-    for grad in grad_outputs[:len(outputs)]:
-        if grad is not None and not getattr(grad, "_is_minigrad_tensor", False):
-            raise TypeError(f"gradients can be either Tensors or None, but got "
-                            f"{type(grad).__name__}")
-    if len(grad_outputs) != len(outputs):
-        raise RuntimeError(f"got {len(outputs)} tensors and {len(grad_outputs)} gradients. "
-                           "minigrad hint: give one gradient per output (None for a scalar).")
-    roots = []
-    for index, (output, grad) in enumerate(zip(outputs, grad_outputs)):
-        if output._gradient_edge()[0] is None:     # (also a view made under no_grad)
-            raise RuntimeError(
-                f"element {index} of tensors does not require grad and does not have a grad_fn. "
-                "minigrad hint: nothing was recorded for this tensor; give a leaf "
-                "requires_grad=True, and check that the computation did not run under "
-                "torch.no_grad() or through .detach().")
-        if grad is None:
-            if output.numel() != 1:
-                raise RuntimeError(
-                    "grad can be implicitly created only for scalar outputs. minigrad hint: "
-                    "call .sum() first, or pass the gradient of the output, e.g. "
-                    "y.backward(torch.ones_like(y)).")
-            grad = tensor_door.ones_like(output)
-        elif grad.shape != output.shape:
-            raise RuntimeError(
-                f"Mismatch in shape: grad_output[{index}] has a shape of {grad.shape!r} and "
-                f"output[{index}] has a shape of {output.shape!r}.")
-        roots.append((output._gradient_edge(), grad))
-    return roots
 
 
 def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, inputs=None):
@@ -65,51 +25,8 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, 
         >>> x.grad
         tensor([2., 4.])
     """
-    tensors = _as_tuple(tensors)
-    roots = _roots(tensors, _as_tuple(grad_tensors))
-    if create_graph and (settings.warn_always or not _warned_create_graph):
-        _warn_create_graph()
-    if retain_graph is None:
-        retain_graph = create_graph
-    capture = None
-    if inputs is not None:
-        inputs = _as_tuple(inputs)
-        _check_inputs(inputs, "backward")
-        for tensor in inputs:
-            if not tensor.requires_grad:
-                raise RuntimeError("can't retain_grad on Tensor that has requires_grad=False")
-        for tensor in inputs:              # as PyTorch: a non-leaf input retains its grad
-            if not tensor.is_leaf:
-                tensor.retain_grad()
-        # Only the nodes on the way to the inputs run; a leaf's AccumulateGrad runs as in a
-        # plain backward (its hooks too), a non-leaf's gradient is kept by retain_grad.
-        capture = {t._gradient_edge(): i for i, t in enumerate(inputs)}
-    hooks = list(_saved_tensors_hooks_stack)   # NOTE [saved tensors hooks in backward]
-    try:
-        run_backward(roots, retain_graph, create_graph, capture=capture)
-    finally:
-        _saved_tensors_hooks_stack[:] = hooks
-
-
-# NOTE [saved tensors hooks in backward]: a hook may enter or leave saved_tensors_hooks
-# while backward runs; as in PyTorch (whose engine runs on a copy of the thread's hooks),
-# that lasts until the backward ends: the hooks in force when it started are put back.
-
-
-_warned_create_graph = False
-
-
-def _warn_create_graph():
-    """PyTorch's warning, given once per process as PyTorch gives it (every time with
-    torch.set_warn_always(True))."""
-    global _warned_create_graph
-    _warned_create_graph = True
-    warnings.warn(
-        "Using backward() with create_graph=True will create a reference cycle between the "
-        "parameter and its gradient which can cause a memory leak. We recommend using "
-        "autograd.grad when creating the graph to avoid this. If you have to use this "
-        "function, make sure to reset the .grad fields of your parameters to None after use "
-        "to break the cycle and avoid the leak.", UserWarning, stacklevel=3)
+    graph.backward(_as_tuple(tensors), _as_tuple(grad_tensors), retain_graph, create_graph,
+                   _as_tuple(inputs))
 
 
 def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=False,
@@ -131,7 +48,8 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
         raise ValueError("Expected allow_unused to be True or not passed when "
                          f"materialize_grads=True, but got: allow_unused={allow_unused}.")
     outputs, inputs = _as_tuple(outputs), _as_tuple(inputs)
-    _check_inputs(inputs, "grad")
+    if not inputs:
+        raise RuntimeError("`inputs` argument to `grad()` cannot be empty.")
     if allow_unused is None:
         allow_unused = materialize_grads
     for tensor in inputs:
@@ -140,16 +58,9 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
                 "One of the differentiated Tensors does not require grad. minigrad hint: "
                 "autograd.grad can only differentiate with respect to tensors created with "
                 "requires_grad=True (or computed from them).")
-    roots = _roots(outputs, _as_tuple(grad_outputs))
-    if retain_graph is None:
-        retain_graph = create_graph
     edges = [t._gradient_edge() for t in inputs]
-    hooks = list(_saved_tensors_hooks_stack)   # NOTE [saved tensors hooks in backward]
-    try:
-        captured = run_backward(roots, retain_graph, create_graph,
-                                capture=set(edges), accumulate=False)
-    finally:
-        _saved_tensors_hooks_stack[:] = hooks
+    captured = graph.backward(outputs, _as_tuple(grad_outputs), retain_graph, create_graph,
+                              capture=set(edges), accumulate=False)
     results = []
     for index, (tensor, edge) in enumerate(zip(inputs, edges)):
         grad_value = captured.get(edge)
@@ -159,7 +70,8 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
                     f"The differentiated Tensor at index {index} appears to not have been used "
                     "in the graph. Set allow_unused=True if this is the desired behavior.")
             if materialize_grads:           # (with create_graph: zeros that require grad)
-                grad_value = tensor_door.zeros(tensor.shape, tensor.dtype, tensor.device)
+                grad_value = graph.made_by_the_engine(
+                    tensor._new(tensor._xp.zeros_like(tensor._data)))
                 grad_value.requires_grad_(create_graph)
         results.append(grad_value)
     return tuple(results)
@@ -191,5 +103,5 @@ def _batched_grad(outputs, inputs, grad_outputs, retain_graph, create_graph, all
                    retain_graph=keep or b < batch - 1, create_graph=create_graph,
                    allow_unused=allow_unused, materialize_grads=materialize_grads)
               for b in range(batch)]
-    return tuple(None if per_pass[0] is None else tensor_door.stack(0, *per_pass)
+    return tuple(None if per_pass[0] is None else Stack.apply(0, *per_pass)
                  for per_pass in zip(*passes))

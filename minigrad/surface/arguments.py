@@ -1,57 +1,86 @@
 """Arguments as PyTorch's Python layer takes them, for the top-level functions, the
-Tensor methods and operators, and nn.functional:
+Tensor methods and operators, and nn.functional: a decorator where each is defined.
 
-- numpy's names for two of them (`x.sum(axis=0, keepdims=True)`: PyTorch takes `axis`
-  for `dim` and `keepdims` for `keepdim`, and students often come from numpy);
-- PyTorch's argument parser: each call is checked against the signatures of
-  signatures.py before anything is computed, and a wrong argument gives PyTorch's
-  TypeError in its words (`torch.exp(2.0)`: "exp(): argument 'input' (position 1) must be
-  Tensor, not float");
-- the operators give way to the other operand, as PyTorch's do: `x * None` is Python's
-  "unsupported operand type(s)" TypeError, not a tensor of NaNs.
+    @arguments.function     torch.exp(...): checked against PyTorch's argument parser's
+    @arguments.method       signatures (signatures.py) before anything is computed, a
+    @arguments.functional   wrong argument giving PyTorch's TypeError in its words
+                            (`torch.exp(2.0)`: "exp(): argument 'input' (position 1) must
+                            be Tensor, not float"); numpy's `axis=` and `keepdims=` taken
+                            too, as PyTorch takes them
+    @arguments.numpy_names  numpy's names alone, for the functions PyTorch's parser does
+                            not check here (`x.max(axis=0)`)
+    arguments.operator(f)   x * y: f, giving way to an operand that is neither a tensor nor
+                            a number, as PyTorch's operators do (`x * None` is Python's
+                            "unsupported operand type(s)" TypeError, not a tensor of NaNs)
 
 Nothing here computes; the ops do (ops/), behind these checks."""
 import functools
+import inspect
 
 import numpy as np
 
+from ..core.tensor import TensorBase
 from . import dtypes, out_argument, signatures
-from .autograd import tensor_door
 
 _ALIASES = {"axis": "dim", "keepdims": "keepdim"}
-# the functions and Tensor methods with a dim (and keepdim) argument that take them
+# the functions and Tensor methods with a dim (and keepdim) argument: they take numpy's
+# names (those PyTorch's parser checks here, as it does; the others by numpy_names)
 WITH_DIM = ("sum", "mean", "max", "min", "prod", "std", "var", "argmax", "argmin", "any",
             "all", "amax", "amin", "logsumexp", "cumsum", "softmax", "log_softmax",
             "squeeze", "unsqueeze", "median", "nansum", "count_nonzero")
 
 
-def accept_numpy_names(function):
-    @functools.wraps(function)
+# --- the decorators ---------------------------------------------------------------------------
+
+def function(f):
+    """torch.<name>(...), f, checked against PyTorch's signatures of torch.<name>."""
+    return parsed(f.__name__, signatures.FUNCTIONS[f.__name__], f)
+
+
+def method(f):
+    """Tensor.<name>(...), f, checked against PyTorch's signatures of the method."""
+    return parsed(f.__name__, signatures.METHODS[f.__name__], f, method=True)
+
+
+def functional(f):
+    """nn.functional.<name>(...), f, checked against PyTorch's signatures of it."""
+    return parsed(f.__name__, signatures.FUNCTIONAL[f.__name__], f)
+
+
+def numpy_names(f):
+    """f, taking numpy's `axis=` for `dim=` and `keepdims=` for `keepdim=`, as PyTorch does
+    (students often come from numpy)."""
+    @functools.wraps(f)
     def with_numpy_names(*args, **kwargs):
         if "axis" in kwargs or "keepdims" in kwargs:
             kwargs = {_ALIASES.get(name, name): value for name, value in kwargs.items()}
-        return function(*args, **kwargs)
+        return f(*args, **kwargs)
     return with_numpy_names
 
 
-def accept_numpy_names_in(owner):
-    """Wrap each function of WITH_DIM that `owner` (the Tensor class, or a module) has,
-    unless PyTorch's argument parser already checks it (it takes numpy's names too)."""
-    for name in WITH_DIM:
-        if hasattr(owner, name) and not getattr(getattr(owner, name), "parsed", False):
-            setattr(owner, name, accept_numpy_names(getattr(owner, name)))
+def operator(f, matrices=False):
+    """An operator of Tensor (`__mul__ = arguments.operator(mul)`): f's own code (a checked
+    method's, unwrapped), giving way to an operand that is neither a tensor nor a number
+    (with matrices=True, neither a tensor nor an array: `x @ 2` is refused too).  Python
+    then asks the other operand, and raises PyTorch's TypeError if it cannot either."""
+    return parsed(f.__name__, (), inspect.unwrap(f), method=True,
+                  operands=_MATRICES if matrices else _NUMBERS)
+
+
+_NUMBERS = (TensorBase, bool, int, float, np.number, np.bool_, np.ndarray)
+_MATRICES = (TensorBase, np.ndarray)
 
 
 # --- the kinds of argument -----------------------------------------------------------------
 
 def _is_int(value):
-    if isinstance(value, tensor_door.Tensor):        # a one-element integer tensor counts
+    if isinstance(value, TensorBase):        # a one-element integer tensor counts
         return value.numel() == 1 and value.dtype.category == 1
     return isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_))
 
 
 def _is_number(value):
-    if isinstance(value, tensor_door.Tensor):
+    if isinstance(value, TensorBase):
         return value.numel() == 1
     return isinstance(value, (bool, int, float, complex, np.number, np.bool_))
 
@@ -67,9 +96,9 @@ def _is_ints(value):
 
 
 _CHECKS = {
-    "Tensor": lambda value: isinstance(value, tensor_door.Tensor),
+    "Tensor": lambda value: isinstance(value, TensorBase),
     "Tensor[]": lambda value: isinstance(value, (list, tuple)) and all(
-        isinstance(item, tensor_door.Tensor) for item in value),
+        isinstance(item, TensorBase) for item in value),
     "Number": _is_number,
     "int": _is_int,
     "float": lambda value: isinstance(value, (int, float, np.number)),
@@ -206,7 +235,7 @@ class Signature:
 
 
 def _type_name(value):
-    return "Tensor" if isinstance(value, tensor_door.Tensor) else type(value).__name__
+    return "Tensor" if isinstance(value, TensorBase) else type(value).__name__
 
 
 def _wrong_type(name, parameter, value, position):
@@ -236,13 +265,18 @@ def _refusal(name, overloads, args, kwargs):
                      f"but expected {expected}")
 
 
-def parsed(name, texts, function, method=False):
-    """`function`, checking its arguments against PyTorch's signatures `texts` first."""
+def parsed(name, texts, function, method=False, operands=None):
+    """`function`, checking its arguments against PyTorch's signatures `texts` first (an
+    operator: its other operand against `operands`)."""
     overloads = [Signature(t, name in signatures.NUMBERS_AS_TENSORS) for t in texts]
     takes_nothing = any(s.fits((), {}) for s in overloads)     # x.exp(), x.sum()
 
     @functools.wraps(function)
     def checked(*args, **kwargs):
+        if operands is not None:                 # an operator: give way to other operands
+            if type(args[1]) is float or isinstance(args[1], operands):
+                return function(*args)
+            return NotImplemented
         given = args[1:] if method else args
         if not given and not kwargs and takes_nothing:
             return function(*args)                  # nothing to check
@@ -254,39 +288,4 @@ def parsed(name, texts, function, method=False):
                     return out_argument.call_with_out(name, function, args, dict(names))
                 return function(*args, **names)
         raise _refusal(name, overloads, given, names)
-    checked.parsed = True                   # (it takes numpy's axis= and keepdims= too)
     return checked
-
-
-def parse_arguments_in(owner, table, method=False):
-    """Check the arguments of each function of `table` that `owner` (a module, or the
-    Tensor class for its methods) has."""
-    for name, texts in table.items():
-        if hasattr(owner, name):
-            setattr(owner, name, parsed(name, texts, getattr(owner, name), method))
-
-
-# --- operators ------------------------------------------------------------------------------
-
-OPERATORS = ("__add__", "__radd__", "__sub__", "__rsub__", "__mul__", "__rmul__",
-             "__truediv__", "__rtruediv__", "__floordiv__", "__rfloordiv__", "__mod__",
-             "__rmod__", "__pow__", "__rpow__", "__matmul__", "__rmatmul__", "__eq__", "__ne__",
-             "__lt__", "__le__", "__gt__", "__ge__")
-def giving_way(operator, operands):
-    """`operator`, returning NotImplemented for an operand that is neither a tensor nor a
-    number, so that Python asks the other operand and then raises PyTorch's TypeError."""
-    @functools.wraps(operator)
-    def binary(self, other):
-        if type(other) is float or isinstance(other, operands):
-            return operator(self, other)
-        return NotImplemented
-    return binary
-
-
-def operators_give_way_in(cls):
-    """Make the operators of `cls` (the Tensor class) give way to other operands."""
-    numbers = (cls, bool, int, float, np.number, np.bool_, np.ndarray)
-    matrices = (cls, np.ndarray)                     # x @ 2 is refused as well
-    for name in OPERATORS:
-        operands = matrices if "matmul" in name else numbers
-        setattr(cls, name, giving_way(getattr(cls, name), operands))

@@ -1,54 +1,16 @@
 """Ways to make tensors: tensor(), zeros, ones, full, arange, rand, randn, *_like."""
-import functools
 import warnings
 
 import numpy as np
 
-from . import backend, dtypes
-from .autograd.grad_mode import mark_inference
+from .. import backend
+from . import arguments, dtypes, python_data
+from .random import _rng, manual_seed  # noqa: F401  (torch.manual_seed)
 from .tensor import Tensor
-
-_rng = {"generator": np.random.default_rng()}
-
-
-def manual_seed(seed):
-    """Seed minigrad's random numbers (rand, randn).  The numbers differ from PyTorch's."""
-    _rng["generator"] = np.random.default_rng(seed)
-    return _rng["generator"]
-
-
-def _infer_dtype(data):
-    """PyTorch's inference: any float -> default float dtype, ints -> int64, bools -> bool."""
-    if isinstance(data, (np.ndarray, np.generic)):      # numpy keeps its dtype
-        return dtypes.from_numpy_dtype(data.dtype)
-    if isinstance(data, (list, tuple)) and any(isinstance(x, np.generic) for x in _flat(data)):
-        found = [dtypes.from_numpy_dtype(x.dtype) if isinstance(x, np.generic)
-                 else dtypes.scalar_dtype(x) for x in _flat(data)]
-        return functools.reduce(dtypes.promote_types, found)   # [1.0, np.float32(2)]: float32
-    array = np.asarray(data)
-    if array.dtype.kind == "f":
-        return dtypes.get_default_dtype()
-    if array.dtype.kind in "iu":
-        return dtypes.int64
-    if array.dtype.kind == "b":
-        return dtypes.bool
-    if isinstance(data, str):
-        raise TypeError(f"new(): invalid data type '{type(data).__name__}'")
-    if array.dtype.kind in "US":
-        raise ValueError("too many dimensions 'str'")
-    raise RuntimeError(f"Could not infer dtype of {type(data).__name__}")
 
 
 def _finish(array, dtype, device, requires_grad):
-    """Put the array on its device, then make the tensor (checking requires_grad)."""
-    if device is not None:
-        array = backend.move(array, device)
-    if requires_grad and not dtype.is_floating_point:
-        raise RuntimeError(
-            "Only Tensors of floating point and complex dtype can require gradients. "
-            f"minigrad hint: this tensor is {dtype}; write 1.0 rather than 1, or pass "
-            "dtype=torch.float32.")
-    return mark_inference(Tensor._make(array, requires_grad=requires_grad))
+    return python_data.made(Tensor, array, dtype, device, requires_grad)
 
 
 def tensor(data, dtype=None, device=None, requires_grad=False):
@@ -73,48 +35,8 @@ def tensor(data, dtype=None, device=None, requires_grad=False):
                       UserWarning, stacklevel=2)
         device = data.device if device is None else device
         data = backend.to_numpy(data._data)
-    elif isinstance(data, (list, tuple)) and any(isinstance(x, Tensor) for x in _flat(data)):
-        data = _nested_items(data)
-    try:
-        dtype = _infer_dtype(data) if dtype is None else dtypes.to_dtype(dtype)
-        with np.errstate(over="ignore"):      # 70000 in float16 is inf, without a warning
-            array = np.array(data, dtype=dtype.numpy)
-    except ValueError:
-        _check_nested_lengths(data)
-        raise
+    array, dtype = python_data.array_of(data, dtype)
     return _finish(array, dtype, device, requires_grad)
-
-
-def _check_nested_lengths(data):
-    """PyTorch's errors for nested lists that do not make a box (the first one found)."""
-    shape, item = [], data
-    while isinstance(item, (list, tuple)):
-        shape.append(len(item))
-        item = item[0] if item else None
-    stack = [(data, 0)]
-    while stack:
-        seq, dim = stack.pop()
-        if dim < len(shape) and not isinstance(seq, (list, tuple)):
-            raise TypeError("not a sequence")
-        if dim < len(shape) and len(seq) != shape[dim]:
-            raise ValueError(
-                f"expected sequence of length {shape[dim]} at dim {dim} (got {len(seq)})")
-        if dim < len(shape):
-            stack.extend((x, dim + 1) for x in reversed(seq))
-
-
-def _flat(data):
-    for item in data:
-        if isinstance(item, (list, tuple)):
-            yield from _flat(item)
-        else:
-            yield item
-
-
-def _nested_items(data):
-    if isinstance(data, (list, tuple)):
-        return [_nested_items(x) for x in data]
-    return data._scalar() if isinstance(data, Tensor) else data   # (one element only)
 
 
 def as_tensor(data, dtype=None, device=None):
@@ -145,18 +67,22 @@ def _filled(fill, size, dtype, device, requires_grad):
     return _finish(fill(_size(size), dtype.numpy), dtype, device, requires_grad)
 
 
+@arguments.function
 def zeros(*size, dtype=None, device=None, requires_grad=False):
     return _filled(np.zeros, size, dtype, device, requires_grad)
 
 
+@arguments.function
 def ones(*size, dtype=None, device=None, requires_grad=False):
     return _filled(np.ones, size, dtype, device, requires_grad)
 
 
+@arguments.function
 def empty(*size, dtype=None, device=None, requires_grad=False):
     return _filled(np.zeros, size, dtype, device, requires_grad)
 
 
+@arguments.function
 def full(size, fill_value, dtype=None, device=None, requires_grad=False):
     if dtype is None:
         dtype = dtypes.scalar_dtype(fill_value)
@@ -168,22 +94,27 @@ def _like(maker, other, dtype, device, requires_grad, *extra):
                  device=device or other.device, requires_grad=requires_grad)
 
 
+@arguments.function
 def zeros_like(other, dtype=None, device=None, requires_grad=False):
     return _like(zeros, other, dtype, device, requires_grad)
 
 
+@arguments.function
 def ones_like(other, dtype=None, device=None, requires_grad=False):
     return _like(ones, other, dtype, device, requires_grad)
 
 
+@arguments.function
 def empty_like(other, dtype=None, device=None, requires_grad=False):
     return _like(zeros, other, dtype, device, requires_grad)
 
 
+@arguments.function
 def full_like(other, fill_value, dtype=None, device=None, requires_grad=False):
     return _like(full, other, dtype, device, requires_grad, fill_value)
 
 
+@arguments.function
 def arange(start, end=None, step=1, dtype=None, device=None, requires_grad=False):
     if end is None:
         start, end = 0, start
@@ -201,6 +132,7 @@ def arange(start, end=None, step=1, dtype=None, device=None, requires_grad=False
     return _finish(np.arange(start, end, step, dtype=dtype.numpy), dtype, device, requires_grad)
 
 
+@arguments.function
 def linspace(start, end, steps, dtype=None, device=None, requires_grad=False):
     for name, bound in (("start", start), ("end", end)):
         if isinstance(bound, Tensor) and bound.ndim != 0:
@@ -210,6 +142,7 @@ def linspace(start, end, steps, dtype=None, device=None, requires_grad=False):
     return _finish(np.linspace(start, end, steps, dtype=dtype.numpy), dtype, device, requires_grad)
 
 
+@arguments.function
 def eye(n, m=None, dtype=None, device=None, requires_grad=False):
     dtype = dtypes.get_default_dtype() if dtype is None else dtypes.to_dtype(dtype)
     return _finish(np.eye(n, m, dtype=dtype.numpy), dtype, device, requires_grad)
@@ -236,6 +169,7 @@ def randn(*size, dtype=None, device=None, requires_grad=False):
                    device, requires_grad)
 
 
+@arguments.function
 def randint(low, high=None, size=(), dtype=None, device=None, requires_grad=False):
     if isinstance(high, (tuple, list)):          # randint(high, size)
         high, size = None, high
@@ -249,11 +183,13 @@ def randint(low, high=None, size=(), dtype=None, device=None, requires_grad=Fals
     return _finish(array, dtype, device, requires_grad)
 
 
+@arguments.function
 def rand_like(other, dtype=None, device=None, requires_grad=False):
     """rand with the shape (and, by default, dtype and device) of `other`."""
     return _like(rand, other, dtype, device, requires_grad)
 
 
+@arguments.function
 def randn_like(other, dtype=None, device=None, requires_grad=False):
     """randn with the shape (and, by default, dtype and device) of `other`."""
     return _like(randn, other, dtype, device, requires_grad)

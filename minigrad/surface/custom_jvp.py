@@ -13,7 +13,7 @@ tangents must keep the shape of what forward did:
 - an output that is a view of an input (the input itself, returned as is, is one)
   gets a view of that input's tangent.
 """
-from . import tensor_door
+from ..core.tensor import TensorBase
 
 
 def custom_jvp(function_cls, ctx, args, tangents, outputs):
@@ -24,8 +24,8 @@ def custom_jvp(function_cls, ctx, args, tangents, outputs):
                                   "autograd.Function to use it with forward mode AD.")
     inputs = []
     for arg, tangent in zip(args, tangents):
-        if tangent is None and isinstance(arg, tensor_door.Tensor) and arg.dtype.is_floating_point:
-            tangent = tensor_door.zeros(arg.shape, arg.dtype, arg.device)
+        if tangent is None and isinstance(arg, TensorBase) and arg.dtype.is_floating_point:
+            tangent = arg._new(arg._xp.zeros_like(arg._data))
         inputs.append(tangent)
     versions = [None if t is None else t._version for t in tangents]
     kept = ctx._saved, ctx.to_save           # in jvp, saved_tensors reads save_for_forward's
@@ -40,7 +40,7 @@ def custom_jvp(function_cls, ctx, args, tangents, outputs):
         raise RuntimeError("Function's jvp returned an invalid number of forward gradients "
                            f"(expected {len(outputs)} but got {len(result)})")
     for position, (output, tangent) in enumerate(zip(outputs, result)):
-        if tangent is not None and not isinstance(tangent, tensor_door.Tensor):
+        if tangent is not None and not isinstance(tangent, TensorBase):
             raise RuntimeError(f"expected Variable or None (got {type(tangent).__name__}) "
                                f"for grad output {position}.")
         if not _differentiable(output, ctx):
@@ -55,7 +55,7 @@ def custom_jvp(function_cls, ctx, args, tangents, outputs):
 
 
 def _differentiable(output, ctx):
-    return (isinstance(output, tensor_door.Tensor) and output.dtype.is_floating_point
+    return (isinstance(output, TensorBase) and output.dtype.is_floating_point
             and not any(output is n for n in ctx._non_differentiable))
 
 
@@ -79,7 +79,7 @@ def _check_shape_kept(output, tangent, ctx, args, tangents, versions):
     if output._base is None:
         return
     for position, arg in enumerate(args):
-        if isinstance(arg, tensor_door.Tensor) and _base_of(arg) is output._base:
+        if isinstance(arg, TensorBase) and _base_of(arg) is output._base:
             given = tangents[position]
             if given is None:
                 return

@@ -8,6 +8,7 @@ import math
 
 import numpy as np
 
+from ..core import seams
 from . import dtypes
 
 PRECISION = 4
@@ -129,8 +130,7 @@ def tensor_repr(t):
         suffixes.append(f"grad_fn=<{t.grad_fn.name().split('::')[-1]}>")   # CopySlices
     elif t.requires_grad:
         suffixes.append("requires_grad=True")
-    from .autograd import forward_ad
-    tangent = forward_ad._tangent_of(t) if forward_ad._state["level"] is not None else None
+    tangent = None if seams.forward_ad is None else seams.forward_ad._tangent_of(t)
     if tangent is not None:                   # a dual tensor (forward-mode AD)
         suffixes.append(f"tangent={tensor_repr(tangent)}")
     return _add_suffixes(prefix + body, suffixes, len(prefix))

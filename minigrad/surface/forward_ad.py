@@ -35,22 +35,26 @@ ops with a dual input pay it.  A custom Function brings its own `jvp`.
 NOTE [where a tangent lives]: not in a slot (every tensor would pay for it), but in
 the tensor's `__dict__` (key `_fw_grad`), set only on dual tensors; a level keeps
 weak references to the tensors it made dual, and leaving the level deletes their
-tangents: afterwards `unpack_dual(t).tangent is None`.  `Function.apply` reads
-`_state["level"]`: with no dual level open (None) forward AD costs one dict lookup.
+tangents: afterwards `unpack_dual(t).tangent is None`.  With no dual level open the
+core does not ask this module anything (seams.forward_ad is None).
 """
+import sys
 import weakref
 from typing import NamedTuple
 
 from ..backend import address
-from . import tensor_door
+from ..core import seams
+from ..core.grad_mode import enable_grad, state as _grad_mode
+from ..core.tensor import TensorBase
+from ..ops.builtin import BuiltinFunction
 from .api import grad
 from .custom_jvp import _base_of, custom_jvp
-from .grad_mode import _state as _grad_mode, enable_grad
+from .view_history import positions_in_base
 
 __all__ = ["UnpackedDualTensor", "enter_dual_level", "exit_dual_level", "make_dual",
            "unpack_dual", "dual_level"]
 
-_state = {"level": None}       # the open dual level (0), or None: read by Function.apply
+_state = {"level": None}       # the open dual level (0), or None
 TANGENT = "_fw_grad"          # the key of a dual tensor's tangent in its __dict__
 _dual_tensors = []             # weak references to the tensors made dual at this level
 
@@ -67,6 +71,14 @@ def _open_level():
     return -1 if _state["level"] is None else _state["level"]
 
 
+def _set_level(level):
+    """Open (0) or close (None) the dual level.  While one is open, this module is plugged
+    into the core (seams.forward_ad), which asks it for the tangents of each op's outputs
+    (`propagate`)."""
+    _state["level"] = level
+    seams.plug("forward_ad", None if level is None else sys.modules[__name__])
+
+
 def __getattr__(name):
     """forward_ad._current_level, as PyTorch's: the open level, -1 when none is open."""
     if name == "_current_level":
@@ -78,7 +90,7 @@ def enter_dual_level():
     """Enter a new forward grad level (PyTorch supports one level: no nesting)."""
     if _state["level"] is not None:
         raise RuntimeError("Nested forward mode AD is not supported at the moment")
-    _state["level"] = 0
+    _set_level(0)
     return 0
 
 
@@ -96,7 +108,7 @@ def exit_dual_level(*, level=None):
         if tensor is not None:
             tensor.__dict__.pop(TANGENT, None)
     _dual_tensors.clear()
-    _state["level"] = None
+    _set_level(None)
 
 
 class dual_level:
@@ -199,7 +211,7 @@ def unpack_dual(tensor, *, level=None):
     if level != _open_level():
         raise RuntimeError("Invalid level given to _fw_primal")
     # Inside a Function's forward (quiet), PyTorch shows forward its inputs without tangents.
-    tangent = None if _grad_mode.quiet else _tangent_of(tensor)
+    tangent = None if _grad_mode.in_forward else _tangent_of(tensor)
     with _paused():                     # the primal is a view that carries no tangent
         primal = tensor.view(tensor.shape)
     return UnpackedDualTensor(primal, tangent)
@@ -236,29 +248,30 @@ class _paused:
     """Close the level for a while (nothing propagates), keeping its tangents."""
 
     def __enter__(self):
-        self.level, _state["level"] = _state["level"], None
+        self.level = _state["level"]
+        _set_level(None)
 
     def __exit__(self, *exc_info):
-        _state["level"] = self.level
+        _set_level(self.level)
 
 
 def propagate(function_cls, ctx, args, outputs):
     """Called by `Function.apply` while a dual level is open: give the outputs of an op
     with a dual input their tangents.  Returns the outputs."""
-    if _grad_mode.quiet or _grad_mode.inference:   # inside another op's forward
+    if _grad_mode.in_forward or _grad_mode.inference:   # inside another op's forward
         return outputs               # (its JVP covers this), or in inference_mode (none)
-    tangents = [_tangent_of(arg) if isinstance(arg, tensor_door.Tensor) else None for arg in args]
+    tangents = [_tangent_of(arg) if isinstance(arg, TensorBase) else None for arg in args]
     if all(t is None for t in tangents):       # nothing dual: no extra work
         return outputs
     results = outputs if isinstance(outputs, tuple) else (outputs,)
     with _paused():
-        if function_cls._builtin:
+        if issubclass(function_cls, BuiltinFunction):
             output_tangents = _builtin_jvp(function_cls, ctx, args, tangents, results)
         else:
             output_tangents = custom_jvp(function_cls, ctx, args, tangents, outputs)
     dirty = getattr(ctx, "_dirty", ())
     for output, tangent in zip(results, output_tangents):
-        if tangent is not None and isinstance(output, tensor_door.Tensor) and (
+        if tangent is not None and isinstance(output, TensorBase) and (
                 output.dtype.is_floating_point):
             if any(output is d for d in dirty):
                 _change_tangent_in_place(output, tangent)
@@ -294,7 +307,7 @@ def _write_into_base(view, tangent):
     xp = base._xp
     data = (xp.zeros(base._data.shape, dtype=base._data.dtype) if old is None
             else xp.array(old._data, dtype=base._data.dtype, order="C"))
-    data.reshape(-1)[tensor_door.positions_in_base(view, base)] = tangent._data
+    data.reshape(-1)[positions_in_base(view, base)] = tangent._data
     base_tangent = base._new(data)
     _set_tangent(base, base_tangent)
     if _tangent_of(base) is base_tangent:    # (kept as is: the base owns C-ordered memory)
@@ -311,7 +324,7 @@ def _view_of_first_input(args, tangents, outputs):
     if tangents[0] is None or any(t is not None for t in tangents[1:]):
         return False
     base = _base_of(args[0])
-    return all(isinstance(o, tensor_door.Tensor) and o._base is base for o in outputs)
+    return all(isinstance(o, TensorBase) and o._base is base for o in outputs)
 
 
 _old_value = []       # the value an in-place op with a dual operand is about to overwrite
@@ -344,7 +357,7 @@ def _builtin_jvp(function_cls, ctx, args, tangents, outputs):
     with enable_grad():
         inputs, leaves = [], []
         for position, (arg, tangent) in enumerate(zip(args, tangents)):
-            if not isinstance(arg, tensor_door.Tensor):
+            if not isinstance(arg, TensorBase):
                 inputs.append(arg)
                 continue
             leaf = old if position == 0 and old is not None else arg.detach()
@@ -353,7 +366,7 @@ def _builtin_jvp(function_cls, ctx, args, tangents, outputs):
             inputs.append(leaf.clone() if inplace else leaf)   # in place: not on x again
         rerun = function_cls.apply(*inputs)
         rerun = rerun if isinstance(rerun, tuple) else (rerun,)
-        differentiable = [r for r in rerun if isinstance(r, tensor_door.Tensor) and r.requires_grad]
+        differentiable = [r for r in rerun if isinstance(r, TensorBase) and r.requires_grad]
         probes = [_zeros_like(r).requires_grad_() for r in differentiable]
         total = None                                          # ⟨Jᵀu, t⟩
         if differentiable:
@@ -367,7 +380,7 @@ def _builtin_jvp(function_cls, ctx, args, tangents, outputs):
                     else [None] * len(probes))
     result = []
     for r, output in zip(rerun, outputs):
-        if isinstance(r, tensor_door.Tensor) and r.requires_grad:
+        if isinstance(r, TensorBase) and r.requires_grad:
             jvp = next(jvps)
             result.append(jvp if jvp is not None else _zeros_like(output))
         else:
@@ -376,4 +389,4 @@ def _builtin_jvp(function_cls, ctx, args, tangents, outputs):
 
 
 def _zeros_like(tensor):
-    return tensor_door.zeros(tensor.shape, tensor.dtype, tensor.device)
+    return tensor._new(tensor._xp.zeros_like(tensor._data))

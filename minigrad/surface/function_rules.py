@@ -7,12 +7,8 @@ that forward marked dirty or non-differentiable, inputs returned as outputs.
 import inspect
 import warnings
 
-import numpy as np
-
-from .. import backend
-from ..utils.hooks import HookDict, add_hook
-from . import tensor_door
-from .saved_tensor import unpack_all
+from ..core.hooks import HookDict, add_hook
+from ..core.tensor import TensorBase
 
 
 class FunctionInstance:
@@ -47,29 +43,6 @@ def bind_keywords(forward, args, kwargs, takes_ctx):
     return bound.args[len(leading):]
 
 
-def on_one_device(check, args):
-    """The arguments of a built-in op, all on one device (NOTE [devices] in function.py):
-    a 0-dim CPU tensor copied to the others' device, or PyTorch's error.  All on the
-    CPU, the common case, costs one type test per tensor."""
-    for arg in args:
-        if isinstance(arg, tensor_door.Tensor) and type(arg._data) is not np.ndarray:
-            break
-    else:
-        return args
-    if len({a.device for a in args if isinstance(a, tensor_door.Tensor)}) == 1:
-        return args
-    return backend.match_devices(check, args)
-
-
-def inference_tensors_only(args):
-    """True when every tensor argument is an inference tensor (made in inference_mode):
-    PyTorch records nothing then, even in grad mode and for one that requires grad."""
-    for arg in args:
-        if isinstance(arg, tensor_door.Tensor) and not arg._inference:
-            return False
-    return True
-
-
 def checked_gradients(node, grad_inputs):
     """What a custom backward returned, checked as PyTorch checks it: one gradient per
     forward input (extra Nones are dropped), each a tensor or None, None for arguments
@@ -92,7 +65,7 @@ def checked_gradients(node, grad_inputs):
                 f"function {node.name()} returned a gradient different than None at "
                 f"position {position + 1}, but the corresponding forward input was not "
                 "a Variable. Return None for non-tensor inputs of forward.")
-        if grad is not None and not isinstance(grad, tensor_door.Tensor):
+        if grad is not None and not isinstance(grad, TensorBase):
             kind = f"{type(grad).__module__}.{type(grad).__name__}".replace("builtins.", "")
             raise RuntimeError(
                 f"expected Variable or None (got {kind}). minigrad hint: "
@@ -116,7 +89,7 @@ def saved_tensors_once(node):
             "saved_tensors can only be accessed once when clear_saved_tensors_on_access=True "
             "is set on the autograd.Function. Either access saved_tensors only once, or set "
             "clear_saved_tensors_on_access=False.")
-    tensors = unpack_all(node._saved, node)
+    tensors = tuple(None if saved is None else saved.unpack(node) for saved in node._saved)
     node._saved = ()
     return tensors
 
@@ -130,17 +103,16 @@ def vmap_not_written(info, in_dims, *args):
 def remember_view_of_custom_function(node, view, output_nr):
     """A custom Function returned a view: changing it in place later would bypass the
     Function's backward, so it is refused then (Tensor._check_inplace_allowed)."""
-    if "node_name" not in node._function_cls.__dict__ and not node._is_pure_view:
-        view._view_made_by = (node._function_cls.__name__, output_nr)   # (built-ins name
-                                                                        # their nodes)
+    if not node._is_pure_view:
+        view._view_made_by = (node._function_cls.__name__, output_nr)
 
 
-def attach_marked(node, args, outputs, attach):
+def attach_marked(node, args, outputs):
     """The outputs of a forward that called mark_dirty or mark_non_differentiable (or set
     PyTorch's private ctx._is_pure_view: its one output, a view of its one input, may be
-    changed in place as any view): `attach` for the others; a dirty input gets a new
-    history, as an in-place op's result; a non-differentiable output does not require
-    grad."""
+    changed in place as any view), with the numbers of those it attached: a dirty input
+    gets a new history, as an in-place op's result; a non-differentiable output does not
+    require grad.  Function.apply attaches the others as any output."""
     if node._is_pure_view and (len(outputs) != 1 or len(node._input_positions) != 1):
         raise RuntimeError("Pure view custom Function can only have one input Tensor and one "
                            "output Tensor. Open an issue if you need to support more.")
@@ -150,12 +122,13 @@ def attach_marked(node, args, outputs, attach):
                            "returned as output. The inputs that are modified inplace must all "
                            "be outputs of the Function.")
     non_differentiable = {id(t) for t in node._non_differentiable}
-    results = []
+    results, marked = [], []
     for output_nr, output in enumerate(outputs):
         is_dirty, non_diff = id(output) in dirty, id(output) in non_differentiable
         if not (is_dirty or non_diff):
-            results.append(attach(node, args, output, output_nr))
+            results.append(output)
             continue
+        marked.append(output_nr)
         if is_dirty:
             output._check_inplace_allowed()
             check_dirty(output, args, len(outputs))
@@ -173,13 +146,13 @@ def attach_marked(node, args, outputs, attach):
         elif is_dirty:                     # changed in place: a new history for it
             output._rebase_history(node, output_nr)
             if output._base is not None and output._base.requires_grad:
-                tensor_door.rebase_view(output)
+                node._rebase_view(output)       # (a custom Function's: CopySlices)
         else:
             output._set_history(node, output_nr)
         if output._base is not None:
-            remember_view_of_custom_function(node, output, output_nr)
+            node._view_returned(output, output_nr)
         results.append(output)
-    return tuple(results)
+    return tuple(results), marked
 
 
 def check_dirty(output, args, how_many):
@@ -211,7 +184,7 @@ def unrecorded_outputs(args, outputs, dirty):
     dirty, else as a view of itself."""
     if isinstance(outputs, tuple):
         return tuple(unrecorded_outputs(args, output, dirty) for output in outputs)
-    if isinstance(outputs, tensor_door.Tensor) and any(outputs is a for a in args):
+    if isinstance(outputs, TensorBase) and any(outputs is a for a in args):
         if outputs.requires_grad:
             return outputs.detach()
         if not any(outputs is d for d in dirty):

@@ -19,8 +19,10 @@ Example::
     tensor([[ 6.,  0.],
             [ 0., 12.]])
 """
+from ..core.grad_mode import enable_grad
 from .api import grad as _grad
-from .grad_mode import enable_grad
+from .creation import ones_like, zeros, zeros_like
+from .functions import stack
 
 __all__ = ["vjp", "jvp", "jacobian", "hessian", "vhp", "hvp"]
 
@@ -55,7 +57,6 @@ def _finish(values, create_graph):
 
 def _grads(outputs, inputs, grad_outputs, create_graph, strict, fn_name):
     """autograd.grad of `outputs` w.r.t. `inputs`, with zeros for unused inputs."""
-    from ..creation import zeros_like
     differentiable = [(o, g) for o, g in zip(outputs, grad_outputs) if o.requires_grad]
     if differentiable:
         outs, gs = zip(*differentiable)
@@ -78,7 +79,6 @@ def _call(func, inputs, fn_name):
 
 def _check_v(v, outputs, fn_name, what="outputs"):
     """The vector v of a product: given, or implied (ones) for a single element."""
-    from ..creation import ones_like
     if v is None:
         if len(outputs) != 1 or outputs[0].numel() != 1:
             raise RuntimeError(f"The vector v can only be None if the {what} of the "
@@ -125,7 +125,6 @@ def jvp(func, inputs, v=None, create_graph=False, strict=False):
         >>> t
         tensor([2., 4.])
     """
-    from ..creation import zeros_like
     with enable_grad():
         inputs, inputs_tuple = _as_tuple(inputs, "inputs", "jvp")
         inputs = _prepare(inputs, create_graph)
@@ -160,7 +159,6 @@ def jacobian(func, inputs, create_graph=False, strict=False, vectorize=False,
             "Computing Jacobian using forward-AD or forward-over-reverse Hessian isonly "
             "implemented for `vectorize=True`." if not vectorize else
             "minigrad: jacobian supports only strategy='reverse-mode'")
-    from ..functions import stack
     with enable_grad():
         inputs, inputs_tuple = _as_tuple(inputs, "inputs", "jacobian")
         inputs = _prepare(inputs, create_graph)
@@ -181,7 +179,6 @@ def jacobian(func, inputs, create_graph=False, strict=False, vectorize=False,
 
 def _stack_rows(stack, rows, output, x):
     """One row per output element, each shaped like x, into output.shape + x.shape."""
-    from ..creation import zeros
     if not rows:
         return zeros(tuple(output.shape) + tuple(x.shape), dtype=x.dtype, device=x.device)
     return stack(rows).reshape(tuple(output.shape) + tuple(x.shape))
@@ -242,7 +239,6 @@ def _hessian_product(func, inputs, v, create_graph, strict, fn_name):
         _check_single_element(outputs, fn_name)
         gradient = _grads(outputs, inputs, (None,), True, strict, fn_name)
         if fn_name == "hvp":
-            from ..creation import zeros_like
             u = tuple(zeros_like(x).requires_grad_() for x in inputs)
             transposed = _grads(gradient, inputs, u, True, strict, fn_name)     # Hᵀ·u
             result = _grads(transposed, u, v, create_graph, strict, fn_name)

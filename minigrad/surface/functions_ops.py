@@ -1,31 +1,37 @@
 """torch.split(x, 2), torch.cumsum(x, 0), torch.sort(x) ...: the function forms of
 Tensor methods of tensor_math.py and tensor_shape.py (outer's code lives here;
 Tensor.outer calls it).  Each calls the op; read the op's class for its backward."""
-from . import dtypes
-from .ops import activations, inplace_unary, ordering, stats
-from .ops.shape import normalize_dims
+from . import arguments, dtypes
+from ..ops import activations, inplace_unary, ordering, stats
+from ..ops.shape import normalize_dims
 
 
+@arguments.function
 def split(tensor, split_size_or_sections, dim=0):
     return tensor.split(split_size_or_sections, dim)
 
 
+@arguments.function
 def split_with_sizes(input, split_sizes, dim=0):
     return input.split_with_sizes(split_sizes, dim)
 
 
+@arguments.function
 def chunk(input, chunks, dim=0):
     return input.chunk(chunks, dim)
 
 
+@arguments.function
 def unsafe_split(input, split_size, dim=0):
     return input.unsafe_split(split_size, dim)
 
 
+@arguments.function
 def unsafe_split_with_sizes(input, split_sizes, dim=0):
     return input.unsafe_split_with_sizes(split_sizes, dim)
 
 
+@arguments.function
 def unsafe_chunk(input, chunks, dim=0):
     return input.unsafe_chunk(chunks, dim)
 
@@ -34,6 +40,7 @@ def unbind(input, dim=0):
     return input.unbind(dim)
 
 
+@arguments.function
 def narrow(input, dim, start, length):
     return input.narrow(dim, start, length)
 
@@ -52,38 +59,47 @@ def swapaxes(input, axis0, axis1):
 swapdims = swapaxes
 
 
+@arguments.function
 def gather(input, dim, index):
     return input.gather(dim, index)
 
 
+@arguments.function
 def index_select(input, dim, index):
     return input.index_select(dim, index)
 
 
+@arguments.function
 def flip(input, dims):
     return input.flip(dims)
 
 
+@arguments.function
 def roll(input, shifts, dims=None):
     return input.roll(shifts, dims)
 
 
+@arguments.function
 def cumsum(input, dim, dtype=None):
     return input.cumsum(dim, dtype=dtype)
 
 
+@arguments.function
 def prod(input, dim=None, keepdim=False, dtype=None):
     return input.prod(dim, keepdim, dtype=dtype)
 
 
+@arguments.numpy_names
 def amax(input, dim=(), keepdim=False):
     return input.amax(dim, keepdim)
 
 
+@arguments.numpy_names
 def amin(input, dim=(), keepdim=False):
     return input.amin(dim, keepdim)
 
 
+@arguments.function
 def logsumexp(input, dim, keepdim=False):
     return input.logsumexp(dim, keepdim)
 
@@ -92,14 +108,17 @@ def norm(input, p="fro", dim=None, keepdim=False, dtype=None):
     return input.norm(p, dim, keepdim, dtype=dtype)
 
 
+@arguments.function
 def var(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
     return input.var(dim, unbiased, keepdim, correction=correction)
 
 
+@arguments.function
 def std(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
     return input.std(dim, unbiased, keepdim, correction=correction)
 
 
+@arguments.function
 def var_mean(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
     """(var, mean) over dim, from one node (VarMeanBackward0): var's arguments.
 
@@ -113,32 +132,106 @@ def var_mean(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
     return stats.VarMean.apply(input, dim, correction, keepdim)
 
 
+@arguments.function
 def std_mean(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
     """(std, mean) over dim, from one node (StdMeanBackward0): std's arguments."""
     dim, correction = stats.var_arguments(dim, unbiased, correction)
     return stats.StdMean.apply(input, dim, correction, keepdim)
 
 
-def _elementwise(name):
-    def function(input):
-        return getattr(input, name)()
-    function.__name__ = function.__qualname__ = name
-    function.__doc__ = f"torch.{name}(x) is x.{name}()."
-    return function
+@arguments.function
+def log1p(input):
+    return input.log1p()
 
 
-log1p, expm1, log2, log10 = (_elementwise(n) for n in ("log1p", "expm1", "log2", "log10"))
-erf, erfc = _elementwise("erf"), _elementwise("erfc")
-sinh, cosh, asin, acos, atan = (_elementwise(n) for n in ("sinh", "cosh", "asin", "acos", "atan"))
+@arguments.function
+def expm1(input):
+    return input.expm1()
+
+
+@arguments.function
+def log2(input):
+    return input.log2()
+
+
+@arguments.function
+def log10(input):
+    return input.log10()
+
+
+@arguments.function
+def erf(input):
+    return input.erf()
+
+
+@arguments.function
+def erfc(input):
+    return input.erfc()
+
+
+@arguments.function
+def sinh(input):
+    return input.sinh()
+
+
+@arguments.function
+def cosh(input):
+    return input.cosh()
+
+
+@arguments.function
+def asin(input):
+    return input.asin()
+
+
+@arguments.function
+def acos(input):
+    return input.acos()
+
+
+@arguments.function
+def atan(input):
+    return input.atan()
+
+
+@arguments.function
+def floor(input):
+    return input.floor()
+
+
+@arguments.function
+def ceil(input):
+    return input.ceil()
+
+
+@arguments.function
+def trunc(input):
+    return input.trunc()
+
+
+@arguments.function
+def isnan(input):
+    return input.isnan()
+
+
+@arguments.function
+def isinf(input):
+    return input.isinf()
+
+
+@arguments.function
+def isfinite(input):
+    return input.isfinite()
+
+
 arcsin, arccos, arctan = asin, acos, atan
-floor, ceil, trunc = (_elementwise(n) for n in ("floor", "ceil", "trunc"))
-isnan, isinf, isfinite = (_elementwise(n) for n in ("isnan", "isinf", "isfinite"))
 
 
 def round(input, *, decimals=0):
     return input.round(decimals=decimals)
 
 
+@arguments.function
 def atan2(input, other):
     return input.atan2(other)
 
@@ -146,6 +239,7 @@ def atan2(input, other):
 arctan2 = atan2
 
 
+@arguments.function
 def outer(input, vec2):
     """a ⊗ b: a[:, None] * b (PyTorch records the product: MulBackward0).
 
@@ -169,14 +263,17 @@ def diag(input, diagonal=0):
     return input.diag(diagonal)
 
 
+@arguments.function
 def diagonal(input, offset=0, dim1=0, dim2=1):
     return input.diagonal(offset, dim1, dim2)
 
 
+@arguments.function
 def trace(input):
     return input.trace()
 
 
+@arguments.function
 def select(input, dim, index):
     return input.select(dim, index)
 
@@ -187,50 +284,62 @@ def sort(input, *dim_descending, dim=-1, descending=False, stable=None):
     return input.sort(dim=dim, descending=descending, stable=stable)
 
 
+@arguments.function
 def median(input, dim=None, keepdim=False):
     return input.median() if dim is None else input.median(dim, keepdim)
 
 
+@arguments.function
 def nanmedian(input, dim=None, keepdim=False):
     return input.nanmedian() if dim is None else input.nanmedian(dim, keepdim)
 
 
+@arguments.function
 def kthvalue(input, k, dim=-1, keepdim=False):
     return input.kthvalue(k, dim, keepdim)
 
 
+@arguments.function
 def mode(input, dim=-1, keepdim=False):
     return input.mode(dim, keepdim)
 
 
+@arguments.function
 def mv(input, vec):
     return input.mv(vec)
 
 
+@arguments.function
 def bmm(input, mat2):
     return input.bmm(mat2)
 
 
+@arguments.function
 def clamp_min(input, min):
     return input.clamp_min(min)
 
 
+@arguments.function
 def clamp_max(input, max):
     return input.clamp_max(max)
 
 
+@arguments.function
 def index_fill(input, dim, index, value):
     return input.index_fill(dim, index, value)
 
 
+@arguments.function
 def unflatten(input, dim, sizes):
     return input.unflatten(dim, sizes)
 
 
+@arguments.function
 def tensor_split(input, indices_or_sections, dim=0):
     return input.tensor_split(indices_or_sections, dim)
 
 
+@arguments.function
 def argsort(input, dim=-1, descending=False, stable=False):
     return input.argsort(dim=dim, descending=descending, stable=stable)
 
@@ -239,30 +348,36 @@ def topk(input, k, dim=-1, largest=True, sorted=True):
     return input.topk(k, dim, largest, sorted)
 
 
+@arguments.function
 def tril(input, diagonal=0):
     return input.tril(diagonal)
 
 
+@arguments.function
 def triu(input, diagonal=0):
     return input.triu(diagonal)
 
 
+@arguments.numpy_names
 def any(input, dim=None, keepdim=False):
     """True where some element (over dim, or all of them) is nonzero."""
     return input._new(input._data.any(axis=_reduced(input, dim), keepdims=keepdim))
 
 
+@arguments.numpy_names
 def all(input, dim=None, keepdim=False):
     """True where every element (over dim, or all of them) is nonzero."""
     return input._new(input._data.all(axis=_reduced(input, dim), keepdims=keepdim))
 
 
+@arguments.function
 def count_nonzero(input, dim=None):
     """How many elements (over dim, or all of them) are not zero (int64, no gradient)."""
     counts = (input._data != 0).sum(axis=_reduced(input, dim))
     return input._new(input._xp.asarray(counts, dtype=dtypes.int64.numpy))
 
 
+@arguments.function
 def take_along_dim(input, indices, dim=None):
     return input.take_along_dim(indices, dim)
 
@@ -271,11 +386,13 @@ def _reduced(input, dim):
     return None if dim is None else normalize_dims(dim, input.ndim)
 
 
+@arguments.function
 def threshold(input, threshold, value):
     """input where input > threshold, else value (nn.functional.threshold)."""
     return activations.Threshold.apply(input, threshold, value)
 
 
+@arguments.function
 def threshold_(input, threshold, value):
     return input._inplace(inplace_unary.ThresholdInplace, threshold, value)
 
@@ -285,11 +402,13 @@ def clip(input, min=None, max=None):
     return input.clamp(min, max)
 
 
+@arguments.function
 def floor_divide(input, other):
     """input // other, rounded toward -inf (no gradient)."""
     return input // other
 
 
+@arguments.function
 def remainder(input, other):
     """input % other, with the sign of other."""
     return input % other

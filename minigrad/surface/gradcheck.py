@@ -11,9 +11,14 @@ import warnings
 import numpy as np
 
 from .. import backend
-from .function import Function
-from .grad_mode import enable_grad
+from ..core.grad_mode import enable_grad
 from . import api
+from . import forward_ad as fwAD
+from .creation import randn, tensor, zeros_like
+from .custom_function import Function
+
+
+__all__ = ["gradcheck", "gradgradcheck", "GradcheckError"]
 
 
 class GradcheckError(RuntimeError):
@@ -109,7 +114,6 @@ def _analytical_jacobian(inputs, output, nondet_tol):
 
 
 def _vjp_rows(diff_inputs, output):
-    from ..creation import zeros_like
     jacobians = [np.zeros((x.numel(), output.numel())) for x in diff_inputs]
     for k in range(output.numel()):
         seed = zeros_like(output)
@@ -127,8 +131,6 @@ def _forward_ad_jacobians(func, inputs):
     """J[i][o] from forward-mode AD, as PyTorch's gradcheck computes it: every input that
     requires grad is made dual (detached, a tangent of zeros), then row k of J[i] is the
     tangent of output o when input i's tangent is one-hot at its k-th element."""
-    from ..creation import zeros_like
-    from . import forward_ad as fwAD
     result = []
     with fwAD.dual_level():
         args, tangents = list(inputs), {}
@@ -187,7 +189,6 @@ _FAST_MODE_NOTE = (
 
 def _check_backward_multiplies_grad_output(outputs, inputs):
     """With zero grad_outputs, every gradient must be zero (PyTorch's check)."""
-    from ..creation import zeros_like
     diff_inputs = [x for x in inputs if _is_tensor(x) and x.requires_grad]
     grads = api.grad(outputs, diff_inputs, [zeros_like(o) for o in outputs], allow_unused=True)
     for g, x in zip(grads, diff_inputs):
@@ -225,7 +226,6 @@ def _check_undefined_grads(func, inputs):
             fresh = [o for o in _outputs(func, inputs) if o.requires_grad]
             cases.append([_UndefinedGrad.apply(o) if i == undefined else o
                           for i, o in enumerate(fresh)])
-    from ..creation import zeros_like
     for case in cases:
         try:
             grads = api.grad(case, diff_inputs, [zeros_like(o) for o in case],
@@ -297,7 +297,6 @@ def gradcheck(func, inputs, *, eps=1e-6, atol=1e-5, rtol=1e-3, raise_exception=T
 
 def _mismatch_message(output_index, input_index, numerical, analytical, forward_ad=False,
                       rtol=1e-3, atol=1e-5):
-    from ..creation import tensor
     bad = np.argwhere(~np.isclose(analytical, numerical, rtol=rtol, atol=atol, equal_nan=True))
     row, column = bad[0]
     mode = "computed with forward mode " if forward_ad else ""
@@ -327,7 +326,6 @@ def gradgradcheck(func, inputs, grad_outputs=None, *, eps=1e-6, atol=1e-5, rtol=
     if check_batched_grad and not check_rev_over_rev:
         raise AssertionError(
             "Setting check_batched_grad=True requires check_rev_over_rev to be True")
-    from ..creation import randn
     inputs = tuple(inputs) if isinstance(inputs, (tuple, list)) else (inputs,)
     outputs = [o for o in _outputs(func, inputs) if _is_tensor(o) and o.requires_grad]
     if grad_outputs is None:

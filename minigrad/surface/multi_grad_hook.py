@@ -12,8 +12,8 @@ because minigrad runs a backward on one thread.
 import functools
 from collections import defaultdict
 
-from ..utils.hooks import RemovableHandle
-from . import engine
+from ..core import graph as engine
+from ..core.hooks import RemovableHandle
 
 SUPPORTED_MODES = ("all", "any")
 

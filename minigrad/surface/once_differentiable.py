@@ -2,13 +2,13 @@
 
 Its backward runs without recording; under create_graph its results hang from an error
 node, so that only differentiating them again raises.  PyTorch keeps it in
-torch.autograd.function, and so does minigrad (function.py imports it).
+torch.autograd.function, and so does minigrad (autograd/function.py).
 """
 import functools
 
-from . import tensor_door
-from .function import Function
-from .grad_mode import _state as _grad_mode, no_grad
+from ..core.grad_mode import no_grad, state as modes
+from ..core.tensor import TensorBase
+from .custom_function import Function
 
 
 def once_differentiable(backward):
@@ -19,8 +19,8 @@ def once_differentiable(backward):
     def wrapper(ctx, *grad_outputs):
         with no_grad():
             results = backward(ctx, *grad_outputs)
-        if not (_grad_mode.enabled and any(
-                isinstance(g, tensor_door.Tensor) and g.requires_grad for g in grad_outputs)):
+        if not (modes.enabled and any(
+                isinstance(g, TensorBase) and g.requires_grad for g in grad_outputs)):
             return results
         single = not isinstance(results, tuple)
         results = (results,) if single else results
@@ -29,7 +29,7 @@ def once_differentiable(backward):
             return results[0] if single else results
         # A None result gets an edge too (to nothing): a tensor that needs no gradient
         # stands in for it, and comes back as None.
-        stand_in = tensor_door.zeros((0,), present[0].dtype, present[0].device)
+        stand_in = present[0]._new(present[0]._xp.zeros(0, present[0]._data.dtype))
         missing = tuple(position for position, r in enumerate(results) if r is None)
         delayed = _DelayedError.apply(missing, *[
             stand_in if r is None else r.detach().requires_grad_() for r in results])

@@ -9,10 +9,10 @@ result's dtype; c's version goes up, as after any in-place change.
 """
 import warnings
 
-from .autograd import allow_mutation
-from .autograd.forward_ad import unpack_dual
-from .autograd.grad_mode import is_grad_enabled
-from .ops.arithmetic import is_tensor
+from ..core.grad_mode import is_grad_enabled
+from ..ops.arithmetic import is_tensor
+from . import allow_mutation
+from .forward_ad import unpack_dual
 
 
 def _tensors(values):

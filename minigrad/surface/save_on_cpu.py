@@ -1,6 +1,6 @@
 """`save_on_cpu`: saved tensors hooks that keep what backward needs in host memory."""
 from .. import backend
-from .saved_tensor import saved_tensors_hooks
+from ..core.hooks import saved_tensors_hooks
 
 
 class save_on_cpu(saved_tensors_hooks):

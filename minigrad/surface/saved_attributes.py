@@ -7,10 +7,13 @@ the table below gives each slot PyTorch's name.  A slot an op left empty (Mul
 saves `self` only when `other` needs a gradient) reads as None, as in PyTorch.
 Other `_saved_<name>` values are the op's ctx attributes (`ctx.exponent`).
 """
-from . import tensor_door
-from .grad_mode import no_grad
-from .node import leaf_accumulator
-from .saved_tensor import ERR_BACKWARD_TWICE, ERR_PACK_HOOK_IN_PLACE, saved_tensors_of
+import numpy as np
+
+from ..core.errors import BACKWARD_TWICE as ERR_BACKWARD_TWICE
+from ..core.errors import PACK_HOOK_IN_PLACE as ERR_PACK_HOOK_IN_PLACE
+from ..core.function import SavedTensor
+from ..core.grad_mode import no_grad
+from ..core.graph import leaf_accumulator
 
 # node name -> PyTorch's name of each save_for_backward slot, in order
 SLOT_NAMES = {
@@ -44,7 +47,7 @@ def saved_attribute(node, name):
     """The value of `node._saved_<x>` or `node._raw_saved_<x>`; AttributeError if none."""
     raw = name.startswith("_raw_saved_")
     key = name[len("_raw_saved_" if raw else "_saved_"):]
-    if raw and key == "tensors" and not node._function_cls._builtin:
+    if raw and key == "tensors" and "node_name" not in node._function_cls.__dict__:   # custom
         return raw_saved_tensors(node)
     if key == "indices" and node.name() == "IndexBackward0":
         return _saved_indices(node, raw)
@@ -52,13 +55,15 @@ def saved_attribute(node, name):
         return tuple(node.shape)
     slots = SLOT_NAMES.get(node.name(), ())
     if key in ("self_sym_sizes", "mat2_sym_sizes") and not raw and node.name() == "MmBackward0":
-        return tuple(saved_tensors_of(node)[slots.index(key[:-len("_sym_sizes")])].shape)
+        return tuple(node._saved[slots.index(key[:-len("_sym_sizes")])].shape)
     if not raw and node.name() in _FROM_KEY_OR_DIMS:
         found = _FROM_KEY_OR_DIMS[node.name()](node).get(key, _MISSING)
         if found is not _MISSING:
             return found
+    if key == "other" and "number" in node.__dict__:      # x * 2: the 2 (MulNumber ...)
+        _save_the_number(node)
     if key in slots:
-        saved = (saved_tensors_of(node) or (None,) * len(slots))[slots.index(key)]
+        saved = (node._saved or (None,) * len(slots))[slots.index(key)]
         if raw:
             return None if saved is None else RawSavedTensor.of(saved, node)
         return None if saved is None else saved.unpack(node)
@@ -66,6 +71,20 @@ def saved_attribute(node, name):
     if not raw and attribute is not None and attribute in node.__dict__:
         return node.__dict__[attribute]
     raise AttributeError(f"'{node.name()}' object has no attribute '{name}'")
+
+
+def _save_the_number(node):
+    """An op that keeps a Python number as such (`x * 2`: MulNumber, DivNumber) shows it as
+    PyTorch does, as a saved tensor: made the first time it is asked for, the same tensor
+    each time, and version-checked (backward reads it from then on); after a backward that
+    freed the node, refused as every freed saved tensor is."""
+    if node._saved[0] is not None:
+        return
+    if node._released:
+        raise RuntimeError(ERR_BACKWARD_TWICE)
+    number = node._output_metadata[0].tensor_class._make(np.array(node.number))
+    number._wrapped_number = True
+    node._saved = (SavedTensor(number, node, 0),) + node._saved[1:]
 
 
 def _transpose_dims(node):
@@ -94,7 +113,7 @@ _MISSING = object()
 def _saved_indices(node, raw):
     """IndexBackward0's indices, as PyTorch lists them: one per dim up to the last one
     indexed by a tensor, None for a dim taken whole (`x[:, i]`: None, i)."""
-    saved = iter(saved_tensors_of(node))
+    saved = iter(node._saved)
     slots = [next(saved) if isinstance(k, list) or hasattr(k, "shape") else None
              for k in node.key]
     while slots and slots[-1] is None:
@@ -107,7 +126,7 @@ def _saved_indices(node, raw):
 def raw_saved_tensors(node):
     """A custom Function's `grad_fn._raw_saved_tensors`: one RawSavedTensor per slot of
     save_for_backward (None among them too); refused once backward has freed them."""
-    slots = saved_tensors_of(node) or ()
+    slots = node._saved or ()
     if any(saved is not None and saved.freed for saved in slots):
         raise RuntimeError(ERR_BACKWARD_TWICE)
     return tuple(RawSavedTensor.of(saved, node) for saved in slots)
@@ -136,7 +155,7 @@ class RawSavedTensor:
         saved = self._saved
         if saved is None or saved.freed:
             return None
-        return saved.packed if saved.unpack_hook is not None else _kept_tensor(saved)
+        return saved.packed if saved.unpack_hook is not None else saved.kept_tensor()
 
     @property
     def unpack_hook(self):
@@ -166,7 +185,7 @@ class RawSavedTensor:
                 "Calling register_hooks on a saved tensor whose hooks have already been set. "
                 "Hint: only one pair of hooks is allowed at a time.")
         pack_hook, unpack_hook = hooks
-        tensor = _kept_tensor(saved)
+        tensor = saved.kept_tensor()
         with no_grad():
             packed = pack_hook(tensor)
         if tensor._version != saved.version:
@@ -179,13 +198,3 @@ class RawSavedTensor:
 
 
 RawSavedTensor.__name__ = RawSavedTensor.__qualname__ = "SavedTensor"     # PyTorch's name
-
-
-def _kept_tensor(saved):
-    """The tensor a SavedTensor keeps: the saved input itself, or the saved output's data
-    without its node (kept as an array: saved_tensor.py)."""
-    if not saved.is_output:
-        return saved.packed
-    tensor = tensor_door.Tensor._make(saved.packed)
-    tensor._version_counter = saved.version_counter
-    return tensor

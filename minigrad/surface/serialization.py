@@ -20,7 +20,7 @@ import os
 import pickle
 
 _SAFE_GLOBALS = {
-    ("minigrad.creation", "tensor"),
+    ("minigrad.surface.tensor", "Tensor"), ("minigrad.surface.creation", "tensor"),
     ("numpy.core.multiarray", "_reconstruct"), ("numpy._core.multiarray", "_reconstruct"),
     ("numpy.core.multiarray", "scalar"), ("numpy._core.multiarray", "scalar"),
     ("numpy", "ndarray"), ("numpy", "dtype"), ("collections", "OrderedDict"),
@@ -31,6 +31,8 @@ class _WeightsUnpickler(pickle.Unpickler):
     """Unpickles tensors, arrays and containers; refuses every other global."""
 
     def find_class(self, module, name):
+        if (module, name) == ("minigrad.creation", "tensor"):     # (saved by minigrad 0.1)
+            module = "minigrad.surface.creation"
         if (module, name) in _SAFE_GLOBALS or (module.startswith("numpy.dtypes")
                                                and name.endswith("DType")):
             return super().find_class(module, name)

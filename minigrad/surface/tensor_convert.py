@@ -2,10 +2,13 @@
 float(t), int(t), bool(t), len(t) and iteration; copies (clone), .to(dtype or device),
 .cpu(), .cuda(), .double() ...; and new tensors like this one (new_zeros ...).  A mixin
 of Tensor."""
-from . import backend, dtypes
-from .autograd.grad_mode import _state as _grad_mode
-from .ops import shape
-from .ops.arithmetic import is_tensor
+import numpy as np
+
+from .. import backend
+from ..core.grad_mode import state as _grad_mode
+from ..ops import shape
+from ..ops.arithmetic import is_tensor
+from . import arguments, dtypes, python_data
 from .tensor_shape import _sizes
 
 
@@ -18,9 +21,15 @@ class TensorConvert:
         return f"torch.{dtypes.legacy_name(self.dtype)}Tensor [{', '.join(map(str, self.shape))}]"
 
     def __reduce_ex__(self, protocol):
-        from .creation import tensor
+        """Pickled as its data (on the host), device and requires_grad: a leaf again."""
         device = None if self.device is backend.CPU else str(self.device)
-        return (tensor, (backend.to_numpy(self._data), None, device, self._requires_grad))
+        return (type(self), (), {"data": backend.to_numpy(self._data), "device": device,
+                                 "requires_grad": self._requires_grad})
+
+    def __setstate__(self, state):
+        data = state["data"]
+        self._data = data if state["device"] is None else backend.move(data, state["device"])
+        self._requires_grad = state["requires_grad"]
 
     # --- to Python and numpy ----------------------------------------------------
     def numpy(self, *, force=False):
@@ -99,6 +108,7 @@ class TensorConvert:
     def clone(self):
         return shape.Clone.apply(self)
 
+    @arguments.method
     def to(self, *args, dtype=None, device=None, copy=False, **kwargs):
         for arg in args:
             if is_tensor(arg):
@@ -137,26 +147,31 @@ class TensorConvert:
     def bool(self):
         return self.to(dtypes.bool)
 
+    @arguments.method
     def type_as(self, other):
         return self.to(other.dtype)
 
 
     # --- new tensors like this one ----------------------------------------------
+    @arguments.method
     def new_full(self, size, fill_value, *, dtype=None, device=None, requires_grad=False):
-        from .creation import full
-        return full(_sizes(size if isinstance(size, (tuple, list)) else (size,)), fill_value,
-                    dtype=dtype or self.dtype, device=device or self.device,
-                    requires_grad=requires_grad)
+        dtype = dtypes.to_dtype(dtype or self.dtype)
+        size = _sizes(size if isinstance(size, (tuple, list)) else (size,))
+        return python_data.made(type(self), np.full(size, fill_value, dtype.numpy), dtype,
+                                device or self.device, requires_grad)
 
+    @arguments.method
     def new_zeros(self, *size, dtype=None, device=None, requires_grad=False):
         return self.new_full(_sizes(size), 0, dtype=dtype, device=device,
                              requires_grad=requires_grad)
 
+    @arguments.method
     def new_ones(self, *size, dtype=None, device=None, requires_grad=False):
         return self.new_full(_sizes(size), 1, dtype=dtype, device=device,
                              requires_grad=requires_grad)
 
     def new_tensor(self, data, *, dtype=None, device=None, requires_grad=False):
-        from .creation import tensor
-        return tensor(data, dtype=dtype or self.dtype, device=device or self.device,
-                      requires_grad=requires_grad)
+        if isinstance(data, type(self)):
+            data = backend.to_numpy(data._data)
+        array, dtype = python_data.array_of(data, dtype or self.dtype)
+        return python_data.made(type(self), array, dtype, device or self.device, requires_grad)

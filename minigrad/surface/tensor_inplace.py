@@ -5,60 +5,16 @@ PyTorch's rules for what may be changed in place.
 Each in-place op is a Function whose forward writes into its input through
 `Tensor._write` (which bumps the version counter), calls `ctx.mark_dirty(x)` and
 returns x: exactly what the mark_dirty lesson teaches.  A mixin of Tensor."""
-import re
-
 import numpy as np
 
-from . import backend, dtypes
-from .autograd import allow_mutation, forward_ad
-from .autograd.forward_ad import _state as _forward_ad
-from .autograd.grad_mode import _state as _grad_mode, is_grad_enabled
-from .ops import index, inplace, inplace_unary, inplace_views, view_history
-from .ops import inplace_compare as compare
-from .ops.arithmetic import is_tensor, wrap_number
-
-
-def no_grad_view_error(view, what="is being modified inplace"):
-    """PyTorch's refusal of an in-place change that involves a view made without recording
-    (in no_grad mode or in inference mode, or a view of such a view): `what` happened in
-    grad mode."""
-    if view._view_made_in == "inference mode":
-        made, now, block = "inference mode", "in normal mode", "inference_mode"
-    else:
-        made, now, block = "no_grad mode", "with grad mode enabled", "no_grad"
-    view_of = ("A view was created" if view._grad_fn is None else
-               "Output {1} of {0} is a view of a view which was created".format(*_own_node(view)))
-    return RuntimeError(
-        f"{view_of} in {made} and {what} {now}. Given that this use case is "
-        "ambiguous and error-prone, it is forbidden. You can clarify your code by moving both "
-        f"the view and the inplace either both inside the {block} block (if you don't want "
-        "the inplace to be tracked) or both outside (if you want the inplace to be tracked).")
-
-
-def view_made_by_error(view, what="is being modified inplace"):
-    """PyTorch's refusal of an in-place change that involves a view made by a function of
-    several views (split, unbind) or by a custom Function (or a view of one of those):
-    `what` happened."""
-    name, nr, *of_many = view._view_made_by
-    if name is None:                          # a view of such a view: named by its own node
-        name, nr = _own_node(view)
-    if of_many:
-        why = ("This view is the output of a function that returns multiple views. Such "
-               "functions do not allow the output views to be modified inplace. You should "
-               "replace the inplace operation by an out-of-place one.")
-    else:
-        why = ("This view was created inside a custom Function (or because an input was "
-               "returned as-is) and the autograd logic to handle view+inplace would override "
-               "the custom backward associated with the custom Function, leading to incorrect "
-               "gradients. This behavior is forbidden. You can fix this by cloning the output "
-               "of the custom Function.")
-    return RuntimeError(f"Output {nr} of {name} is a view and {what}. {why}")
-
-
-def _own_node(view):
-    """(name, output number) of the node that made a view, as PyTorch's messages name it:
-    "Output 0 of View"."""
-    return re.sub(r"Backward\d*$", "", view._grad_fn.name()), view._output_nr
+from .. import backend
+from ..core import seams
+from ..core.grad_mode import is_grad_enabled, state as _grad_mode
+from ..ops import index, inplace, inplace_unary, inplace_views
+from ..ops import inplace_compare as compare
+from ..ops.arithmetic import is_tensor, wrap_number
+from . import allow_mutation, arguments, dtypes, view_history
+from .view_history import no_grad_view_error, view_made_by_error
 
 
 class TensorInPlace:
@@ -69,8 +25,8 @@ class TensorInPlace:
         """Run an in-place op; through a view, the base's history is updated too.
         `through_view`: it writes through a view of self (`x[0] = 1`)."""
         self._check_inplace_allowed(through_view)
-        if _forward_ad["level"] is not None:     # forward AD: the JVP may need the old value
-            forward_ad.keep_old_value(self, args)
+        if seams.forward_ad is not None:     # forward AD: the JVP may need the old value
+            seams.forward_ad.keep_old_value(self, args)
         if allow_mutation.active is not None:       # allow_mutation_on_saved_tensors()
             allow_mutation.active.before_write(self)
         base = self._base
@@ -79,15 +35,19 @@ class TensorInPlace:
             return view_history.inplace_on_view(self, op, *args)
         return op.apply(self, *args)
 
+    @arguments.method
     def add_(self, other, alpha=1):
         return self._inplace(inplace.AddInplace, wrap_number(other, self), alpha)
 
+    @arguments.method
     def sub_(self, other, alpha=1):
         return self._inplace(inplace.SubInplace, wrap_number(other, self), alpha)
 
+    @arguments.method
     def mul_(self, other):
         return self._inplace(inplace.MulInplace, wrap_number(other, self))
 
+    @arguments.method
     def div_(self, other):
         return self._inplace(inplace.DivInplace, wrap_number(other, self))
 
@@ -98,12 +58,15 @@ class TensorInPlace:
     def zero_(self):
         return self._inplace(inplace.ZeroInplace)
 
+    @arguments.method
     def fill_(self, value):
         return self._inplace(inplace.FillInplace, value)
 
+    @arguments.method
     def copy_(self, src):
         return self._inplace(inplace.CopyInplace, src)
 
+    @arguments.method
     def clamp_(self, min=None, max=None):
         return self._inplace(inplace.ClampInplace, min, max)
 
@@ -117,21 +80,27 @@ class TensorInPlace:
         return self._inplace(inplace_unary.IndexFillInplace, dim, index, value)
 
     # in-place comparisons: 1 where true, 0 where not, in self's dtype (no gradient)
+    @arguments.method
     def eq_(self, other):
         return self._compare_(other, compare.EqInplace, compare.EqScalarInplace)
 
+    @arguments.method
     def ne_(self, other):
         return self._compare_(other, compare.NeInplace, compare.NeScalarInplace)
 
+    @arguments.method
     def lt_(self, other):
         return self._compare_(other, compare.LtInplace, compare.LtScalarInplace)
 
+    @arguments.method
     def le_(self, other):
         return self._compare_(other, compare.LeInplace, compare.LeScalarInplace)
 
+    @arguments.method
     def gt_(self, other):
         return self._compare_(other, compare.GtInplace, compare.GtScalarInplace)
 
+    @arguments.method
     def ge_(self, other):
         return self._compare_(other, compare.GeInplace, compare.GeScalarInplace)
 
@@ -154,6 +123,7 @@ class TensorInPlace:
         self._inplace(inplace.IndexPut if advanced else inplace.SetItem, key, value,
                       through_view=not advanced and index.makes_view(self, key))
 
+    @arguments.method
     def masked_fill_(self, mask, value):
         """Write `value` where `mask` (a bool tensor broadcastable to self) is True.
 
@@ -208,6 +178,7 @@ class TensorInPlace:
         return self
 
     # --- a new size in place (no gradient) ------------------------------------------
+    @arguments.method
     def resize_(self, *sizes):
         """Give self the shape `sizes`, in place: the first elements, in order, of what it
         held (a view of them when there are enough; else new memory, the rest zeros, where
@@ -237,6 +208,7 @@ class TensorInPlace:
             grown[:min(count, flat.size)] = flat[:count]
             self._data = grown.reshape(shape)
 
+    @arguments.method
     def resize_as_(self, other):
         """resize_ to the shape of `other`."""
         return self.resize_(other.shape)

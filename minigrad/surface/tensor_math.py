@@ -4,11 +4,13 @@ comparisons.  Each calls one op of minigrad/ops/; read the op's class for its fo
 and backward.  A mixin of Tensor."""
 import operator
 
-from . import backend, functions_ops, return_types
-from .ops import (arithmetic, combine, linalg, ordering, pieces, reduce, special, stats, unary,
+from .. import backend
+from ..core.tensor import TensorBase
+from ..ops import (arithmetic, combine, linalg, ordering, pieces, reduce, special, stats, unary,
                   unary_more)
-from .ops.arithmetic import binary_arrays, is_tensor, wrap_number
-from .ops.shape import check_expandable
+from ..ops.arithmetic import binary_arrays, is_tensor, wrap_number
+from ..ops.shape import check_expandable
+from . import arguments, devices, functions_ops, return_types
 from .tensor_shape import _sizes
 
 
@@ -16,17 +18,31 @@ class TensorMath:
     __slots__ = ()
 
     # --- arithmetic: + - * / // % ** @ ------------------------------------------
+    @arguments.method
     def add(self, other, alpha=1):
         return arithmetic.Add.apply(self, wrap_number(other, self), alpha)
 
+    @arguments.method
     def sub(self, other, alpha=1):
         return arithmetic.Sub.apply(self, wrap_number(other, self), alpha)
 
+    @arguments.method
     def mul(self, other):
-        return arithmetic.Mul.apply(self, wrap_number(other, self))
+        if isinstance(other, TensorBase):
+            return arithmetic.Mul.apply(self, other)
+        other = wrap_number(other, self)              # a Python number: a 0-dim tensor
+        if other._wrapped_number:
+            return arithmetic.MulNumber.apply(self, other)
+        return arithmetic.Mul.apply(self, other)
 
+    @arguments.method
     def div(self, other):
-        return arithmetic.Div.apply(self, wrap_number(other, self))
+        if isinstance(other, TensorBase):
+            return arithmetic.Div.apply(self, other)
+        other = wrap_number(other, self)
+        if other._wrapped_number:
+            return arithmetic.DivNumber.apply(self, other)
+        return arithmetic.Div.apply(self, other)
 
     def pow(self, exponent):
         if is_tensor(exponent):
@@ -42,15 +58,19 @@ class TensorMath:
     def square(self):
         return arithmetic.Pow.apply(self, 2)
 
+    @arguments.method
     def matmul(self, other):
         return linalg.matmul(self, other)
 
+    @arguments.method
     def mm(self, other):
         return linalg.Mm.apply(self, other)
 
+    @arguments.method
     def dot(self, other):
         return linalg.Dot.apply(self, other)
 
+    @arguments.method
     def mv(self, vec):
         """A matrix times a vector (MvBackward0)."""
         if self.ndim != 2 or vec.ndim != 1:
@@ -58,6 +78,7 @@ class TensorMath:
                                f"{vec.ndim}")
         return linalg.Mv.apply(self, vec)
 
+    @arguments.method
     def bmm(self, mat2):
         """Batches of matrices multiplied pairwise, (b, n, m) @ (b, m, p) (BmmBackward0)."""
         for name, t in (("batch1", self), ("batch2", mat2)):
@@ -69,37 +90,46 @@ class TensorMath:
                 f"[{self.shape[0]}, {self.shape[2]}] but got: [{mat2.shape[0]}, {mat2.shape[1]}].")
         return linalg.Bmm.apply(self, mat2)
 
-    __add__ = add
+    # The operators: each a method's own code, giving way to an operand that is neither a
+    # tensor nor a number (arguments.operator: `x * None` is Python's TypeError)
+    __add__ = arguments.operator(add)
 
-    __sub__ = sub
+    __sub__ = arguments.operator(sub)
 
-    __mul__ = mul
+    __mul__ = __rmul__ = arguments.operator(mul)
 
-    __truediv__ = div
+    __truediv__ = arguments.operator(div)
 
-    __pow__ = pow
+    __pow__ = arguments.operator(pow)
 
-    __matmul__ = matmul
+    __matmul__ = arguments.operator(matmul, matrices=True)
 
     __neg__ = neg
 
-    def __radd__(self, other):
+    def _radd(self, other):
         return arithmetic.Add.apply(self, wrap_number(other, self))
 
-    def __rsub__(self, other):
+    def _rsub(self, other):
         return arithmetic.RSub.apply(self, other)
 
-    def __rmul__(self, other):
-        return arithmetic.Mul.apply(self, wrap_number(other, self))
-
-    def __rtruediv__(self, other):
+    def _rtruediv(self, other):
         return self.reciprocal() * other
 
-    def __rpow__(self, other):
+    def _rpow(self, other):
         return arithmetic.RPow.apply(self, other)
 
-    def __rmatmul__(self, other):
+    def _rmatmul(self, other):
         return linalg.matmul(other, self)
+
+    __radd__ = arguments.operator(_radd)
+
+    __rsub__ = arguments.operator(_rsub)
+
+    __rtruediv__ = arguments.operator(_rtruediv)
+
+    __rpow__ = arguments.operator(_rpow)
+
+    __rmatmul__ = arguments.operator(_rmatmul, matrices=True)
 
     def __pos__(self):
         return self
@@ -107,23 +137,30 @@ class TensorMath:
     def __abs__(self):
         return self.abs()
 
-    def __floordiv__(self, other):
+    def floor_divide(self, other):
         """self // other: rounded toward -inf, as Python's and numpy's (no gradient)."""
         return arithmetic.FloorDivide.apply(self, wrap_number(other, self))
 
-    def __rfloordiv__(self, other):
+    def _rfloordiv(self, other):
         return arithmetic.FloorDivide.apply(wrap_number(other, self), self)
 
-    def __mod__(self, other):
+    def remainder(self, other):
         """self % other, with the sign of other, as Python's and numpy's."""
         op = arithmetic.Remainder if is_tensor(other) else arithmetic.RemainderScalar
         return op.apply(self, wrap_number(other, self))
 
-    def __rmod__(self, other):
+    def _rmod(self, other):
         return arithmetic.Remainder.apply(wrap_number(other, self), self)
 
-    floor_divide, remainder = __floordiv__, __mod__
+    __floordiv__ = arguments.operator(floor_divide)
 
+    __rfloordiv__ = arguments.operator(_rfloordiv)
+
+    __mod__ = arguments.operator(remainder)
+
+    __rmod__ = arguments.operator(_rmod)
+
+    @arguments.method
     def outer(self, vec2):
         """self ⊗ vec2 for two vectors: self[:, None] * vec2 (see torch.outer)."""
         return functions_ops.outer(self, vec2)
@@ -162,6 +199,7 @@ class TensorMath:
     def sign(self):
         return unary.Sign.apply(self)
 
+    @arguments.method
     def clamp(self, min=None, max=None):
         return unary.clamp(self, min, max)
 
@@ -174,23 +212,29 @@ class TensorMath:
     def clamp_max(self, max):
         return unary.clamp(self, None, max) if is_tensor(max) else unary.ClampMax.apply(self, max)
 
+    @arguments.method
     def index_fill(self, dim, index, value):
         """self with `value` in the slices at `index` along dim (IndexFillBackward0)."""
         return pieces.IndexFill.apply(self, dim, index, value)
 
+    @arguments.numpy_names
     def softmax(self, dim):
         return combine.Softmax.apply(self, dim)
 
+    @arguments.numpy_names
     def log_softmax(self, dim):
         return combine.LogSoftmax.apply(self, dim)
 
+    @arguments.method
     def masked_fill(self, mask, value):
         fill = combine.MaskedFillTensor if is_tensor(value) else combine.MaskedFill
         return fill.apply(self, mask, value)
 
+    @arguments.method
     def maximum(self, other):
         return combine.Maximum.apply(self, other)
 
+    @arguments.method
     def minimum(self, other):
         return combine.Minimum.apply(self, other)
 
@@ -235,6 +279,7 @@ class TensorMath:
 
     arcsin, arccos, arctan = asin, acos, atan
 
+    @arguments.method
     def atan2(self, other):
         return unary_more.Atan2.apply(self, other)
 
@@ -280,13 +325,19 @@ class TensorMath:
 
 
     # --- reductions -------------------------------------------------------------
+    @arguments.method
     def sum(self, dim=None, keepdim=False, dtype=None):
-        result = (reduce.Sum if dim is None else reduce.SumDim).apply(self, dim, keepdim)
+        if dim is None and not keepdim:
+            result = reduce.Sum.apply(self)
+        else:
+            result = reduce.SumDim.apply(self, dim, keepdim)
         return result if dtype is None else result.to(dtype)
 
+    @arguments.method
     def mean(self, dim=None, keepdim=False):
         return (reduce.Mean if dim is None else reduce.MeanDim).apply(self, dim, keepdim)
 
+    @arguments.numpy_names
     def max(self, dim=None, keepdim=False):
         if is_tensor(dim):
             return self.maximum(dim)
@@ -294,6 +345,7 @@ class TensorMath:
             return reduce.Max.apply(self)
         return return_types.max(*reduce.MaxDim.apply(self, dim, keepdim))
 
+    @arguments.numpy_names
     def min(self, dim=None, keepdim=False):
         if is_tensor(dim):
             return self.minimum(dim)
@@ -301,15 +353,18 @@ class TensorMath:
             return reduce.Min.apply(self)
         return return_types.min(*reduce.MinDim.apply(self, dim, keepdim))
 
+    @arguments.method
     def kthvalue(self, k, dim=-1, keepdim=False):
         """(values, indices) of the k-th smallest element along dim (k = 1: the smallest)."""
         return return_types.kthvalue(*ordering.Kthvalue.apply(self, k, dim, keepdim))
 
+    @arguments.method
     def mode(self, dim=-1, keepdim=False):
         """(values, indices): the most frequent value along dim (the smallest, among equally
         frequent ones) and its last position."""
         return return_types.mode(*ordering.Mode.apply(self, dim, keepdim))
 
+    @arguments.method
     def median(self, dim=None, keepdim=False):
         """The lower median (of all elements, or (values, indices) along dim); NaN if one is
         NaN.  Its gradient goes to the chosen element (shared among equal ones without dim)."""
@@ -317,22 +372,26 @@ class TensorMath:
             return ordering.Median.apply(self)
         return return_types.median(*ordering.MedianDim.apply(self, dim, keepdim))
 
+    @arguments.method
     def nanmedian(self, dim=None, keepdim=False):
         """median, ignoring the NaNs."""
         if dim is None:
             return ordering.Nanmedian.apply(self)
         return return_types.nanmedian(*ordering.NanmedianDim.apply(self, dim, keepdim))
 
+    @arguments.numpy_names
     def argmax(self, dim=None, keepdim=False):
         if dim is None:
             return self._new(self._data.argmax())
         return self.max(dim, keepdim).indices
 
+    @arguments.numpy_names
     def argmin(self, dim=None, keepdim=False):
         if dim is None:
             return self._new(self._data.argmin())
         return self.min(dim, keepdim).indices
 
+    @arguments.method
     def sum_to_size(self, *size):
         """Sum broadcast dims away so the result has shape `size` (used by backward)."""
         size = _sizes(size)
@@ -347,22 +406,27 @@ class TensorMath:
         summed = reduce.SumDim.apply(self, dims, True)
         return summed.view(size) if lead else summed
 
+    @arguments.numpy_names
     def cumsum(self, dim, dtype=None):
         source = self if dtype is None else self.to(dtype)
         return stats.Cumsum.apply(source, dim)
 
+    @arguments.numpy_names
     def prod(self, dim=None, keepdim=False, dtype=None):
         source = self if dtype is None else self.to(dtype)
         if dim is None:
             return stats.Prod.apply(source)
         return stats.ProdDim.apply(source, dim, keepdim)
 
+    @arguments.numpy_names
     def amax(self, dim=(), keepdim=False):
         return stats.Amax.apply(self, dim, keepdim)
 
+    @arguments.numpy_names
     def amin(self, dim=(), keepdim=False):
         return stats.Amin.apply(self, dim, keepdim)
 
+    @arguments.numpy_names
     def logsumexp(self, dim, keepdim=False):
         return stats.Logsumexp.apply(self, dim, keepdim)
 
@@ -372,24 +436,29 @@ class TensorMath:
         order = 2 if p in ("fro", None) else float(p)
         return stats.VectorNorm.apply(source, order, dim, keepdim)
 
+    @arguments.numpy_names
     def var(self, dim=None, unbiased=None, keepdim=False, *, correction=None):
         """Variance over dim; divides by n - correction (correction 1 unless unbiased=False)."""
         dim, correction = stats.var_arguments(dim, unbiased, correction)
         return stats.Var.apply(self, dim, correction, keepdim)
 
+    @arguments.numpy_names
     def std(self, dim=None, unbiased=None, keepdim=False, *, correction=None):
         """Standard deviation: √var (same arguments as var)."""
         dim, correction = stats.var_arguments(dim, unbiased, correction)
         return stats.Std.apply(self, dim, correction, keepdim)
 
+    @arguments.numpy_names
     def all(self, dim=None, keepdim=False):
         """True where every element (over `dim`, or all of them) is nonzero."""
         return functions_ops.all(self, dim, keepdim)
 
+    @arguments.numpy_names
     def any(self, dim=None, keepdim=False):
         """True where some element (over `dim`, or all of them) is nonzero."""
         return functions_ops.any(self, dim, keepdim)
 
+    @arguments.method
     def count_nonzero(self, dim=None):
         """How many elements (over `dim`, or all of them) are not zero (int64)."""
         return functions_ops.count_nonzero(self, dim)
@@ -409,6 +478,7 @@ class TensorMath:
         op = ordering.Sort if stable is None else ordering.SortStable
         return return_types.sort(*op.apply(self, dim, descending))
 
+    @arguments.method
     def argsort(self, dim=-1, descending=False, stable=False):
         """The indices that sort the elements along dim: sort's indices (no gradient)."""
         return self.sort(dim=dim, descending=descending, stable=stable).indices
@@ -431,7 +501,7 @@ class TensorMath:
         if not (is_tensor(other) or isinstance(other, (int, float, bool, complex))):
             return NotImplemented
         if is_tensor(other) and other.device is not self.device:     # PyTorch's error
-            self, other = backend.match_devices("elementwise", (self, other))
+            self, other = devices.match_devices("elementwise", (self, other))
         x, y = binary_arrays(self, other)
         return self._new(op(x, y))
 
@@ -472,5 +542,6 @@ class TensorMath:
     def logical_not(self):
         return self._new(self._xp.logical_not(self._data))
 
+    @arguments.method
     def equal(self, other):
         return self.shape == other.shape and bool((self == other).all())

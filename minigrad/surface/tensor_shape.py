@@ -7,11 +7,12 @@ Each calls one op of minigrad/ops/ (shape.py, index.py, pieces.py, diagonals.py)
 the op's class for its forward and backward.  A mixin of Tensor."""
 import warnings
 
-from . import dtypes, settings
-from .ops import diagonals, index, pieces, shape
-from .ops.arithmetic import check_shapes_broadcast
-from .ops.index import Select
-from .ops.shape import check_flatten_dims, normalize_dim
+from .. import settings
+from ..ops import diagonals, index, pieces, reduce, shape
+from ..ops.arithmetic import check_shapes_broadcast
+from ..ops.index import Select
+from ..ops.shape import check_flatten_dims, normalize_dim
+from . import arguments, dtypes
 
 
 def _sizes(args):
@@ -96,12 +97,14 @@ class TensorShape:
         test, which its own tests use)."""
         return self._base is not None
 
+    @arguments.method
     def view(self, *shape_):
         return shape.View.apply(self, _sizes(shape_), True)
 
     def view_as(self, other):
         return self.view(other.shape)
 
+    @arguments.method
     def reshape(self, *shape_):
         target = _sizes(shape_)
         if self.is_contiguous():
@@ -122,6 +125,7 @@ class TensorShape:
         new_shape = self.shape[:start] + (-1,) + self.shape[end + 1:]
         return self.reshape(new_shape)
 
+    @arguments.method
     def unflatten(self, dim, sizes):
         """dim split into dims of `sizes` (one may be -1): a view.
 
@@ -141,25 +145,30 @@ class TensorShape:
                                f"of dim {dim} ({length}) in the input tensor")
         return self.view(self.shape[:dim] + tuple(sizes) + self.shape[dim + 1:])
 
+    @arguments.method
     def transpose(self, dim0, dim1):
         return shape.Transpose.apply(self, dim0, dim1)
 
     def t(self):
         return shape.T.apply(self)
 
+    @arguments.method
     def permute(self, *dims):
         return shape.Permute.apply(self, _sizes(dims))
 
+    @arguments.numpy_names
     def squeeze(self, dim=None):
         if dim is None:
             return shape.Squeeze.apply(self, None)
         return shape.SqueezeDim.apply(self, dim)
 
+    @arguments.method
     def unsqueeze(self, dim):
         return shape.Unsqueeze.apply(self, dim)
 
+    @arguments.method
     def expand(self, *sizes):
-        return shape.Expand.apply(self, _sizes(sizes))
+        return reduce.Expand.apply(self, _sizes(sizes))
 
     def expand_as(self, other):
         return self.expand(other.shape)
@@ -214,6 +223,7 @@ class TensorShape:
     def __getitem__(self, key):
         return index.getitem(self, key)
 
+    @arguments.method
     def split(self, split_size, dim=0):
         """Pieces of `split_size` along dim (or of the sizes in a list); views.
 
@@ -228,26 +238,32 @@ class TensorShape:
         outs = pieces.Split.apply(self, _piece_sizes(self, split_size, dim), dim)
         return pieces.refuse_inplace(outs, "Split")
 
+    @arguments.method
     def split_with_sizes(self, split_sizes, dim=0):
         """Consecutive pieces of the given sizes along dim; views."""
         outs = pieces.SplitWithSizes.apply(self, tuple(split_sizes), dim)
         return pieces.refuse_inplace(outs, "SplitWithSizes")
 
+    @arguments.method
     def chunk(self, chunks, dim=0):
         """`chunks` pieces of equal size (the last may be smaller, or fewer pieces); views."""
         return self.split(_chunk_size(self, chunks, dim), dim)
 
+    @arguments.method
     def unsafe_split(self, split_size, dim=0):
         """split's pieces, but not views: they share the memory of self and may change in
         place, each with its own version counter (UnsafeSplitBackward0)."""
         return pieces.UnsafeSplit.apply(self, _piece_sizes(self, split_size, dim), dim)
 
+    @arguments.method
     def unsafe_split_with_sizes(self, split_sizes, dim=0):
         return pieces.UnsafeSplitWithSizes.apply(self, tuple(split_sizes), dim)
 
+    @arguments.method
     def unsafe_chunk(self, chunks, dim=0):
         return self.unsafe_split(_chunk_size(self, chunks, dim), dim)
 
+    @arguments.method
     def tensor_split(self, indices_or_sections, dim=0):
         """Views of self along dim: `sections` pieces as equal as can be (the first ones one
         longer), or the pieces between the given indices (SliceBackward0 each)."""
@@ -271,6 +287,7 @@ class TensorShape:
         """The slices along dim, as a tuple of views."""
         return pieces.refuse_inplace(pieces.Unbind.apply(self, dim), "Unbind")
 
+    @arguments.method
     def select(self, dim, index):
         """The slice at `index` along dim, that dim removed: a view, x.select(0, i) is x[i].
 
@@ -289,6 +306,7 @@ class TensorShape:
                              f"{list(self.shape)} at dimension {dim}")
         return Select.apply(self, (slice(None),) * dim + (index % size,))
 
+    @arguments.method
     def narrow(self, dim, start, length):
         """Elements start .. start+length along dim: a view (SliceBackward0)."""
         if self.ndim == 0:
@@ -306,9 +324,11 @@ class TensorShape:
                                f"({size}).")
         return index.Slice.apply(self, (slice(None),) * dim + (slice(start, start + length),))
 
+    @arguments.method
     def gather(self, dim, index):
         return pieces.Gather.apply(self, dim, index)
 
+    @arguments.method
     def take_along_dim(self, indices, dim=None):
         """The elements at `indices` along dim (gather, after broadcasting the other dims of
         self and indices); without dim, of the flattened tensor."""
@@ -331,24 +351,30 @@ class TensorShape:
         common[dim] = self.shape[dim]
         return self.expand(common).gather(dim, indices)
 
+    @arguments.method
     def index_select(self, dim, index):
         return pieces.IndexSelect.apply(self, dim, index)
 
 
     # --- tiling and triangles ---------------------------------------------------
+    @arguments.method
     def repeat(self, *repeats):
         return pieces.Repeat.apply(self, tuple(int(r) for r in _sizes(repeats)))
 
+    @arguments.method
     def flip(self, *dims):
         return pieces.Flip.apply(self, _sizes(dims))
 
+    @arguments.method
     def roll(self, shifts, dims=None):
         dims = () if dims is None else _as_tuple(dims)
         return pieces.Roll.apply(self, _as_tuple(shifts), dims)
 
+    @arguments.method
     def tril(self, diagonal=0):
         return pieces.Tril.apply(self, diagonal)
 
+    @arguments.method
     def triu(self, diagonal=0):
         return pieces.Triu.apply(self, diagonal)
 
@@ -371,6 +397,7 @@ class TensorShape:
             return diagonals.Diag.apply(self, diagonal)
         raise RuntimeError(f"diag(): Supports 1D or 2D tensors. Got {self.ndim}D")
 
+    @arguments.method
     def diagonal(self, offset=0, dim1=0, dim2=1):
         """Diagonal `offset` of dims (dim1, dim2), as the last dim of a view.
 

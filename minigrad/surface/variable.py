@@ -3,12 +3,15 @@
 Since PyTorch 0.4 a tensor *is* a Variable: `Variable(t, requires_grad=True)` gives
 a new leaf that shares t's data, and `isinstance(t, Variable)` is True.
 """
-from . import tensor_door
+from ..core.tensor import TensorBase
+
+
+__all__ = ["Variable"]
 
 
 class _AnyTensor(type):
     def __instancecheck__(cls, instance):
-        return isinstance(instance, tensor_door.Tensor)
+        return isinstance(instance, TensorBase)
 
 
 class Variable(metaclass=_AnyTensor):

@@ -9,8 +9,12 @@ of that base notice the base's new history and regenerate their grad_fn when it
 is next read (Tensor.grad_fn).  Elements are located by their position in the
 base's memory.
 """
+import re
+
 from ..backend import address, array_module as backend_module, has_internal_overlap
-from .builtin import InPlaceFunction
+from ..core.grad_mode import enable_grad
+from ..ops.builtin import InPlaceFunction
+from ..ops.index import IndexPutAccumulate
 
 class CopySlices(InPlaceFunction):
     """base with the elements at flat positions `flat` replaced by `value`;
@@ -47,7 +51,6 @@ class AsStrided(InPlaceFunction):
 
     @staticmethod
     def backward(ctx, grad):
-        from .index import IndexPutAccumulate      # positions are distinct: a plain scatter
         if not ctx.shape:                           # a 0-d base: the view's one element
             return grad.reshape(()), None
         key = grad._xp.unravel_index(ctx.flat, ctx.shape)
@@ -104,12 +107,10 @@ def inplace_on_view(view, op, *args):
 
 def regenerate_view_history(view, flat=None):
     """Point a view's grad_fn at its base's current history (AsStridedBackward0)."""
-    from ..autograd.grad_mode import enable_grad
     base = view._base
     view._view_version = view._version_counter.value
     if base.requires_grad:
         if view._view_made_in is not None or view._view_made_by is not None:
-            from ..tensor_inplace import no_grad_view_error, view_made_by_error
             error = no_grad_view_error if view._view_made_in else view_made_by_error
             raise error(view, "its base or another view of its base has been modified "
                               "inplace")
@@ -140,3 +141,48 @@ def rebase_view_changed_by_function(view):
     CopySlices.apply(base, flat, view)
     base._version_counter.value = counted
     regenerate_view_history(view, flat)
+
+
+# --- PyTorch's refusals of an in-place change involving such views ---------------------
+
+def no_grad_view_error(view, what="is being modified inplace"):
+    """PyTorch's refusal of an in-place change that involves a view made without recording
+    (in no_grad mode or in inference mode, or a view of such a view): `what` happened in
+    grad mode."""
+    if view._view_made_in == "inference mode":
+        made, now, block = "inference mode", "in normal mode", "inference_mode"
+    else:
+        made, now, block = "no_grad mode", "with grad mode enabled", "no_grad"
+    view_of = ("A view was created" if view._grad_fn is None else
+               "Output {1} of {0} is a view of a view which was created".format(*_own_node(view)))
+    return RuntimeError(
+        f"{view_of} in {made} and {what} {now}. Given that this use case is "
+        "ambiguous and error-prone, it is forbidden. You can clarify your code by moving both "
+        f"the view and the inplace either both inside the {block} block (if you don't want "
+        "the inplace to be tracked) or both outside (if you want the inplace to be tracked).")
+
+
+def view_made_by_error(view, what="is being modified inplace"):
+    """PyTorch's refusal of an in-place change that involves a view made by a function of
+    several views (split, unbind) or by a custom Function (or a view of one of those):
+    `what` happened."""
+    name, nr, *of_many = view._view_made_by
+    if name is None:                          # a view of such a view: named by its own node
+        name, nr = _own_node(view)
+    if of_many:
+        why = ("This view is the output of a function that returns multiple views. Such "
+               "functions do not allow the output views to be modified inplace. You should "
+               "replace the inplace operation by an out-of-place one.")
+    else:
+        why = ("This view was created inside a custom Function (or because an input was "
+               "returned as-is) and the autograd logic to handle view+inplace would override "
+               "the custom backward associated with the custom Function, leading to incorrect "
+               "gradients. This behavior is forbidden. You can fix this by cloning the output "
+               "of the custom Function.")
+    return RuntimeError(f"Output {nr} of {name} is a view and {what}. {why}")
+
+
+def _own_node(view):
+    """(name, output number) of the node that made a view, as PyTorch's messages name it:
+    "Output 0 of View"."""
+    return re.sub(r"Backward\d*$", "", view._grad_fn.name()), view._output_nr

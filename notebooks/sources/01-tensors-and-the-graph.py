@@ -375,11 +375,11 @@ print("x.grad:", x.grad)
 # 这个节点的 `apply` 是反向传播的最后一步：留意第一份梯度怎样成为 `.grad`，之后的梯度又怎样累加上去。
 
 # %% tags=["nbval-ignore-output"]
-from minigrad import Tensor
-from minigrad.autograd.node import AccumulateGrad
+from minigrad.core.graph import AccumulateGrad
+from minigrad.core.tensor import TensorBase
 from minigrad.lessons import show_source
 
-show_source(Tensor._gradient_edge, AccumulateGrad.apply)
+show_source(TensorBase._gradient_edge, AccumulateGrad.apply)
 
 # %% [markdown] lang="en"
 # Next lesson: in which **order** does backward run the nodes, and why?

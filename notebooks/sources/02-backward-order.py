@@ -246,7 +246,7 @@ check("topo_order", topo_order)
 # fall and the ready queue fill and empty.
 #
 # Then press **Source**: beside the graph you see the engine's own loop,
-# `run_backward` in `minigrad/autograd/engine.py`, and at each step the line that
+# `run_backward` in `minigrad/core/graph.py`, and at each step the line that
 # did it is highlighted: the ready node is taken, run, and its gradients sent
 # along its edges, step by step. (You will read this loop at the end of the lesson.)
 
@@ -257,7 +257,7 @@ check("topo_order", topo_order)
 # `minigrad.viz.animate` 把整个过程一步步回放出来：点 ▶ 播放，或者按 **下一步 ▶** 单步前进，
 # 看依赖计数怎样减少、就绪队列里的节点怎样进出。
 #
-# 再点 **源码**：图的旁边会显示引擎自己的循环，也就是 `minigrad/autograd/engine.py`
+# 再点 **源码**：图的旁边会显示引擎自己的循环，也就是 `minigrad/core/graph.py`
 # 里的 `run_backward`，每一步都会高亮完成这一步的那一行代码：取出就绪节点、运行它、
 # 把梯度沿着边送出去，一步一步都看得见。（本讲最后还会再读一遍这个循环。）
 
@@ -319,7 +319,7 @@ print(x.grad)
 # 那些提到钩子、捕获（captures）、异常检测模式或旁白（播放器听的就是它）的行属于后面几讲，每样都只是一次函数调用。
 
 # %% tags=["nbval-ignore-output"]
-from minigrad.autograd.engine import count_dependencies, run_backward
+from minigrad.core.graph import count_dependencies, run_backward
 from minigrad.lessons import show_source
 
 show_source(count_dependencies, run_backward)

@@ -400,7 +400,7 @@ except RuntimeError as error:
 # 下面是 minigrad 自带的 `Exp`：和你在练习里写的那个类一样，每个内置运算都是这样写成的。
 
 # %% tags=["nbval-ignore-output"]
-from minigrad.autograd import Function
+from minigrad.core.function import Function
 from minigrad.lessons import show_source
 from minigrad.ops import unary
 

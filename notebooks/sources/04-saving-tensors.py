@@ -269,8 +269,7 @@ except RuntimeError as error:
 # 它的版本（下一讲的内容），以及它是不是所属节点自己的输出——如果是，就只保存数组，免得节点和输出互相引用。
 
 # %% tags=["nbval-ignore-output"]
-from minigrad.autograd.function import FunctionCtx
-from minigrad.autograd.saved_tensor import SavedTensor
+from minigrad.core.function import FunctionCtx, SavedTensor
 from minigrad.lessons import show_source
 
 show_source(FunctionCtx.save_for_backward, SavedTensor.__init__)

@@ -283,8 +283,7 @@ print("a.grad:", a.grad)
 # `mark_dirty` 是自定义 Function 这一方要做的事：把 forward 原地修改过的张量的版本加一。
 
 # %% tags=["nbval-ignore-output"]
-from minigrad.autograd.function import FunctionCtx
-from minigrad.autograd.saved_tensor import SavedTensor
+from minigrad.core.function import FunctionCtx, SavedTensor
 from minigrad.lessons import show_source
 
 show_source(SavedTensor.unpack, FunctionCtx.mark_dirty)

@@ -366,8 +366,8 @@ for materialize in (True, False):
 # `Function.apply` 挂上输出时调用它。（`needs_input_grad` 在 `Function.apply` 的第 0 步算出，见第 03 讲。）
 
 # %% tags=["nbval-ignore-output"]
-from minigrad.autograd import function_rules
-from minigrad.autograd.function import BackwardNode
+from minigrad.core.function import BackwardNode
+from minigrad.surface import function_rules
 from minigrad.lessons import show_source
 
 show_source(BackwardNode.apply, function_rules.attach_marked)

@@ -442,8 +442,8 @@ check("pack_float16", (pack_hook, unpack_hook))
 # 节点保存的是你的 pack 钩子返回的东西，而且钩子不许原地修改它的输入。
 
 # %% tags=["nbval-ignore-output"]
-from minigrad.autograd.engine_hooks import call_pre_hooks
-from minigrad.autograd.saved_tensor import SavedTensor
+from minigrad.core.function import SavedTensor
+from minigrad.core.hooks import call_pre_hooks
 from minigrad.lessons import show_source
 
 show_source(call_pre_hooks, SavedTensor._pack)

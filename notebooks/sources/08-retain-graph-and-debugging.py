@@ -358,11 +358,11 @@ print("x.grad =", x.grad)
 # 并给任何报错附上前向调用时的调用栈。
 
 # %% tags=["nbval-ignore-output"]
-from minigrad.autograd import anomaly
-from minigrad.autograd.saved_tensor import release_saved
+from minigrad.core.function import BackwardNode
 from minigrad.lessons import show_source
+from minigrad.surface import anomaly
 
-show_source(release_saved, anomaly.run_checked)
+show_source(BackwardNode.release_saved, anomaly.run_checked)
 
 # %% [markdown] lang="en"
 # Next lesson: gradients of gradients, with `create_graph=True`.

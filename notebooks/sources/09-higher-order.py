@@ -300,18 +300,19 @@ for step in range(7):
 #
 # `torch.autograd.grad` is `run_backward` with captures: look for the edges of the inputs
 # handed to the engine, and `accumulate=False`, which leaves `.grad` alone. With
-# `create_graph=True` the engine runs the nodes with grad mode on (the `with` line of lesson 02's
-# `run_backward`), so a backward written in tensor ops, as `Sin`'s is, records a graph of its own.
+# `create_graph=True` the engine runs the nodes with grad mode on (the line of lesson 02's
+# `run_backward` that sets grad mode to `create_graph`), so a backward written in tensor ops, as
+# `Sin`'s is, records a graph of its own.
 
 # %% [markdown] lang="zh"
 # ## 读源码
 #
 # `torch.autograd.grad` 就是带捕获（captures）的 `run_backward`：留意输入的边怎样交给引擎，
 # 以及让 `.grad` 保持不变的 `accumulate=False`。指定 `create_graph=True` 时，引擎在开启梯度模式的情况下运行各个节点
-# （第 02 讲 `run_backward` 里 `with` 那一行），所以像 `Sin` 这样用张量运算写成的 backward 会记录下它自己的计算图。
+# （第 02 讲 `run_backward` 里把梯度模式设为 `create_graph` 的那一行），所以像 `Sin` 这样用张量运算写成的 backward 会记录下它自己的计算图。
 
 # %% tags=["nbval-ignore-output"]
-from minigrad.autograd.api import grad
+from minigrad.surface.api import grad
 from minigrad.lessons import show_source
 from minigrad.ops import unary
 

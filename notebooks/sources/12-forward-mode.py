@@ -388,7 +388,7 @@ check("mul_jvp", Mul)
 #
 # Run backward on a probe `u` (zeros that require grad) with `create_graph=True`, then
 # differentiate `(vjp * t).sum()` with respect to `u`: two small backward passes per op, which is
-# what `minigrad/autograd/forward_ad.py` does for every op with a dual input. The numbers are
+# what `minigrad/surface/forward_ad.py` does for every op with a dual input. The numbers are
 # those of PyTorch's formulas (the tests compare them op by op); the formulas are just faster.
 # By hand, on `f` from above:
 
@@ -402,7 +402,7 @@ check("mul_jvp", Mul)
 # $$J\,t = \frac{\partial}{\partial u}\,\big\langle J^\top u,\; t\big\rangle$$
 #
 # 先取一个探针 `u`（全零、需要梯度的张量），用 `create_graph=True` 做反向传播，再对 `u` 求
-# `(vjp * t).sum()` 的导数：每个算子只需两次小小的反向传播。`minigrad/autograd/forward_ad.py`
+# `(vjp * t).sum()` 的导数：每个算子只需两次小小的反向传播。`minigrad/surface/forward_ad.py`
 # 对每个带对偶输入的算子做的正是这件事。算出的数和 PyTorch 公式给出的一样（测试逐个算子做了比较），
 # 只是公式算得更快。下面在前面的 `f` 上手算一遍：
 
@@ -454,8 +454,8 @@ print("J_forward @ t:", J_forward @ t)
 # 以及第二次 `grad`（对 u 求导）。
 
 # %% tags=["nbval-ignore-output"]
-from minigrad.autograd import forward_ad
 from minigrad.lessons import show_source
+from minigrad.surface import forward_ad
 
 show_source(forward_ad._builtin_jvp)
 

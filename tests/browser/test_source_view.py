@@ -12,7 +12,7 @@ import inspect
 import nbformat
 import pytest
 
-from minigrad.autograd import engine
+from minigrad.core import graph as engine
 from minigrad.lessons import LESSONS, lesson_path
 
 from .test_jupyterlab_widgets import frame_state, open_and_run, wait_for_frame_change
