@@ -190,8 +190,9 @@ def to_numpy(array):
 
 
 def to_pinned_host(array):
-    """A copy of a CuPy array in page-locked (pinned) host memory, which the GPU can copy
-    back from faster (save_on_cpu(pin_memory=True)).  A numpy array is returned as is."""
+    """A copy of a CuPy array in page-locked (pinned) host memory, which the GPU reads
+    directly, with no staging copy (save_on_cpu(pin_memory=True)).  A numpy array is
+    returned as is."""
     if isinstance(array, np.ndarray):
         return array
     pinned = cupyx().empty_pinned(array.shape, dtype=array.dtype)

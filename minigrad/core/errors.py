@@ -65,7 +65,7 @@ GRADIENT_COUNT = (
     "got {outputs} tensors and {grads} gradients. minigrad hint: give one gradient per "
     "output (None for a scalar).")
 
-NOTHING_RECORDED = (
+NO_GRAD_FN = (
     "element {index} of tensors does not require grad and does not have a grad_fn. "
     "minigrad hint: nothing was recorded for this tensor; give a leaf requires_grad=True, "
     "and check that the computation did not run under torch.no_grad() or through "

@@ -319,7 +319,7 @@ def backward(outputs, grad_outputs=None, retain_graph=None, create_graph=False, 
     for index, (output, grad) in enumerate(zip(outputs, grad_outputs)):
         edge = output._gradient_edge()
         if edge[0] is None:                  # (also a view made under no_grad)
-            raise RuntimeError(errors.NOTHING_RECORDED.format(index=index))
+            raise RuntimeError(errors.NO_GRAD_FN.format(index=index))
         if grad is None:
             if output._data.size != 1:
                 raise RuntimeError(errors.NOT_A_SCALAR)

@@ -8,7 +8,7 @@ numbers, to open it beside the notebook::
     >>> from minigrad.lessons import show_source
     >>> shown = show_source(count_dependencies)
     >>> print(repr(shown).splitlines()[0])       # doctest: +ELLIPSIS
-    minigrad/autograd/engine.py, lines ...: count_dependencies
+    minigrad/core/graph.py, lines ...: count_dependencies
     >>> "<pre" in shown._repr_html_()
     True
 
