@@ -9,6 +9,7 @@ its hooks, and only a node that runs calls its own pre-hooks.  A lone root is Py
 graph root: its tensor hooks run, the node itself only if it leads to a capture.  For
 backward(inputs=...), the node of each input runs (its pre-hooks too), and no further.
 """
+from . import errors
 from .hooks import call_pre_hooks
 
 
@@ -46,9 +47,7 @@ class Captures:
             return False
         if not self.accumulate and node in self.captured_nodes and not any(
                 n is not None for n in node._next_nodes):
-            raise RuntimeError(
-                "A leaf node was passed to _will_engine_execute_node but we are currently "
-                "running autograd.grad(). This is currently not supported.")
+            raise RuntimeError(errors.LEAF_CAPTURED)
         return True
 
 

@@ -82,3 +82,44 @@ GRADIENT_SHAPE_MISMATCH = (
 NO_INPUTS = "`inputs` argument to `backward()` cannot be empty."
 
 INPUT_NEEDS_NO_GRAD = "can't retain_grad on Tensor that has requires_grad=False"
+
+# --- a Function's methods (function.py) --------------------------------------------------
+
+NO_FORWARD = "You must implement the forward function for custom autograd.Function."
+
+NO_BACKWARD = (
+    "You must implement either the backward or vjp method for your custom "
+    "autograd.Function to use it with backward mode AD.")
+
+# --- hooks (tensor.py, hooks.py) ---------------------------------------------------------
+
+HOOK_NEEDS_GRAD = "cannot register a hook on a tensor that doesn't require gradient"
+
+POST_ACCUMULATE_HOOK_ON_NON_LEAF = (
+    "post accumulate grad hooks cannot be registered on non-leaf tensors")
+
+NODE_HOOK_NOT_A_TUPLE = "expected tuple, but hook returned '{kind}'"
+
+NODE_HOOK_COUNT = (
+    "hook '{name}' has returned an incorrect number of values (got {got}, but expected "
+    "{expected})")
+
+NODE_HOOK_REPLACED_NONE = "can't replace a None gradient with a non-None value"
+
+HOOK_NOT_A_TENSOR = (
+    "expected Variable, but hook returned '{kind}'. A tensor hook must return a tensor "
+    "(the new gradient) or None.")
+
+HOOK_CHANGED_SIZE = (
+    "hook '{name}' has changed the size of value: the gradient had shape {expected} and "
+    "the hook returned shape {got}.")
+
+HOOK_CHANGED_TYPE = "hook '{name}' has changed the type of value (was {expected} got {got})"
+
+# --- asked of a running backward (graph.py, capture.py) ----------------------------------
+
+NOT_IN_BACKWARD = "_get_should_execute_nodes should only be called during the backward pass"
+
+LEAF_CAPTURED = (
+    "A leaf node was passed to _will_engine_execute_node but we are currently running "
+    "autograd.grad(). This is currently not supported.")

@@ -200,14 +200,11 @@ class Function:
 
     @staticmethod
     def forward(ctx, *args):
-        raise NotImplementedError(
-            "You must implement the forward function for custom autograd.Function.")
+        raise NotImplementedError(errors.NO_FORWARD)
 
     @staticmethod
     def backward(ctx, *grad_outputs):
-        raise NotImplementedError(
-            "You must implement either the backward or vjp method for your custom "
-            "autograd.Function to use it with backward mode AD.")
+        raise NotImplementedError(errors.NO_BACKWARD)
 
     @classmethod
     def apply(cls, *args):

@@ -21,7 +21,6 @@ of the tutor's recorder (seams.py).
 import heapq
 import itertools
 import sys
-import weakref
 
 import numpy as np
 
@@ -481,8 +480,7 @@ def will_engine_execute_node(node):
     """Whether the backward now running will run `node` (reaching it, and with captures
     needing it), as PyTorch's torch._C._will_engine_execute_node."""
     if not _running_tasks:
-        raise RuntimeError(
-            "_get_should_execute_nodes should only be called during the backward pass")
+        raise RuntimeError(errors.NOT_IN_BACKWARD)
     _, roots, reached, captures = _running_tasks[-1]
     # Several roots hang under one GraphRoot node in PyTorch, so they count as reached;
     # a lone root *is* PyTorch's graph root, which it does not count.

@@ -15,7 +15,7 @@ import contextlib
 import itertools
 import weakref
 
-from . import seams
+from . import errors, seams
 
 
 class RemovableHandle:
@@ -115,14 +115,14 @@ def _checked_node_result(hook, original, result):
     """PyTorch's checks of what a node's hook returned: a tuple with a gradient (or None)
     for each one it was given, None staying None, each like the gradient it replaces."""
     if not isinstance(result, tuple):
-        raise TypeError(f"expected tuple, but hook returned '{type(result).__name__}'")
+        raise TypeError(errors.NODE_HOOK_NOT_A_TUPLE.format(kind=type(result).__name__))
     if len(result) != len(original):
-        raise RuntimeError(
-            f"hook '{getattr(hook, '__name__', type(hook).__name__)}' has returned an incorrect "
-            f"number of values (got {len(result)}, but expected {len(original)})")
+        raise RuntimeError(errors.NODE_HOOK_COUNT.format(
+            name=getattr(hook, "__name__", type(hook).__name__), got=len(result),
+            expected=len(original)))
     for old, new in zip(original, result):
         if old is None and new is not None:
-            raise RuntimeError("can't replace a None gradient with a non-None value")
+            raise RuntimeError(errors.NODE_HOOK_REPLACED_NONE)
         if old is not None and new is not None:
             _checked(hook, old, new)
     return result
@@ -132,18 +132,14 @@ def _checked(hook, original, result):
     """PyTorch's checks of what a tensor hook returned: a tensor like the gradient."""
     name = getattr(hook, "__name__", type(hook).__name__)
     if not isinstance(result, type(original)):
-        raise TypeError(
-            f"expected Variable, but hook returned '{type(result).__name__}'. A tensor "
-            "hook must return a tensor (the new gradient) or None.")
+        raise TypeError(errors.HOOK_NOT_A_TENSOR.format(kind=type(result).__name__))
     if result.shape != original.shape:
-        raise RuntimeError(
-            f"hook '{name}' has changed the size of value: the gradient had shape "
-            f"{list(original.shape)} and the hook returned shape {list(result.shape)}.")
+        raise RuntimeError(errors.HOOK_CHANGED_SIZE.format(
+            name=name, expected=list(original.shape), got=list(result.shape)))
     if result.dtype is not original.dtype:
-        raise RuntimeError(
-            f"hook '{name}' has changed the type of value (was "
-            f"{original._type_description().split()[0]} got "
-            f"{result._type_description().split()[0]})")
+        raise RuntimeError(errors.HOOK_CHANGED_TYPE.format(
+            name=name, expected=original._type_description().split()[0],
+            got=result._type_description().split()[0]))
     return result
 
 

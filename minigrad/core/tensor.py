@@ -17,7 +17,7 @@ import weakref
 import numpy as np
 
 from .. import backend
-from . import graph
+from . import errors, graph
 from .hooks import HookDict, add_hook
 
 
@@ -176,7 +176,7 @@ class TensorBase:
     def retain_grad(self):
         """Keep `.grad` for this non-leaf tensor during backward."""
         if not self._requires_grad:
-            raise RuntimeError("can't retain_grad on Tensor that has requires_grad=False")
+            raise RuntimeError(errors.INPUT_NEEDS_NO_GRAD)
         if self.is_leaf or self._retains_grad:
             return
         node = self.grad_fn
@@ -202,7 +202,7 @@ class TensorBase:
             tensor([30., 30.])
         """
         if not self._requires_grad:
-            raise RuntimeError("cannot register a hook on a tensor that doesn't require gradient")
+            raise RuntimeError(errors.HOOK_NEEDS_GRAD)
         if self.grad_fn is not None:
             hooks = self.grad_fn._tensor_hook_dict(self._output_nr)
         else:
@@ -217,9 +217,9 @@ class TensorBase:
     def register_post_accumulate_grad_hook(self, hook):
         """`hook(tensor)` runs after backward has accumulated into this leaf's `.grad`."""
         if not self._requires_grad:
-            raise RuntimeError("cannot register a hook on a tensor that doesn't require gradient")
+            raise RuntimeError(errors.HOOK_NEEDS_GRAD)
         if not self.is_leaf:
-            raise RuntimeError("post accumulate grad hooks cannot be registered on non-leaf tensors")
+            raise RuntimeError(errors.POST_ACCUMULATE_HOOK_ON_NON_LEAF)
         if self._post_accumulate_hooks is None:
             self._post_accumulate_hooks = HookDict()
         return add_hook(self._post_accumulate_hooks, hook)
