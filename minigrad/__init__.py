@@ -20,14 +20,9 @@ from .surface.creation import (arange, as_tensor, empty, empty_like, eye, from_n
 from .surface.dtypes import (bool, double, dtype, float, float16, float32, float64,
                              get_default_dtype, half, int, int8, int16, int32, int64, long,
                              set_default_dtype, short, uint8)
-from .surface.functions import (abs, add, allclose, argmax, argmin, cat, clamp, clone, cos,
-                                div, dot, equal, exp, flatten, is_floating_point,
-                                is_inference, is_tensor, log, log_softmax, masked_fill,
-                                matmul, max, maximum, mean, min, minimum, mm, mul, neg, numel,
-                                permute, pow, reciprocal, relu, reshape, sigmoid, sign, sin,
-                                softmax, sqrt, square, squeeze, stack, sub, sum, t, tanh,
-                                transpose, unsqueeze, where)
-from .surface.functions_ops import *  # noqa: F401,F403 (split, cumsum, norm, outer ...)
+from .surface.functions_compare import *  # noqa: F401,F403 (max, equal, sort, any ...)
+from .surface.functions_math import *  # noqa: F401,F403 (add, exp, sum, matmul, norm ...)
+from .surface.functions_shape import *  # noqa: F401,F403 (reshape, cat, split, gather ...)
 from .surface.grad_mode import (enable_grad, inference_mode, is_grad_enabled,
                                 is_inference_mode_enabled, no_grad, set_grad_enabled)
 from .surface.serialization import load, save

@@ -16,7 +16,7 @@ Example::
     >>> b.grad
     tensor([0.2075, 0.2075, 0.2075])
 """
-from ..ops.unary_more import Softplus
+from ..ops.activations import Softplus
 from ..surface import arguments, dtypes
 from ..surface.random import _rng
 from ..ops import activations as _activations

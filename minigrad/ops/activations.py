@@ -1,11 +1,12 @@
-"""More activations of `torch.nn.functional` (leaky_relu, threshold, silu, gelu), for the
-students' own networks.  Each is one op with PyTorch's node name; the backward is
+"""More activations of `torch.nn.functional` (leaky_relu, threshold, silu, gelu,
+softplus), for the students' own networks.  Each is one op with PyTorch's node name; the backward is
 written with tensor ops, so a double backward works (gelu's and silu's double-backward
 nodes are then the ones of those ops, not PyTorch's fused *BackwardBackward0 nodes)."""
 import math
 
 from ..surface.dtypes import legacy_name
 from .builtin import BuiltinFunction
+from .combine import Where
 from .special import Erf
 
 
@@ -148,3 +149,26 @@ def _gelu(x, approximate):
     if approximate == "tanh":
         return 0.5 * x * (1 + (_TANH_SCALE * (x + 0.044715 * x ** 3)).tanh())
     return 0.5 * x * (1 + Erf.apply(x / math.sqrt(2)))
+
+
+class Softplus(BuiltinFunction):
+    """out = ln(1 + e^(βx)) / β  (x itself where βx > threshold);
+    dx = g * sigmoid(βx)  (g where βx > threshold)."""
+
+    node_name = "SoftplusBackward0"
+
+    @staticmethod
+    def forward(ctx, x, beta=1.0, threshold=20.0):
+        _float_only(x, "softplus_cpu")
+        ctx.beta, ctx.threshold = beta, threshold
+        ctx.save_for_backward(x)
+        xp, data = x._xp, x._data
+        scaled = data * beta
+        soft = xp.log1p(xp.exp(xp.minimum(scaled, threshold))) / beta
+        return x._new(xp.where(scaled > threshold, data, soft).astype(data.dtype))
+
+    @staticmethod
+    def backward(ctx, grad):
+        (x,) = ctx.saved_tensors
+        scaled = x * ctx.beta
+        return Where.apply(scaled > ctx.threshold, grad, grad * scaled.sigmoid()), None, None

@@ -11,7 +11,7 @@ ways of using a Function (an instance, `__call__`) answer as PyTorch does.
 import warnings
 
 from .. import backend
-from ..core import function as core, seams
+from ..core import function as core
 from ..core.grad_mode import state as modes
 from . import function_rules, view_history
 from .saved_attributes import saved_attribute

@@ -22,7 +22,7 @@ Example::
 from ..core.grad_mode import enable_grad
 from .api import grad as _grad
 from .creation import ones_like, zeros, zeros_like
-from .functions import stack
+from .functions_shape import stack
 
 __all__ = ["vjp", "jvp", "jacobian", "hessian", "vhp", "hvp"]
 

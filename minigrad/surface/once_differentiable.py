@@ -2,7 +2,7 @@
 
 Its backward runs without recording; under create_graph its results hang from an error
 node, so that only differentiating them again raises.  PyTorch keeps it in
-torch.autograd.function, and so does minigrad (autograd/function.py).
+torch.autograd.function, and so does minigrad (minigrad/autograd/function.py).
 """
 import functools
 

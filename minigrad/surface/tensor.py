@@ -4,9 +4,11 @@ The core's `TensorBase` holds what autograd needs: the array, requires_grad, gra
 grad_fn, the version counter, hooks, backward().  This class adds what PyTorch's tensor
 has besides, by kind, each method calling one op of minigrad/ops/:
 
-    tensor_math.py      + - * / ** @, exp log erf ..., sum mean max norm ..., == < &
-    tensor_shape.py     view reshape transpose expand .T, x[...], split gather, repeat
-                        flip; stride() is_contiguous()
+    tensor_math.py      + - * / ** @, exp log erf ..., sum mean norm var ...
+    tensor_compare.py   == < & ~, all any, max min argmax, sort topk median ...
+    tensor_shape.py     view reshape transpose expand .T, repeat flip, diagonal;
+                        stride() is_contiguous()
+    tensor_index.py     x[...], select narrow gather index_select, split chunk unbind
     tensor_inplace.py   add_ mul_ zero_ copy_ masked_fill_ exp_ ..., x[...] = v
     tensor_convert.py   numpy() item() tolist(), float(t) len(t), .to() .cpu() .double(),
                         clone(), new_zeros ..., pickling
@@ -23,13 +25,16 @@ from .. import settings
 from . import arguments, dtypes, forward_ad, python_data, tensor_rules, view_history
 from .formatting import tensor_repr
 from .grad_mode import is_inference_mode_enabled
+from .tensor_compare import TensorCompare
 from .tensor_convert import TensorConvert
+from .tensor_index import TensorIndex
 from .tensor_inplace import TensorInPlace
 from .tensor_math import TensorMath
 from .tensor_shape import Size, TensorShape
 
 
-class Tensor(TensorMath, TensorShape, TensorInPlace, TensorConvert, TensorBase):
+class Tensor(TensorMath, TensorCompare, TensorShape, TensorIndex, TensorInPlace, TensorConvert,
+             TensorBase):
     """A multi-dimensional array that can record the operations made with it.
 
     Make tensors with `minigrad.tensor(...)`, `ones`, `zeros`, `randn` ...

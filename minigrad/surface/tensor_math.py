@@ -1,16 +1,13 @@
 """The math methods of Tensor: arithmetic and its operators, elementwise functions
-(exp, log, erf ...), reductions (sum, mean, max, norm, var ...), sorting, and
-comparisons.  Each calls one op of minigrad/ops/; read the op's class for its forward
-and backward.  A mixin of Tensor."""
-import operator
-
-from .. import backend
+(exp, log, erf ...) and reductions (sum, mean, norm, var ...).  Each calls one op of
+minigrad/ops/; read the op's class for its forward and backward.  Comparing, max/min and
+sorting are in tensor_compare.py.  A mixin of Tensor."""
 from ..core.tensor import TensorBase
-from ..ops import (arithmetic, combine, linalg, ordering, pieces, reduce, special, stats, unary,
-                  unary_more)
-from ..ops.arithmetic import binary_arrays, is_tensor, wrap_number
+from ..ops import (arithmetic, combine, linalg, pieces, reduce, rounding, special, stats,
+                   transcendental, unary)
+from ..ops.arithmetic import is_tensor, wrap_number
 from ..ops.shape import check_expandable
-from . import arguments, devices, functions_ops, return_types
+from . import arguments, functions_math
 from .tensor_shape import _sizes
 
 
@@ -163,7 +160,7 @@ class TensorMath:
     @arguments.method
     def outer(self, vec2):
         """self ⊗ vec2 for two vectors: self[:, None] * vec2 (see torch.outer)."""
-        return functions_ops.outer(self, vec2)
+        return functions_math.outer(self, vec2)
 
     ger = outer
 
@@ -251,53 +248,53 @@ class TensorMath:
         return combine.where(condition, self, other)
 
     def log1p(self):
-        return unary_more.Log1p.apply(self)
+        return transcendental.Log1p.apply(self)
 
     def expm1(self):
-        return unary_more.Expm1.apply(self)
+        return transcendental.Expm1.apply(self)
 
     def log2(self):
-        return unary_more.Log2.apply(self)
+        return transcendental.Log2.apply(self)
 
     def log10(self):
-        return unary_more.Log10.apply(self)
+        return transcendental.Log10.apply(self)
 
     def sinh(self):
-        return unary_more.Sinh.apply(self)
+        return transcendental.Sinh.apply(self)
 
     def cosh(self):
-        return unary_more.Cosh.apply(self)
+        return transcendental.Cosh.apply(self)
 
     def asin(self):
-        return unary_more.Asin.apply(self)
+        return transcendental.Asin.apply(self)
 
     def acos(self):
-        return unary_more.Acos.apply(self)
+        return transcendental.Acos.apply(self)
 
     def atan(self):
-        return unary_more.Atan.apply(self)
+        return transcendental.Atan.apply(self)
 
     arcsin, arccos, arctan = asin, acos, atan
 
     @arguments.method
     def atan2(self, other):
-        return unary_more.Atan2.apply(self, other)
+        return transcendental.Atan2.apply(self, other)
 
     arctan2 = atan2
 
     def floor(self):
-        return unary_more.Floor.apply(self)
+        return rounding.Floor.apply(self)
 
     def ceil(self):
-        return unary_more.Ceil.apply(self)
+        return rounding.Ceil.apply(self)
 
     def trunc(self):
-        return unary_more.Trunc.apply(self)
+        return rounding.Trunc.apply(self)
 
     def round(self, decimals=0):
         if decimals:
-            return unary_more.RoundDecimals.apply(self, decimals)
-        return unary_more.Round.apply(self)
+            return rounding.RoundDecimals.apply(self, decimals)
+        return rounding.Round.apply(self)
 
     def erf(self):
         """erf x = 2/√π ∫₀ˣ e^(-t²) dt (GELU's exact form uses it).
@@ -336,60 +333,6 @@ class TensorMath:
     @arguments.method
     def mean(self, dim=None, keepdim=False):
         return (reduce.Mean if dim is None else reduce.MeanDim).apply(self, dim, keepdim)
-
-    @arguments.numpy_names
-    def max(self, dim=None, keepdim=False):
-        if is_tensor(dim):
-            return self.maximum(dim)
-        if dim is None:
-            return reduce.Max.apply(self)
-        return return_types.max(*reduce.MaxDim.apply(self, dim, keepdim))
-
-    @arguments.numpy_names
-    def min(self, dim=None, keepdim=False):
-        if is_tensor(dim):
-            return self.minimum(dim)
-        if dim is None:
-            return reduce.Min.apply(self)
-        return return_types.min(*reduce.MinDim.apply(self, dim, keepdim))
-
-    @arguments.method
-    def kthvalue(self, k, dim=-1, keepdim=False):
-        """(values, indices) of the k-th smallest element along dim (k = 1: the smallest)."""
-        return return_types.kthvalue(*ordering.Kthvalue.apply(self, k, dim, keepdim))
-
-    @arguments.method
-    def mode(self, dim=-1, keepdim=False):
-        """(values, indices): the most frequent value along dim (the smallest, among equally
-        frequent ones) and its last position."""
-        return return_types.mode(*ordering.Mode.apply(self, dim, keepdim))
-
-    @arguments.method
-    def median(self, dim=None, keepdim=False):
-        """The lower median (of all elements, or (values, indices) along dim); NaN if one is
-        NaN.  Its gradient goes to the chosen element (shared among equal ones without dim)."""
-        if dim is None:
-            return ordering.Median.apply(self)
-        return return_types.median(*ordering.MedianDim.apply(self, dim, keepdim))
-
-    @arguments.method
-    def nanmedian(self, dim=None, keepdim=False):
-        """median, ignoring the NaNs."""
-        if dim is None:
-            return ordering.Nanmedian.apply(self)
-        return return_types.nanmedian(*ordering.NanmedianDim.apply(self, dim, keepdim))
-
-    @arguments.numpy_names
-    def argmax(self, dim=None, keepdim=False):
-        if dim is None:
-            return self._new(self._data.argmax())
-        return self.max(dim, keepdim).indices
-
-    @arguments.numpy_names
-    def argmin(self, dim=None, keepdim=False):
-        if dim is None:
-            return self._new(self._data.argmin())
-        return self.min(dim, keepdim).indices
 
     @arguments.method
     def sum_to_size(self, *size):
@@ -447,101 +390,3 @@ class TensorMath:
         """Standard deviation: √var (same arguments as var)."""
         dim, correction = stats.var_arguments(dim, unbiased, correction)
         return stats.Std.apply(self, dim, correction, keepdim)
-
-    @arguments.numpy_names
-    def all(self, dim=None, keepdim=False):
-        """True where every element (over `dim`, or all of them) is nonzero."""
-        return functions_ops.all(self, dim, keepdim)
-
-    @arguments.numpy_names
-    def any(self, dim=None, keepdim=False):
-        """True where some element (over `dim`, or all of them) is nonzero."""
-        return functions_ops.any(self, dim, keepdim)
-
-    @arguments.method
-    def count_nonzero(self, dim=None):
-        """How many elements (over `dim`, or all of them) are not zero (int64)."""
-        return functions_ops.count_nonzero(self, dim)
-
-    def sort(self, *dim_descending, dim=-1, descending=False, stable=None):
-        """(values, indices): the elements along dim in order, and where each came from.
-        Equal values keep their order (see ops/ordering.py for PyTorch's ties).
-
-        Example::
-
-            >>> import minigrad as torch
-            >>> values, indices = torch.tensor([3.0, 1.0, 2.0]).sort(descending=True)
-            >>> values, indices
-            (tensor([3., 2., 1.]), tensor([0, 2, 1]))
-        """
-        dim, descending = ordering.sort_arguments(dim_descending, dim, descending, stable)
-        op = ordering.Sort if stable is None else ordering.SortStable
-        return return_types.sort(*op.apply(self, dim, descending))
-
-    @arguments.method
-    def argsort(self, dim=-1, descending=False, stable=False):
-        """The indices that sort the elements along dim: sort's indices (no gradient)."""
-        return self.sort(dim=dim, descending=descending, stable=stable).indices
-
-    def topk(self, k, dim=-1, largest=True, sorted=True):
-        """(values, indices) of the k largest elements along dim, largest first (or the k
-        smallest, smallest first).  sorted=False keeps that order (PyTorch's is unspecified).
-
-        Example::
-
-            >>> import minigrad as torch
-            >>> torch.tensor([1.0, 5.0, 3.0, 4.0]).topk(2).indices
-            tensor([1, 3])
-        """
-        return return_types.topk(*ordering.Topk.apply(self, k, dim, largest))
-
-
-    # --- comparisons and logic (no gradient) ------------------------------------
-    def _compare(self, other, op):
-        if not (is_tensor(other) or isinstance(other, (int, float, bool, complex))):
-            return NotImplemented
-        if is_tensor(other) and other.device is not self.device:     # PyTorch's error
-            self, other = devices.match_devices("elementwise", (self, other))
-        x, y = binary_arrays(self, other)
-        return self._new(op(x, y))
-
-    def __eq__(self, other):
-        return self._compare(other, operator.eq)
-
-    def __ne__(self, other):
-        return self._compare(other, operator.ne)
-
-    def __lt__(self, other):
-        return self._compare(other, operator.lt)
-
-    def __le__(self, other):
-        return self._compare(other, operator.le)
-
-    def __gt__(self, other):
-        return self._compare(other, operator.gt)
-
-    def __ge__(self, other):
-        return self._compare(other, operator.ge)
-
-    eq, ne, lt, le, gt, ge = __eq__, __ne__, __lt__, __le__, __gt__, __ge__
-
-    def __and__(self, other):
-        return self._compare(other, operator.and_)
-
-    def __or__(self, other):
-        return self._compare(other, operator.or_)
-
-    def __xor__(self, other):
-        return self._compare(other, operator.xor)
-
-    def __invert__(self):
-        return self._new(~self._data)
-
-    __rand__, __ror__, __rxor__ = __and__, __or__, __xor__
-
-    def logical_not(self):
-        return self._new(self._xp.logical_not(self._data))
-
-    @arguments.method
-    def equal(self, other):
-        return self.shape == other.shape and bool((self == other).all())

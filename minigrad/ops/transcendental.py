@@ -1,0 +1,153 @@
+"""The exp, log and trigonometric functions beyond unary.py's: log1p expm1 log2 log10,
+sinh cosh, asin acos atan, atan2."""
+import math
+
+from .arithmetic import binary_arrays
+from .builtin import BuiltinFunction
+from .unary import _float_data
+
+
+class _OfInput(BuiltinFunction):
+    """An elementwise function that numpy computes (`compute`: its numpy name), whose
+    derivative is written with its input x, which forward saves.  Each op below gives its
+    node's name, its numpy name and its backward."""
+
+    compute = None
+
+    @staticmethod
+    def forward(ctx, x):
+        ctx.save_for_backward(x)
+        return x._new(getattr(x._xp, ctx._function_cls.compute)(_float_data(x)))
+
+
+class Log1p(_OfInput):
+    """out = ln(1 + x);  dx = g / (1 + x)."""
+
+    node_name = "Log1PBackward0"
+    compute = "log1p"
+
+    @staticmethod
+    def backward(ctx, grad):
+        (x,) = ctx.saved_tensors
+        return grad / (x + 1)
+
+
+class Expm1(BuiltinFunction):
+    """out = eˣ - 1;  dx = g * (out + 1)."""
+
+    node_name = "Expm1Backward0"
+
+    @staticmethod
+    def forward(ctx, x):
+        result = x._new(x._xp.expm1(_float_data(x)))
+        ctx.save_for_backward(result)
+        return result
+
+    @staticmethod
+    def backward(ctx, grad):
+        (result,) = ctx.saved_tensors
+        return grad * (result + 1)
+
+
+class Log2(_OfInput):
+    """out = log₂ x;  dx = g / (x ln 2)."""
+
+    node_name = "Log2Backward0"
+    compute = "log2"
+
+    @staticmethod
+    def backward(ctx, grad):
+        (x,) = ctx.saved_tensors
+        return grad / (x * math.log(2.0))
+
+
+class Log10(_OfInput):
+    """out = log₁₀ x;  dx = g / (x ln 10)."""
+
+    node_name = "Log10Backward0"
+    compute = "log10"
+
+    @staticmethod
+    def backward(ctx, grad):
+        (x,) = ctx.saved_tensors
+        return grad / (x * math.log(10.0))
+
+
+class Sinh(_OfInput):
+    """out = sinh x;  dx = g * cosh x."""
+
+    node_name = "SinhBackward0"
+    compute = "sinh"
+
+    @staticmethod
+    def backward(ctx, grad):
+        (x,) = ctx.saved_tensors
+        return grad * x.cosh()
+
+
+class Cosh(_OfInput):
+    """out = cosh x;  dx = g * sinh x."""
+
+    node_name = "CoshBackward0"
+    compute = "cosh"
+
+    @staticmethod
+    def backward(ctx, grad):
+        (x,) = ctx.saved_tensors
+        return grad * x.sinh()
+
+
+class Asin(_OfInput):
+    """out = arcsin x;  dx = g / √(1 - x²)."""
+
+    node_name = "AsinBackward0"
+    compute = "arcsin"
+
+    @staticmethod
+    def backward(ctx, grad):
+        (x,) = ctx.saved_tensors
+        return grad * (1 - x * x).sqrt().reciprocal()    # a Mul last, as PyTorch's rsqrt
+
+
+class Acos(_OfInput):
+    """out = arccos x;  dx = -g / √(1 - x²)."""
+
+    node_name = "AcosBackward0"
+    compute = "arccos"
+
+    @staticmethod
+    def backward(ctx, grad):
+        (x,) = ctx.saved_tensors
+        return grad * -(1 - x * x).sqrt().reciprocal()   # a Mul last, as PyTorch's
+
+
+class Atan(_OfInput):
+    """out = arctan x;  dx = g / (1 + x²)."""
+
+    node_name = "AtanBackward0"
+    compute = "arctan"
+
+    @staticmethod
+    def backward(ctx, grad):
+        (x,) = ctx.saved_tensors
+        return grad / (x * x + 1)
+
+
+class Atan2(BuiltinFunction):
+    """out = atan2(y, x), the angle of the point (x, y);
+    dy = g * x / (x² + y²),  dx = -g * y / (x² + y²)  (both 0 at the origin, as PyTorch's)."""
+
+    node_name = "Atan2Backward0"
+
+    @staticmethod
+    def forward(ctx, y, x):
+        ctx.save_for_backward(x, y)                 # (PyTorch's order: other, self)
+        a, b = binary_arrays(y, x, floating=True)
+        return y._new(y._xp.arctan2(a, b))
+
+    @staticmethod
+    def backward(ctx, grad):
+        x, y = ctx.saved_tensors
+        denominator = x * x + y * y
+        recip = denominator.reciprocal().masked_fill(denominator == 0, 0.0)   # 0 at (0, 0)
+        return (grad * x * recip).sum_to_size(y.shape), (grad * -y * recip).sum_to_size(x.shape)
