@@ -45,7 +45,8 @@ the graph with the line highlighted (autograd/narration.py finds it).
 import contextlib
 import weakref
 
-from .autograd.narration import SMALL, Narration, Where, describe, ident, packed_nbytes  # noqa: F401
+from .autograd.narration import (SMALL, Narration, Where, describe, ident,  # noqa: F401
+                                 packed_nbytes)
 from .core import seams
 
 

@@ -4,7 +4,8 @@ The core of autograd, what the lessons teach, is minigrad/core/; PyTorch's surfa
 around it is minigrad/surface/.  This package keeps PyTorch's import paths:
 torch.autograd.function, .graph, .grad_mode, .forward_ad, .functional, .gradcheck ...
 """
-from . import anomaly_mode, forward_ad, function, functional, grad_mode, gradcheck, graph
+from . import (anomaly_mode, forward_ad, function, functional, grad_mode,  # noqa: F401
+               gradcheck, graph)
 from ..surface.anomaly import detect_anomaly, set_detect_anomaly
 from ..surface.api import backward, grad
 from ..surface.custom_function import Function

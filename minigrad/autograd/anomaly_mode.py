@@ -1,4 +1,5 @@
-"""torch.autograd.anomaly_mode: detect_anomaly and set_detect_anomaly (minigrad/surface/anomaly.py)."""
+"""torch.autograd.anomaly_mode: detect_anomaly and set_detect_anomaly
+(minigrad/surface/anomaly.py)."""
 from ..surface import anomaly as _implementation
 from ..surface.anomaly import *  # noqa: F401,F403
 

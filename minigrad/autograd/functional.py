@@ -1,4 +1,5 @@
-"""torch.autograd.functional: jacobian, hessian, vjp, jvp, vhp, hvp (minigrad/surface/functional.py)."""
+"""torch.autograd.functional: jacobian, hessian, vjp, jvp, vhp, hvp
+(minigrad/surface/functional.py)."""
 from ..surface import functional as _implementation
 from ..surface.functional import *  # noqa: F401,F403
 

@@ -1,4 +1,5 @@
-"""torch.autograd.variable: Variable, PyTorch's old name for a tensor (minigrad/surface/variable.py)."""
+"""torch.autograd.variable: Variable, PyTorch's old name for a tensor
+(minigrad/surface/variable.py)."""
 from ..surface import variable as _implementation
 from ..surface.variable import *  # noqa: F401,F403
 

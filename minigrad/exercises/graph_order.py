@@ -3,7 +3,7 @@
 The answers walk the graph from `output.grad_fn`.  They are run on several
 small graphs (a chain, a diamond, an input used twice, a constant input)
 and compared with the private reference, which follows the engine's rules
-(see minigrad/autograd/engine.py): count the edges into each node; among
+(see minigrad/core/graph.py): count the edges into each node; among
 the ready nodes run the most recently created first; AccumulateGrad first
 of all.  tests/test_exercises.py checks that reference against the engine.
 """
