@@ -157,6 +157,7 @@ def _attempt(job, cells, work, limits, sandbox, hidden, runs, ends_at, first):
                     deadline = time.monotonic() + limits.cell
                     continue
                 elif kind == "finished" and started and not running and expected is None:
+                    _wait(process, 2.0)           # it ends by itself (its time is counted)
                     return None
                 else:
                     ended = ("garbled", "")
@@ -191,6 +192,13 @@ def _start_failure(sandbox, code, log):
                 "(apt-get install bubblewrap; docs/teaching.md, \"Grading with nbgrader\")")
     text = log.decode("utf-8", "replace").strip()[-2000:]
     return f"the grading sandbox ({sandbox}) could not start (exit code {code}): {text}"
+
+
+def _wait(process, seconds):
+    try:
+        process.wait(seconds)
+    except subprocess.TimeoutExpired:
+        pass
 
 
 def _kill(process):
