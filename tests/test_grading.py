@@ -218,3 +218,19 @@ class _Config:
 
     def __setattr__(self, name, value):
         self.found[f"{self.prefix}{name}"] = value
+
+
+def test_a_graded_cell_of_the_teachers_own_asserts_scores_by_its_error():
+    run = CellRun([{"output_type": "error", "ename": "AssertionError", "evalue": "too big"}],
+                  True, [])
+    (failed,) = grading.verdict_outputs([], run, {}, "en", name="bonus")
+    assert failed.output_type == "error" and "AssertionError: too big" in failed.evalue
+    assert failed.traceback == ["✗ bonus: The cell raised AssertionError: too big."]
+    (passed,) = grading.verdict_outputs([], CellRun([], False, []), {}, "zh", name="bonus")
+    assert passed.output_type == "display_data" and passed.data["text/plain"].startswith("✓ bonus")
+
+
+def test_a_notebook_out_of_time_says_so_rather_than_blaming_a_cell(tmp_path):
+    runs = run(["import time; time.sleep(30)", "print(1)"], tmp_path, "none",
+               Limits(cell=60, graded=60, total=5))
+    assert runs[0].ended == runs[1].ended == ("not_run", "")     # not a cell's time limit

@@ -119,7 +119,8 @@ class SandboxedGrading(NbGraderPreprocessor):
         for index, cell in code:
             run = runs[index]
             if index in graded:
-                cell.outputs = verdict_outputs(graded[index], run, seeds, lang, stopped)
+                cell.outputs = verdict_outputs(graded[index], run, seeds, lang, stopped,
+                                               cell.metadata["nbgrader"].get("grade_id", ""))
             else:
                 cell.outputs = shown_outputs(run.outputs) + ended_outputs(run, lang)
             cell.execution_count = None
@@ -221,9 +222,10 @@ def say(lang, key, **params):
     return MESSAGES[lang if lang in MESSAGES else "en"][key].format(**params)
 
 
-def verdict_outputs(exercises, run, seeds, lang, stopped_above=False):
+def verdict_outputs(exercises, run, seeds, lang, stopped_above=False, name=""):
     """A graded cell's outputs: the verdict on each of its checks, as nbgrader scores it
-    (any error output: 0 points; else full points)."""
+    (any error output: 0 points; else full points).  `name`: the cell's, for a verdict that
+    is no check's."""
     results = []
     records = [record for record in run.checks if isinstance(record, dict)]
     for exercise in exercises:
@@ -232,9 +234,9 @@ def verdict_outputs(exercises, run, seeds, lang, stopped_above=False):
             records.remove(record)
         results.append(judge(exercise, record, run, seeds.get(exercise), lang, stopped_above))
     if not exercises:                      # a cell of the teacher's own asserts
-        results.append(_cell_result(run, lang))
+        results.append(_cell_result(run, lang, name))
     if run.error and all(result.passed for result in results) and run.ended is None:
-        results.append(_failed("", say(lang, "cell_raised", error=_error_text(run)), lang))
+        results.append(_failed(name, say(lang, "cell_raised", error=_error_text(run)), lang))
     if all(result.passed for result in results):
         return [nbformat.v4.new_output("display_data", data={
             "text/plain": "\n".join(repr(r) for r in results),
@@ -272,12 +274,12 @@ def _failed(exercise, text, lang):
     return Result(exercise, "failed", text, lang=lang)
 
 
-def _cell_result(run, lang):
+def _cell_result(run, lang, name):
     if run.ended is not None:
-        return _failed("", _ended_text(run, lang), lang)
+        return _failed(name, _ended_text(run, lang), lang)
     if run.error:
-        return _failed("", say(lang, "cell_raised", error=_error_text(run)), lang)
-    return Result("", "passed", _messages.text("passed", lang), lang=lang)
+        return _failed(name, say(lang, "cell_raised", error=_error_text(run)), lang)
+    return Result(name, "passed", _messages.text("passed", lang), lang=lang)
 
 
 def _ended_text(run, lang):

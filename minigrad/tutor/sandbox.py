@@ -165,7 +165,8 @@ def _attempt(job, cells, work, limits, sandbox, hidden, runs, ends_at, first):
         except _Timeout:
             if not started and first:
                 raise SandboxError(f"the grading worker did not start within {limits.start:g} s")
-            ended = ("timeout", f"{timeouts.get(expected, limits.cell):g}")
+            ended = (("not_run", "") if time.monotonic() >= ends_at     # the notebook's time
+                     else ("timeout", f"{timeouts.get(expected, limits.cell):g}"))
         except _TooMuch:
             ended = ("output", f"{limits.output // 2 ** 20}")
         finally:
