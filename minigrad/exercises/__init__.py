@@ -12,9 +12,12 @@ against the same function written with minigrad's built-in ops, dtypes,
 what was saved.  A passed check is confirmed by the exercise's trial, on
 inputs drawn just then (see _trial: how a grader confirms it where no
 student code runs).  `check` stops an answer that runs too long, and never raises, but
-under nbgrader's autograder or validator (which set NBGRADER_EXECUTION):
-there an answer that does not pass raises `NotPassed`, so that its graded
-cell fails and scores no points (docs/teaching.md, "Grading with nbgrader").
+where nbgrader runs the notebook in the student's kernel (its validator, which
+sets NBGRADER_EXECUTION): there an answer that does not pass raises
+`NotPassed`, so that its graded cell fails.  nbgrader's autograde, as
+`minigrad-tutor --nbgrader` configures it, does not trust that kernel: it runs
+`diagnose` and `trial_report` in a sandbox and `judge_report` in its own
+process (minigrad.tutor.grading; docs/teaching.md, "Grading with nbgrader").
 `progress()` shows, lesson by lesson, which exercises are passed.
 
 Example::
