@@ -38,7 +38,8 @@ A solution notebook keeps the outputs it already has while its code and prose
 are unchanged, so a plain rebuild never throws away an execution; `--execute`
 runs only the solution notebooks that changed or have no outputs yet
 (`--force`: all of them).  `--check` compares sources, not outputs, and the
-generated parts of the pages.
+generated parts of the pages.  What an execution stores is sanitized as nbval
+compares it (notebooks/nbval-sanitize.cfg): no path of the machine that ran it.
 """
 import argparse
 import copy
@@ -507,15 +508,53 @@ def stale_notebooks(source_paths):
     return problems
 
 
+# --- what an output says about the machine that ran it ------------------------------------
+
+SANITIZER = BUILT / "nbval-sanitize.cfg"     # nbval rewrites both sides with it before comparing
+
+
+def sanitizer_patterns(path=SANITIZER):
+    """The (regex, replacement) pairs of nbval's sanitizer file, read as nbval reads them."""
+    text = pathlib.Path(path).read_text(encoding="utf-8")
+    return [(re.compile(regex), replace) for regex, replace
+            in re.findall(r"^regex: (.*)$\n^replace: (.*)$", text, flags=re.MULTILINE)]
+
+
+def sanitize(text, patterns):
+    """`text` with every pattern applied in turn, as nbval does to the outputs it compares."""
+    for regex, replace in patterns:
+        text = regex.sub(replace, text)
+    return text
+
+
+def sanitize_outputs(notebook, patterns=None):
+    """The notebook with the text of every output sanitized (notebooks/nbval-sanitize.cfg): the
+    paths of this machine's Python, packages and kernel files, and memory addresses, written the
+    same on every machine, so that no stored or published output holds them."""
+    patterns = sanitizer_patterns() if patterns is None else patterns
+    for cell in notebook.cells:
+        for output in cell.get("outputs", []):
+            if isinstance(output.get("text"), str):
+                output["text"] = sanitize(output["text"], patterns)
+            for kind, value in output.get("data", {}).items():
+                if kind.startswith("text/") and isinstance(value, str):
+                    output["data"][kind] = sanitize(value, patterns)
+            if output.get("output_type") == "error":
+                output["evalue"] = sanitize(output["evalue"], patterns)
+                output["traceback"] = [sanitize(line, patterns) for line in output["traceback"]]
+    return notebook
+
+
 # --- executing solution notebooks ------------------------------------------------------
 
 def execute(notebook, path):
-    """Run a notebook top to bottom in a fresh kernel; its outputs are stored in place."""
+    """Run a notebook top to bottom in a fresh kernel; its outputs, sanitized, are stored in
+    place."""
     from nbclient import NotebookClient
     from nbclient.exceptions import CellExecutionError
     path.parent.mkdir(parents=True, exist_ok=True)
     client = NotebookClient(notebook, timeout=EXECUTE_TIMEOUT, kernel_name="python3",
-                            record_timing=False, store_widget_state=False,
+                            record_timing=False, store_widget_state=False, coalesce_streams=True,
                             resources={"metadata": {"path": str(path.parent)}})
     try:
         client.execute()
@@ -523,7 +562,7 @@ def execute(notebook, path):
         plain = re.sub(r"\x1b\[[0-9;]*m", "", str(error))
         raise LessonError(f"{path.relative_to(ROOT)} failed:\n{plain[-3000:]}") from None
     notebook.metadata["language_info"] = {"name": "python"}   # no python-version churn
-    return notebook
+    return sanitize_outputs(notebook)
 
 
 def write(notebook, path):

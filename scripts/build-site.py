@@ -170,7 +170,8 @@ def npm_assets(cache=CACHE, log=print):
 
 
 def execute(notebook):
-    """Run a notebook in a fresh kernel (in an empty folder), saving its widget state."""
+    """Run a notebook in a fresh kernel (in an empty folder), saving its widget state; what it
+    shows is sanitized as the stored lessons are (no path of the machine that built the site)."""
     from nbclient import NotebookClient
     for cell in notebook.cells:
         if cell.cell_type == "code":
@@ -180,7 +181,7 @@ def execute(notebook):
                        store_widget_state=True, record_timing=False,
                        resources={"metadata": {"path": folder}}).execute(
             stderr=subprocess.DEVNULL)      # the kernel's log: a cell's error is in its output
-    return notebook
+    return links.sanitize_outputs(notebook)
 
 
 def render_lesson(lesson, lang, page):

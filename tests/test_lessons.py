@@ -486,9 +486,11 @@ def test_chinese_notebooks_use_the_glossary_terms(lesson):
 @pytest.mark.notebooks
 @pytest.mark.parametrize("lesson", LESSONS, ids=lambda lesson: lesson.slug)
 def test_solution_notebooks_reproduce_their_outputs(lesson):
-    """nbval runs both solution notebooks and compares every output it is not told to ignore."""
+    """nbval runs both solution notebooks and compares every output it is not told to ignore,
+    both sides sanitized alike (notebooks/nbval-sanitize.cfg: no path of either machine)."""
     notebooks = [str(lesson_path(lesson, lang, solutions=True)) for lang in ("en", "zh")]
     command = [sys.executable, "-m", "pytest", "--nbval", "--nbval-current-env", "-q",
+               "--nbval-sanitize-with", str(builder.SANITIZER),
                "-p", "no:cacheprovider", "-p", "no:warnings", "--rootdir", str(LESSONS_DIR),
                "-o", "addopts=", *notebooks]
     result = subprocess.run(command, capture_output=True, text=True, timeout=600)
