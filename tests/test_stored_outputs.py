@@ -161,7 +161,8 @@ def test_executing_a_lesson_stores_no_path_of_this_machine(tmp_path):
     and an object's address, as scripts/build-lessons.py --execute stores them."""
     notebook = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(source) for source in (
         "import minigrad as torch\nx = torch.tensor([0.0, 1.0], requires_grad=True)\n"
-        "try:\n    with torch.autograd.detect_anomaly():\n        (torch.log(x) * 0).sum().backward()\n"
+        "try:\n    with torch.autograd.detect_anomaly():\n"
+        "        (torch.log(x) * 0).sum().backward()\n"        # 0 / 0 in LogBackward0: NaN
         "except RuntimeError as error:\n    print(error)",
         "print(torch.autograd.detect_anomaly, object())")])
     notebook.metadata["kernelspec"] = dict(builder.KERNELSPEC)
