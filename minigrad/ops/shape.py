@@ -204,6 +204,21 @@ class Unsqueeze(BuiltinFunction):
         return grad.squeeze(ctx.dim), None
 
 
+def expanded_shape(old, shape):
+    """The shape expand(shape) gives a tensor of shape `old` (-1 keeps a size); PyTorch's
+    error where a size that is not 1 would have to change."""
+    lead, target = len(shape) - len(old), list(shape)
+    for i, size in enumerate(old):
+        if target[lead + i] == -1:
+            target[lead + i] = size
+        elif size != 1 and size != target[lead + i]:
+            raise RuntimeError(
+                f"The expanded size of the tensor ({target[lead + i]}) must match the "
+                f"existing size ({size}) at non-singleton dimension {lead + i}.  Target "
+                f"sizes: {list(shape)}.  Tensor sizes: {list(old)}")
+    return tuple(target)
+
+
 class Expand(BuiltinFunction):
     """out = x broadcast to `shape` (a view, no copy);  dx = g summed back to x's shape."""
 
@@ -217,16 +232,8 @@ class Expand(BuiltinFunction):
                 f"expand({_type_str(x)}{{{list(old)}}}, size={list(shape)}): the number "
                 f"of sizes provided ({len(shape)}) must be greater or equal to the number of "
                 f"dimensions in the tensor ({len(old)})")
-        lead, target = len(shape) - len(old), list(shape)     # lead: new leading dims
-        for i, size in enumerate(old):
-            if target[lead + i] == -1:           # -1 keeps the size
-                target[lead + i] = size
-            elif size != 1 and size != target[lead + i]:
-                raise RuntimeError(
-                    f"The expanded size of the tensor ({target[lead + i]}) must match the "
-                    f"existing size ({size}) at non-singleton dimension {lead + i}.  Target "
-                    f"sizes: {list(shape)}.  Tensor sizes: {list(old)}")
-        ctx.shape, target = x.shape, tuple(target)
+        lead, target = len(shape) - len(old), expanded_shape(old, shape)   # lead: new dims
+        ctx.shape = x.shape
         if target[:lead] == (1,) * lead and target[lead:] == old:
             return x._view(x._data[(None,) * lead + (Ellipsis,)])   # nothing repeated: writable
         return x._view(x._xp.broadcast_to(x._data, target))

@@ -1,0 +1,106 @@
+"""Differential cases for what programs written for PyTorch (tutorials, docstrings,
+answers, the custom Functions of libraries) meet: each case holds one behaviour such a
+program showed to differ, reduced to its few lines.  The programs themselves run whole
+in tests/differential/real_programs/ (tests/test_real_programs.py)."""
+
+
+# --- values -------------------------------------------------------------------------------
+
+def case_overwritten_element_gets_zero_not_nan(T, rec):
+    """x.sqrt()'s gradient at 0 is inf: where an element was overwritten, PyTorch puts 0
+    in its place (inf * 0 would be nan)."""
+    x = T.tensor([1.0, 4.0, 9.0], requires_grad=True)
+    r = x * 1
+    r[0] = 0
+    r.sqrt().sum().backward()
+    rec("x.grad", x.grad)
+
+
+def case_overwritten_slices_get_zero_not_nan(T, rec):
+    for how in ("slice", "view zero_", "index_put", "mask"):
+        x = T.tensor([0.0, 0.0, 4.0, 9.0], requires_grad=True)
+        r = x * 1
+        if how == "slice":
+            r[0:2] = 0
+        elif how == "view zero_":
+            r[0:2].zero_()
+        elif how == "index_put":
+            r[T.tensor([0, 1])] = 0
+        else:
+            r[x < 1] = 0
+        r.sqrt().sum().backward()
+        rec(how, x.grad)
+
+
+def case_maximum_loser_gets_zero_not_nan(T, rec):
+    x = T.tensor([-1.0, 0.0, 4.0], requires_grad=True)
+    T.maximum(x, T.zeros(3)).sqrt().sum().backward()
+    rec("x.grad", x.grad)
+    y = T.tensor([1.0, 0.0, -4.0], requires_grad=True)
+    T.minimum(y, T.zeros(3)).neg().sqrt().sum().backward()
+    rec("y.grad", y.grad)
+
+
+def case_fill_with_a_tensor_value_passes_its_gradient(T, rec):
+    x = T.ones(3, requires_grad=True)
+    v = T.tensor(2.0, requires_grad=True)
+    y = x * 2
+    y.fill_(v)
+    rec("node", y.grad_fn)
+    rec("next", [n is None or n.name() for n, _ in y.grad_fn.next_functions])
+    (y * T.arange(3.0)).sum().backward()
+    rec("x.grad", x.grad)
+    rec("v.grad", v.grad)
+    with rec.raises("fill_ only supports 0-dimension value tensor", name="1-d value"):
+        (x * 2).fill_(T.ones(2))
+
+
+# --- x[key] = value --------------------------------------------------------------------
+
+def case_setitem_over_everything_writes_the_tensor_itself(T, rec):
+    """PyTorch makes no view for x[:] or x[...]: it runs fill_ (FillBackward3) or copy_
+    (CopyBackwards) on x itself."""
+    x = T.ones(3, 3, requires_grad=True)
+    keys = {"[:]": slice(None), "[0:3]": slice(0, 3), "[0:5]": slice(0, 5),
+            "[:, :]": (slice(None), slice(None)), "[...]": Ellipsis,
+            "[..., :]": (Ellipsis, slice(None)), "[:, 0]": (slice(None), 0), "[0]": 0,
+            "[None]": None, "[True]": True}
+    for label, key in keys.items():
+        for value_label, value in (("0", 0), ("row", T.ones(3)), ("same shape", T.ones(3, 3)),
+                                   ("0-dim", T.tensor(1.0)),
+                                   ("requires grad", T.tensor(2.0, requires_grad=True))):
+            y = x * 2
+            try:
+                y[key] = value
+            except RuntimeError as error:             # a value too big for x[0]
+                rec(f"{label} = {value_label}", ("refused", str(error)[:40]))
+                continue
+            rec(f"{label} = {value_label}",
+                (y.grad_fn.name(), [n is None or n.name() for n, _ in y.grad_fn.next_functions]))
+    v = T.ones(3, requires_grad=True)
+    y = x * 2
+    y[:] = v
+    (y * T.arange(9.0).view(3, 3)).sum().backward()
+    rec("grads", (x.grad, v.grad))
+    with rec.raises("a leaf Variable that requires grad", name="leaf [:]"):
+        x[:] = 0
+
+
+def case_setitem_values_refused(T, rec):
+    x = T.ones(3, 3)
+    for label, value in (("str", "a"), ("None", None), ("list", [1.0, 2.0, 3.0]),
+                         ("tuple", (1, 2, 3))):
+        for key in (slice(None), 0, (slice(None), 0)):
+            with rec.raises("can't assign a", name=f"{label} at {key}"):
+                x[key] = value
+    for key in (slice(None), 0, (slice(None), 0)):
+        with rec.raises("The expanded size of the tensor", name=f"shape at {key}"):
+            x[key] = T.ones(2)
+        with rec.raises("the number of sizes provided", name=f"dims at {key}"):
+            x[key] = T.ones(2, 1, 3)
+    with rec.raises("cannot be broadcast to indexing result", name="index_put"):
+        x[T.tensor([0, 1])] = T.ones(2)
+    x[0] = T.ones(1, 1, 3) * 2
+    x[:, 1] = 7
+    x[...] = x * 2
+    rec("x", x)
