@@ -297,6 +297,8 @@ class Tensor(TensorMath, TensorShape, TensorInPlace, TensorConvert):
 
     @property
     def _version(self):
+        if self._inference:          # (PyTorch keeps no counter for them: nothing saves them)
+            raise RuntimeError("Inference tensors do not track version counter.")
         return 0 if self._counter is None else self._counter.value
 
     @property

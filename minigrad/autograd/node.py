@@ -13,6 +13,7 @@ import numpy as np
 from .. import tracing
 from ..utils.hooks import HookDict, add_hook
 from . import narration, tensor_door
+from .engine_hooks import call_post_accumulate_hooks
 from .grad_mode import _state as _grad_mode
 
 sequence_nrs = itertools.count()  # each new node takes the next: the engine runs newest first
@@ -131,11 +132,8 @@ class AccumulateGrad(Node):
             leaf._grad._accumulate_in_place(grad)
         if tracing.active is not None:
             narration.grad_accumulated(self, leaf)
-        for hook in tuple((leaf._post_accumulate_hooks or {}).values()):
-            if tracing.active is not None:
-                narration.hook_called(self, "post_accumulate")
-            if hook(leaf) is not None:
-                raise RuntimeError("Tensor post accumulate grad hooks should return None.")
+        if leaf._post_accumulate_hooks:
+            call_post_accumulate_hooks(self, leaf)
         return ()
 
 

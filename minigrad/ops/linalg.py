@@ -149,7 +149,7 @@ class SqueezeResult(BuiltinFunction):
     def forward(ctx, x, dim):
         ctx.dim = dim
         out = x._new(x._data.squeeze(dim))
-        out._version_counter.value = x._version + 1      # squeeze_ is an in-place write
+        out._version_counter.value = x._version_counter.value + 1   # squeeze_ writes in place
         return out
 
     @staticmethod

@@ -55,6 +55,55 @@ def case_fill_with_a_tensor_value_passes_its_gradient(T, rec):
         (x * 2).fill_(T.ones(2))
 
 
+# --- behaviour ----------------------------------------------------------------------------
+
+def case_post_accumulate_grad_hook_may_return_the_tensor(T, rec):
+    """The SGD step of register_post_accumulate_grad_hook's docstring returns p.add_(...)."""
+    lr = 0.01
+    v = T.tensor([0.0, 0.0, 0.0], requires_grad=True)
+    h = v.register_post_accumulate_grad_hook(lambda p: p.add_(p.grad, alpha=-lr))
+    v.backward(T.tensor([1.0, 2.0, 3.0]))
+    rec("v", v)
+    h.remove()
+    w = T.ones(2, 3, requires_grad=True)
+    w.register_post_accumulate_grad_hook(lambda p: p)
+    w.sum().backward()
+    rec("returns itself", w.grad)
+
+
+def case_post_accumulate_grad_hook_returning_another_value(T, rec):
+    seen = []
+    x = T.ones(2, 3, requires_grad=True)
+    x.register_post_accumulate_grad_hook(lambda p: p * 2)
+    x.register_post_accumulate_grad_hook(lambda p: seen.append(p.shape))
+    with rec.raises("post accumulate grad hooks should return None", name="a new tensor"):
+        x.sum().backward()
+    rec("the next hook ran", len(seen))
+    y = T.ones(2, requires_grad=True)
+    y.register_post_accumulate_grad_hook(lambda p: 5)
+    with rec.raises("expected Variable, but hook returned 'int'", name="a number"):
+        y.sum().backward()
+    z = T.ones(2, requires_grad=True)
+    z.register_post_accumulate_grad_hook(lambda p: T.ones(5))
+    with rec.raises("has changed the size of value", name="another shape"):
+        z.sum().backward()
+
+
+def case_inference_tensor_has_no_version(T, rec):
+    with T.inference_mode():
+        t = T.ones(2)
+        with rec.raises("Inference tensors do not track version counter", name="inside"):
+            t._version
+        with rec.raises("Inference tensors do not track version counter", name="a view"):
+            t.view(2)._version
+    with rec.raises("Inference tensors do not track version counter", name="outside"):
+        t._version
+    x = T.ones(2)
+    with T.inference_mode():
+        rec("a normal tensor's view", x.view(2)._version)
+        rec("matmul squeezed", T.matmul(T.ones(3), T.ones(3, 2)))
+
+
 # --- x[key] = value --------------------------------------------------------------------
 
 def case_setitem_over_everything_writes_the_tensor_itself(T, rec):
