@@ -211,6 +211,10 @@ def bmm(input, mat2):
     return input.bmm(mat2)
 
 
+def addmm(input, mat1, mat2, *, beta=1, alpha=1):
+    return input.addmm(mat1, mat2, beta=beta, alpha=alpha)
+
+
 def clamp_min(input, min):
     return input.clamp_min(min)
 

@@ -42,6 +42,8 @@ FUNCTIONS = {
     "bmm": ["Tensor input, Tensor mat2, *, any out=None",
             "Tensor input, Tensor mat2, dtype out_dtype, *, any out=None"],
     "outer": ["Tensor input, Tensor vec2, *, any out=None"],
+    "addmm": ["Tensor input, Tensor mat1, Tensor mat2, *, Number beta=1, Number alpha=1, "
+              "any out=None"],
     "maximum": ["Tensor input, Tensor other, *, any out=None"],
     "minimum": ["Tensor input, Tensor other, *, any out=None"],
     "atan2": ["Tensor input, Tensor other, *, any out=None"],
@@ -211,7 +213,7 @@ for _name in ("sum mean reshape permute flip transpose unsqueeze gather index_se
               "chunk split split_with_sizes unsafe_split unsafe_split_with_sizes unsafe_chunk "
               "select diagonal median nanmedian kthvalue mode mv bmm index_fill unflatten "
               "tensor_split argsort take_along_dim count_nonzero roll tril triu clamp "
-              "allclose equal mm matmul dot outer maximum minimum atan2").split():
+              "allclose equal mm matmul dot outer maximum minimum atan2 addmm").split():
     METHODS.setdefault(_name, [t[len("Tensor input"):].lstrip(", ").replace(
         "int[] shape", "int... shape").replace("int[] dims", "int... dims")  # x.reshape(2, 3)
         for t in FUNCTIONS[_name]])

@@ -58,6 +58,10 @@ class TensorMath:
                                f"{vec.ndim}")
         return linalg.Mv.apply(self, vec)
 
+    def addmm(self, mat1, mat2, *, beta=1, alpha=1):
+        """beta * self + alpha * (mat1 @ mat2), one AddmmBackward0 (F.linear's node)."""
+        return linalg.Addmm.apply(self, mat1, mat2, beta, alpha)
+
     def bmm(self, mat2):
         """Batches of matrices multiplied pairwise, (b, n, m) @ (b, m, p) (BmmBackward0)."""
         for name, t in (("batch1", self), ("batch2", mat2)):

@@ -28,13 +28,15 @@ SLOT_NAMES = {
     "MinimumBackward0": ("other", "self"), "Atan2Backward0": ("other", "self"),
     "MaxBackward1": ("self", "result"), "MinBackward1": ("self", "result"),
     "LinalgVectorNormBackward0": ("self", "result"), "GatherBackward0": ("index", "self"),
+    "AddmmBackward0": ("mat1", "mat2"),
 }
 # PyTorch's name of a non-tensor argument -> the ctx attribute an op keeps it in
 ATTRIBUTE_NAMES = {"exponent": "exponent", "alpha": "alpha", "min": "low", "max": "high",
                    "dim": "dim"}
 ATTRIBUTE_NAMES_BY_NODE = {"PowBackward2": {"self": "number"},
                            "SumBackward1": {"dim": "dims", "keepdim": "keepdim"},
-                           "LinalgVectorNormBackward0": {"ord": "p", "keepdim": "keepdim"}}
+                           "LinalgVectorNormBackward0": {"ord": "p", "keepdim": "keepdim"},
+                           "AddmmBackward0": {"alpha": "alpha", "beta": "beta"}}
 # the nodes whose ctx.shape is the shape of their input, PyTorch's self_sym_sizes
 SHAPE_NODES = {"IndexBackward0", "MeanBackward0", "MeanBackward1", "SumBackward0",
                "SumBackward1", "ViewBackward0", "ExpandBackward0"}
@@ -51,7 +53,8 @@ def saved_attribute(node, name):
     if key == "self_sym_sizes" and not raw and node.name() in SHAPE_NODES:
         return tuple(node.shape)
     slots = SLOT_NAMES.get(node.name(), ())
-    if key in ("self_sym_sizes", "mat2_sym_sizes") and not raw and node.name() == "MmBackward0":
+    if key.endswith("_sym_sizes") and key[:-len("_sym_sizes")] in slots and not raw and (
+            node.name() in ("MmBackward0", "AddmmBackward0")):
         return tuple(saved_tensors_of(node)[slots.index(key[:-len("_sym_sizes")])].shape)
     if not raw and node.name() in _FROM_KEY_OR_DIMS:
         found = _FROM_KEY_OR_DIMS[node.name()](node).get(key, _MISSING)

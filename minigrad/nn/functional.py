@@ -16,10 +16,13 @@ Example::
     >>> b.grad
     tensor([0.2075, 0.2075, 0.2075])
 """
+import math as _math
+
 from .. import dtypes
 from ..ops import activations as _activations
 from ..ops import arithmetic as _arithmetic
 from ..ops import inplace_unary as _inplace_unary
+from ..ops import linalg as _linalg
 from ..ops import loss as _loss
 
 
@@ -120,13 +123,18 @@ def log_softmax(input, dim=None, dtype=None):
 
 
 def linear(input, weight, bias=None):
-    """input @ weight.T + bias.  (PyTorch records one AddmmBackward0 node for a 2-d input;
-    minigrad records the matmul and the add: same numbers, two nodes.)"""
-    if bias is not None and bias.dtype is not weight.dtype:     # PyTorch's addmm refuses it
-        raise RuntimeError("self and mat2 must have the same dtype, but got "
-                           f"{dtypes.legacy_name(bias.dtype)} and {dtypes.legacy_name(weight.dtype)}")
-    output = input.matmul(weight.t())
-    return output if bias is None else output + bias
+    """input @ weight.T + bias, recorded as PyTorch records it: one AddmmBackward0 for a
+    2-d input with a bias; a contiguous input of other dims is flattened to 2-d for it
+    and viewed back (ViewBackward0); otherwise a matmul, then the bias added."""
+    if bias is None:
+        return input.matmul(weight.t())
+    if input.ndim == 2:
+        return _linalg.Addmm.apply(bias, input, weight.t(), 1, 1)
+    if input.is_contiguous() and (input.ndim == 3 or bias.ndim == 1):
+        flat = input.reshape(_math.prod(input.shape[:-1]), input.shape[-1])
+        output = _linalg.Addmm.apply(bias, flat, weight.t(), 1, 1)
+        return output.view(*input.shape[:-1], output.shape[1])
+    return input.matmul(weight.t()) + bias
 
 
 def mse_loss(input, target, reduction="mean"):

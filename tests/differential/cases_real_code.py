@@ -104,7 +104,50 @@ def case_inference_tensor_has_no_version(T, rec):
         rec("matmul squeezed", T.matmul(T.ones(3), T.ones(3, 2)))
 
 
-# --- x[key] = value --------------------------------------------------------------------
+# --- node names ---------------------------------------------------------------------------
+
+def _chain(node, depth=0):
+    if node is None or depth > 4:
+        return None
+    return (node.name(), tuple(_chain(n, depth + 1) for n, _ in node.next_functions))
+
+
+def case_linear_records_addmm(T, rec):
+    F = T.nn.functional
+    w = T.ones(3, 4, requires_grad=True)
+    b = T.ones(3, requires_grad=True)
+    for name, x, bias in (("2-d", T.ones(2, 4), b), ("2-d input requires grad",
+                                                     T.ones(2, 4, requires_grad=True), b),
+                          ("1-d", T.ones(4), b), ("3-d", T.ones(5, 2, 4), b),
+                          ("3-d not contiguous", T.ones(2, 5, 4).transpose(0, 1), b),
+                          ("4-d", T.ones(1, 5, 2, 4), b), ("no bias", T.ones(2, 4), None),
+                          ("constant bias", T.ones(2, 4), T.ones(3))):
+        y = F.linear(x, w, bias)
+        rec(name, _chain(y.grad_fn))
+        y.sum().backward()
+        rec(name + ": grads", (w.grad, b.grad))
+        w.grad = b.grad = None
+
+
+def case_addmm(T, rec):
+    a = T.tensor([[1.0, 2.0], [3.0, 4.0]], requires_grad=True)
+    m = T.tensor([[0.5, -1.0, 2.0], [1.5, 0.0, -2.0]], requires_grad=True)
+    c = T.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    y = T.addmm(c, a, m, beta=0.5, alpha=2)
+    rec("y", y)
+    rec("node", _chain(y.grad_fn))
+    rec("saved", (y.grad_fn._saved_alpha, y.grad_fn._saved_beta, y.grad_fn._saved_mat1,
+                  y.grad_fn._saved_mat2, y.grad_fn._saved_mat1_sym_sizes))
+    (y * T.tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]])).sum().backward()
+    rec("grads", (a.grad, m.grad, c.grad))
+    rec("method", c.addmm(a, m))
+    with rec.raises("mat1 and mat2 shapes cannot be multiplied", name="shapes"):
+        T.addmm(c[:2], a, m.t())
+    with rec.raises("The expanded size of the tensor", name="bias"):
+        T.addmm(c, a, a)
+    with rec.raises("mat1 must be a matrix", name="1-d"):
+        T.addmm(c, c, m)
+
 
 def case_setitem_over_everything_writes_the_tensor_itself(T, rec):
     """PyTorch makes no view for x[:] or x[...]: it runs fill_ (FillBackward3) or copy_
