@@ -55,13 +55,6 @@ KNOWN_FAILING = {
         "tangents record no graph of their own (docs/architecture.md)",
     "case_vectorize_and_batched_grad_are_ignored":
         "vectorize and check_batched_grad are accepted and ignored",
-    "case_functional_strict_with_vectorize": "vectorize is accepted and ignored",
-    "case_functional_strict_create_graph_linear":
-        "strict=True does not detect a linear function under create_graph",
-    "case_functional_strict_output_not_requiring_grad_message":
-        "strict mode has one message for every independence",
-    "case_functional_jacobian_strategy_errors":
-        "jacobian(strategy='forward-mode', vectorize=True) is refused",
     "case_torch_func_and_vmap_api": "no torch.func",
 }
 

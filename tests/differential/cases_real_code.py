@@ -196,3 +196,57 @@ def case_setitem_values_refused(T, rec):
     x[:, 1] = 7
     x[...] = x * 2
     rec("x", x)
+
+
+# --- messages -----------------------------------------------------------------------------
+
+def case_version_counter_hint_names_check_nan(T, rec):
+    a = T.ones(3, requires_grad=True)
+    c = a.sigmoid()
+    c.mul_(2)
+    with rec.raises("set_detect_anomaly(True, check_nan=False).", name="error"):
+        c.sum().backward()
+
+
+def case_functional_v_none_messages(T, rec):
+    AF = T.autograd.functional
+    x = T.ones(3)
+    with rec.raises("can only be None if the user-provided function returns a single Tensor "
+                    "with a single element", name="vjp"):
+        AF.vjp(lambda t: t * 2, x)
+    for fn in (AF.jvp, AF.vhp, AF.hvp):
+        with rec.raises("can only be None if the input to the user-provided function is a "
+                        "single Tensor with a single element", name=fn.__name__):
+            fn(lambda t: (t * t).sum(), x)
+    with rec.raises("v has invalid size: should be", name="size"):
+        AF.vjp(lambda t: t * 2, x, T.ones(2))
+    with rec.raises("v is a tuple of invalid length", name="length"):
+        AF.jvp(lambda a, b: a * b, (x, x), (x,))
+    rec("scalar vjp", AF.vjp(lambda t: (t * t).sum(), T.tensor([1.0, 2.0])))
+
+
+def case_functional_jacobian_strict_messages(T, rec):
+    AF = T.autograd.functional
+    x = T.ones(3)
+    with rec.raises("Output 0 of the user-provided function does not require gradients",
+                    name="constant"):
+        AF.jacobian(lambda t: T.ones(3), x, strict=True)
+    with rec.raises("Output 0 of the user-provided function does not require gradients",
+                    name="detached"):
+        AF.jacobian(lambda t: t.detach(), x, strict=True)
+    with rec.raises("Output 1 of the user-provided function is independent of input 0",
+                    name="one output independent"):
+        AF.jacobian(lambda a, b: (a * b, b * 2), (x, x), strict=True)
+    rec("not strict", AF.jacobian(lambda t: t * 0 + T.ones(3), x))
+    with rec.raises("The output of the user-provided function is independent of input 1",
+                    name="vjp"):
+        AF.vjp(lambda a, b: (a * 2).sum(), (x, x), strict=True)
+
+
+def case_functional_forward_mode_jacobian(T, rec):
+    AF = T.autograd.functional
+    x = T.tensor([1.0, 2.0])
+    rec("one", AF.jacobian(lambda t: t ** 2, x, strategy="forward-mode", vectorize=True))
+    rec("pairs", AF.jacobian(lambda a, b: (a * b, a + b), (x, T.ones(2)),
+                             strategy="forward-mode", vectorize=True))
+    rec("hessian", AF.hessian(lambda t: (t ** 3).sum(), x, vectorize=True))
