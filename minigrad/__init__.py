@@ -20,11 +20,13 @@ from .functions import (abs, add, allclose, argmax, argmin, cat, clamp, clone, c
                         softmax, sqrt, square, squeeze, stack, sub, sum, t, tanh, transpose,
                         unsqueeze, where)
 from .functions_ops import *  # noqa: F401,F403 (split, cumsum, norm, outer ...)
+from .legacy_types import CPU_TYPES as _LEGACY_TYPES
 from .serialization import load, save
 from .settings import is_warn_always_enabled, set_warn_always
 from .tensor import Tensor
 from .tensor_shape import Size
 
+globals().update(_LEGACY_TYPES)          # torch.FloatTensor, torch.LongTensor ...
 __version__ = "0.1.0"
 from math import e, inf, nan, pi  # noqa: E402,F401  (torch.pi, torch.inf ...)
 

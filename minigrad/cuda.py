@@ -9,6 +9,9 @@ Example::
     True
 """
 from . import backend
+from .legacy_types import CUDA_TYPES
+
+globals().update(CUDA_TYPES)             # torch.cuda.FloatTensor ...: a tensor on the GPU
 
 
 def is_available():

@@ -223,6 +223,10 @@ def clamp_max(input, max):
     return input.clamp_max(max)
 
 
+def index_add(input, dim, index, source, *, alpha=1):
+    return input.index_add(dim, index, source, alpha=alpha)
+
+
 def index_fill(input, dim, index, value):
     return input.index_fill(dim, index, value)
 

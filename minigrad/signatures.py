@@ -87,6 +87,9 @@ FUNCTIONS = {
     "index_fill": ["Tensor input, int dim, Tensor index, Tensor value",
                    "Tensor input, int dim, Tensor index, Number value"],
     "unflatten": ["Tensor input, int dim, int[] sizes"],
+    "index_add": ["Tensor input, int dim, Tensor index, Tensor source, *, Number alpha=1, "
+                  "any out=None",
+                  "Tensor input, Dimname dim, Tensor index, Tensor source, *, Number alpha=1"],
     "tensor_split": ["Tensor input, int sections, int dim=0",
                      "Tensor input, int[] indices, int dim=0",
                      "Tensor input, Tensor tensor_indices_or_sections, int dim=0"],
@@ -211,7 +214,7 @@ METHODS = {
 
 for _name in ("sum mean reshape permute flip transpose unsqueeze gather index_select narrow "
               "chunk split split_with_sizes unsafe_split unsafe_split_with_sizes unsafe_chunk "
-              "select diagonal median nanmedian kthvalue mode mv bmm index_fill unflatten "
+              "select diagonal median nanmedian kthvalue mode mv bmm index_fill index_add unflatten "
               "tensor_split argsort take_along_dim count_nonzero roll tril triu clamp "
               "allclose equal mm matmul dot outer maximum minimum atan2 addmm").split():
     METHODS.setdefault(_name, [t[len("Tensor input"):].lstrip(", ").replace(

@@ -130,6 +130,9 @@ class TensorInPlace:
     def index_fill_(self, dim, index, value):
         return self._inplace(inplace_unary.IndexFillInplace, dim, index, value)
 
+    def index_add_(self, dim, index, source, *, alpha=1):
+        return self._inplace(inplace_unary.IndexAddInplace, dim, index, source, alpha)
+
     # in-place comparisons: 1 where true, 0 where not, in self's dtype (no gradient)
     def eq_(self, other):
         return self._compare_(other, compare.EqInplace, compare.EqScalarInplace)

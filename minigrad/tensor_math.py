@@ -178,6 +178,10 @@ class TensorMath:
     def clamp_max(self, max):
         return unary.clamp(self, None, max) if is_tensor(max) else unary.ClampMax.apply(self, max)
 
+    def index_add(self, dim, index, source, *, alpha=1):
+        """self with alpha·source's slices added at `index` along dim (IndexAddBackward0)."""
+        return pieces.IndexAddSource.apply(self, dim, index, source, alpha)
+
     def index_fill(self, dim, index, value):
         """self with `value` in the slices at `index` along dim (IndexFillBackward0)."""
         return pieces.IndexFill.apply(self, dim, index, value)

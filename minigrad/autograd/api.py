@@ -1,5 +1,6 @@
 """`backward()` and `grad()`: check the arguments, then run the engine."""
 import warnings
+from collections.abc import Mapping
 
 from .. import settings
 from . import tensor_door
@@ -113,7 +114,7 @@ def _warn_create_graph():
 
 
 def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=False,
-         allow_unused=None, is_grads_batched=False, materialize_grads=False):
+         only_inputs=True, allow_unused=None, is_grads_batched=False, materialize_grads=False):
     """Return the gradients of `outputs` w.r.t. `inputs` (without touching `.grad`).
 
     Example::
@@ -123,7 +124,20 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
         >>> (g,) = torch.autograd.grad((x ** 3).sum(), x, create_graph=True)
         >>> g
         tensor([ 3., 12., 27.], grad_fn=<MulBackward0>)
+
+    `inputs` may be a dict of tensors: the gradients come back in a dict with its keys.
+    `only_inputs` is PyTorch's deprecated argument, ignored (it warns when False).
     """
+    keys = None
+    if type(inputs) is dict:
+        keys, inputs = list(inputs), tuple(inputs.values())
+    elif isinstance(inputs, Mapping):
+        raise TypeError(f"`inputs` argument to `grad()` must be a dict, not "
+                        f"{type(inputs).__name__}. Other Mapping types are not supported.")
+    if not only_inputs:
+        warnings.warn("only_inputs argument is deprecated and is ignored now (defaults to "
+                      "True). To accumulate gradient for other parts of the graph, please use "
+                      "torch.autograd.backward.", FutureWarning, stacklevel=2)
     if is_grads_batched:
         return _batched_grad(outputs, inputs, grad_outputs, retain_graph, create_graph,
                              allow_unused, materialize_grads)
@@ -162,7 +176,7 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
                 grad_value = tensor_door.zeros(tensor.shape, tensor.dtype, tensor.device)
                 grad_value.requires_grad_(create_graph)
         results.append(grad_value)
-    return tuple(results)
+    return tuple(results) if keys is None else dict(zip(keys, results))
 
 
 def _batched_grad(outputs, inputs, grad_outputs, retain_graph, create_graph, allow_unused,

@@ -28,7 +28,8 @@ SLOT_NAMES = {
     "MinimumBackward0": ("other", "self"), "Atan2Backward0": ("other", "self"),
     "MaxBackward1": ("self", "result"), "MinBackward1": ("self", "result"),
     "LinalgVectorNormBackward0": ("self", "result"), "GatherBackward0": ("index", "self"),
-    "AddmmBackward0": ("mat1", "mat2"),
+    "AddmmBackward0": ("mat1", "mat2"), "HardtanhBackward0": ("self",),
+    "IndexAddBackward0": ("index",),
 }
 # PyTorch's name of a non-tensor argument -> the ctx attribute an op keeps it in
 ATTRIBUTE_NAMES = {"exponent": "exponent", "alpha": "alpha", "min": "low", "max": "high",
@@ -36,7 +37,9 @@ ATTRIBUTE_NAMES = {"exponent": "exponent", "alpha": "alpha", "min": "low", "max"
 ATTRIBUTE_NAMES_BY_NODE = {"PowBackward2": {"self": "number"},
                            "SumBackward1": {"dim": "dims", "keepdim": "keepdim"},
                            "LinalgVectorNormBackward0": {"ord": "p", "keepdim": "keepdim"},
-                           "AddmmBackward0": {"alpha": "alpha", "beta": "beta"}}
+                           "AddmmBackward0": {"alpha": "alpha", "beta": "beta"},
+                           "HardtanhBackward0": {"min_val": "low", "max_val": "high"},
+                           "IndexAddBackward0": {"dim": "dim", "alpha": "alpha"}}
 # the nodes whose ctx.shape is the shape of their input, PyTorch's self_sym_sizes
 SHAPE_NODES = {"IndexBackward0", "MeanBackward0", "MeanBackward1", "SumBackward0",
                "SumBackward1", "ViewBackward0", "ExpandBackward0"}

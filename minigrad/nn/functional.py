@@ -45,6 +45,24 @@ def tanh(input):
     return input.tanh()
 
 
+def hardtanh(input, min_val=-1.0, max_val=1.0, inplace=False):
+    """x clamped to [min_val, max_val]."""
+    if min_val > max_val:
+        raise ValueError("min_val cannot be greater than max_val")
+    if inplace:
+        return input._inplace(_inplace_unary.HardtanhInplace, min_val, max_val)
+    return _activations.Hardtanh.apply(input, min_val, max_val)
+
+
+def hardtanh_(input, min_val=-1.0, max_val=1.0):
+    return hardtanh(input, min_val, max_val, inplace=True)
+
+
+def relu6(input, inplace=False):
+    """min(max(x, 0), 6): hardtanh(x, 0, 6)."""
+    return hardtanh(input, 0.0, 6.0, inplace)
+
+
 def leaky_relu(input, negative_slope=0.01, inplace=False):
     """x where x > 0, else negative_slope·x."""
     if inplace:

@@ -1,4 +1,4 @@
-"""More activations of `torch.nn.functional` (leaky_relu, threshold, silu, gelu), for the
+"""More activations of `torch.nn.functional` (hardtanh, leaky_relu, threshold, silu, gelu), for the
 students' own networks.  Each is one op with PyTorch's node name; the backward is
 written with tensor ops, so a double backward works (gelu's and silu's double-backward
 nodes are then the ones of those ops, not PyTorch's fused *BackwardBackward0 nodes)."""
@@ -6,12 +6,31 @@ import math
 
 from ..dtypes import legacy_name
 from .builtin import BuiltinFunction
+from .combine import where
 from .special import Erf
 
 
 def _float_only(x, kernel):
     if not x.dtype.is_floating_point:
         raise NotImplementedError(f'"{kernel}" not implemented for \'{legacy_name(x.dtype)}\'')
+
+
+class Hardtanh(BuiltinFunction):
+    """out = x clamped to [min_val, max_val];  dx = g where min_val < x < max_val, else 0
+    (0 put in place, as PyTorch's where: an infinite g there gives 0, not nan)."""
+
+    node_name = "HardtanhBackward0"
+
+    @staticmethod
+    def forward(ctx, x, low=-1.0, high=1.0):
+        ctx.low, ctx.high = low, high
+        ctx.save_for_backward(x)
+        return x._new(x._xp.clip(x._data, low, high).astype(x._data.dtype))
+
+    @staticmethod
+    def backward(ctx, grad):
+        (x,) = ctx.saved_tensors
+        return where((x > ctx.low) & (x < ctx.high), grad, 0.0), None, None
 
 
 class LeakyRelu(BuiltinFunction):

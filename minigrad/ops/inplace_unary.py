@@ -38,6 +38,8 @@ ThresholdInplace = _in_place(activations.Threshold, "threshold_", "ThresholdBack
 ClampMinInplace = _in_place(unary.ClampMin, "clamp_min_")
 ClampMaxInplace = _in_place(unary.ClampMax, "clamp_max_")
 IndexFillInplace = _in_place(pieces.IndexFill, "index_fill_")
+IndexAddInplace = _in_place(pieces.IndexAddSource, "index_add_")
+HardtanhInplace = _in_place(activations.Hardtanh, "hardtanh_")
 
 
 class RandomFill(BuiltinFunction):

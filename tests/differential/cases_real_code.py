@@ -250,3 +250,127 @@ def case_functional_forward_mode_jacobian(T, rec):
     rec("pairs", AF.jacobian(lambda a, b: (a * b, a + b), (x, T.ones(2)),
                              strategy="forward-mode", vectorize=True))
     rec("hessian", AF.hessian(lambda t: (t ** 3).sum(), x, vectorize=True))
+
+
+# --- names that real code uses ------------------------------------------------------------
+
+def case_legacy_tensor_types(T, rec):
+    rec("FloatTensor(data)", T.FloatTensor([1, 2]))
+    rec("LongTensor(data)", T.LongTensor([1.7, 2.2]))
+    rec("DoubleTensor", T.DoubleTensor([[1]]))
+    rec("ByteTensor", T.ByteTensor([1, 0]))
+    rec("BoolTensor", T.BoolTensor([True, False]))
+    rec("IntTensor", T.IntTensor([3]))
+    rec("FloatTensor(sizes)", tuple(T.FloatTensor(2, 3).shape))
+    rec("FloatTensor(Size)", tuple(T.FloatTensor(T.Size([4])).shape))
+    rec("FloatTensor()", tuple(T.FloatTensor().shape))
+    rec("dtype", str(T.LongTensor.dtype).replace("minigrad", "torch"))
+    x = T.ones(2)
+    rec("isinstance", (isinstance(x, T.FloatTensor), isinstance(x, T.LongTensor),
+                       isinstance(x.long(), T.LongTensor), isinstance(x, T.cuda.FloatTensor)))
+    rec("type()", (x.type(), x.long().type(), x.double().type()))
+    rec("type(class)", x.type(T.LongTensor))
+    rec("type(name)", x.type("torch.DoubleTensor"))
+    rec("type(dtype)", x.type(T.float64))
+    with rec.raises("invalid type", name="type(bad name)"):
+        x.type("torch.FooTensor")
+    rec("FloatTensor requires grad", T.FloatTensor([1.0, 2.0]).requires_grad_())
+    with rec.raises("expected", name="LongTensor(a float tensor)"):
+        T.LongTensor(x)
+
+
+def case_legacy_new(T, rec):
+    x = T.tensor([1.0, 2.0], requires_grad=True)
+    y = x.new(x)
+    rec("new(x)", (y, y.requires_grad, y.grad_fn))
+    rec("new(data)", x.new([5, 6]))
+    rec("new(tuple)", x.new((1, 2)))
+    rec("new(sizes)", tuple(x.new(2, 3).shape))
+    rec("new()", tuple(x.new().shape))
+    c = T.ones(2)
+    d = c.new(c)
+    d[0] = 5
+    rec("shares data", (c, c._version))
+
+    class GradMultiply(T.autograd.Function):         # fairseq's: forward returns x.new(x)
+        @staticmethod
+        def forward(ctx, x, scale):
+            ctx.scale = scale
+            return x.new(x)
+
+        @staticmethod
+        def backward(ctx, grad):
+            return grad * ctx.scale, None
+
+    w = T.tensor([1.0, 2.0], requires_grad=True)
+    GradMultiply.apply(w * 3, 0.5).sum().backward()
+    rec("GradMultiply", w.grad)
+
+
+def case_variable_volatile(T, rec):
+    v = T.autograd.Variable(T.ones(2), volatile=True)
+    rec("volatile", v.requires_grad)
+    with rec.raises("Variable data has to be a tensor", name="a list"):
+        T.autograd.Variable([1, 2])
+
+
+def case_index_add(T, rec):
+    x = T.zeros(5, 3, requires_grad=True)
+    s = T.arange(9.0).view(3, 3).requires_grad_()
+    y = x.index_add(0, T.tensor([0, 4, 0]), s, alpha=2)
+    rec("y", y)
+    rec("node", y.grad_fn)
+    (y * T.arange(15.0).view(5, 3)).sum().backward()
+    rec("grads", (x.grad, s.grad))
+    z = T.zeros(5, 3)
+    z.index_add_(0, T.tensor([0, 4, 2]), T.ones(3, 3))
+    rec("index_add_", z)
+    rec("function", T.index_add(T.zeros(3), 0, T.tensor([0, 0]), T.tensor([1.0, 2.0])))
+    w = T.zeros(5, 3, requires_grad=True) * 1
+    w.index_add_(1, T.tensor([2]), T.ones(5, 1))
+    rec("in place node", w.grad_fn)
+    for name, args in (("float index", (0, T.tensor([0.0, 1.0]), T.ones(2, 3))),
+                       ("2-d index", (0, T.tensor([[0, 1]]), T.ones(2, 3))),
+                       ("count", (0, T.tensor([0, 1]), T.ones(3, 3))),
+                       ("bounds", (0, T.tensor([0, 9]), T.ones(2, 3))),
+                       ("dtype", (0, T.tensor([0, 1]), T.ones(2, 3, dtype=T.float64)))):
+        with rec.raises(name=name):
+            T.zeros(5, 3).index_add(*args)
+
+
+def case_hardtanh_and_relu6(T, rec):
+    F = T.nn.functional
+    x = T.tensor([-2.0, -1.0, 0.5, 1.0, 3.0, 7.0], requires_grad=True)
+    y = F.hardtanh(x)
+    rec("hardtanh", y)
+    rec("saved", (y.grad_fn._saved_min_val, y.grad_fn._saved_max_val, y.grad_fn._saved_self))
+    y.sum().backward()
+    rec("grad", x.grad)
+    rec("bounds", F.hardtanh(x, -1.5, 2.0))
+    rec("relu6", F.relu6(x))
+    z = x * 1
+    F.hardtanh(z, inplace=True)
+    rec("in place", z)
+    z = x * 1
+    F.hardtanh_(z, 0.0, 2.0)
+    rec("hardtanh_", z)
+    rec("ints", F.hardtanh(T.tensor([1, 5]), 0, 3))
+    with rec.raises("min_val cannot be greater than max_val", name="bad bounds"):
+        F.hardtanh(x, 2.0, 1.0)
+    a = T.tensor([0.0, 4.0], requires_grad=True)
+    F.hardtanh(a - 0.0, 0.0, 1.0).sqrt().sum().backward()
+    rec("inf gradient outside", a.grad)
+
+
+def case_grad_only_inputs_and_dict_inputs(T, rec):
+    import warnings
+    a = T.tensor([1.0, 2.0], requires_grad=True)
+    b = T.tensor([3.0], requires_grad=True)
+    rec("only_inputs", T.autograd.grad((a * 2).sum(), a, only_inputs=True))
+    rec("positional", T.autograd.grad((a * a).sum(), [a], None, None, True, True))
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        T.autograd.grad((a * 2).sum(), a, only_inputs=False)
+    rec("warns", [str(w.message)[:40] for w in caught])
+    found = T.autograd.grad((a * b).sum(), {"a": a, "b": b})
+    rec("dict", sorted(found.items()))
