@@ -113,6 +113,21 @@ def _warn_create_graph():
         "to break the cycle and avoid the leak.", UserWarning, stacklevel=3)
 
 
+def _keys_and_inputs(inputs, only_inputs):
+    """grad's `inputs` as a dict gives the keys of its results; only_inputs=False warns."""
+    keys = None
+    if type(inputs) is dict:
+        keys, inputs = list(inputs), tuple(inputs.values())
+    elif isinstance(inputs, Mapping):
+        raise TypeError(f"`inputs` argument to `grad()` must be a dict, not "
+                        f"{type(inputs).__name__}. Other Mapping types are not supported.")
+    if not only_inputs:
+        warnings.warn("only_inputs argument is deprecated and is ignored now (defaults to "
+                      "True). To accumulate gradient for other parts of the graph, please use "
+                      "torch.autograd.backward.", FutureWarning, stacklevel=3)
+    return keys, inputs
+
+
 def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=False,
          only_inputs=True, allow_unused=None, is_grads_batched=False, materialize_grads=False):
     """Return the gradients of `outputs` w.r.t. `inputs` (without touching `.grad`).
@@ -128,16 +143,7 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
     `inputs` may be a dict of tensors: the gradients come back in a dict with its keys.
     `only_inputs` is PyTorch's deprecated argument, ignored (it warns when False).
     """
-    keys = None
-    if type(inputs) is dict:
-        keys, inputs = list(inputs), tuple(inputs.values())
-    elif isinstance(inputs, Mapping):
-        raise TypeError(f"`inputs` argument to `grad()` must be a dict, not "
-                        f"{type(inputs).__name__}. Other Mapping types are not supported.")
-    if not only_inputs:
-        warnings.warn("only_inputs argument is deprecated and is ignored now (defaults to "
-                      "True). To accumulate gradient for other parts of the graph, please use "
-                      "torch.autograd.backward.", FutureWarning, stacklevel=2)
+    keys, inputs = _keys_and_inputs(inputs, only_inputs)
     if is_grads_batched:
         return _batched_grad(outputs, inputs, grad_outputs, retain_graph, create_graph,
                              allow_unused, materialize_grads)
