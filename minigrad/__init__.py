@@ -4,6 +4,7 @@
 """
 from . import autograd, backend, cuda, dtypes, nn, return_types, settings, tracing
 from .autograd import enable_grad, is_grad_enabled, no_grad, set_grad_enabled
+from .autograd.anomaly import is_anomaly_check_nan_enabled, is_anomaly_enabled
 from .autograd.grad_mode import inference_mode, is_inference_mode_enabled
 from .backend import device
 from .creation import (arange, as_tensor, empty, empty_like, eye, from_numpy, full, full_like,

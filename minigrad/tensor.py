@@ -68,6 +68,7 @@ class Tensor(TensorMath, TensorShape, TensorInPlace, TensorConvert):
     _retains_grad = False
     _inference = False          # set on tensors made inside inference_mode()
     _is_minigrad_tensor = True
+    __module__ = "minigrad"         # type(x) shows <class 'minigrad.Tensor'> (torch.Tensor)
     __array_ufunc__ = None          # numpy defers to Tensor's reflected operators
     __hash__ = object.__hash__      # == is elementwise, so hash by identity
 

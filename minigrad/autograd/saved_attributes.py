@@ -173,8 +173,8 @@ class RawSavedTensor:
                 "Hint: only one pair of hooks is allowed at a time.")
         pack_hook, unpack_hook = hooks
         tensor = _kept_tensor(saved)
-        with no_grad():
-            packed = pack_hook(tensor)
+        with no_grad():                 # (PyTorch packs the saved input detached)
+            packed = pack_hook(tensor.detach() if not saved.is_output else tensor)
         if tensor._version != saved.version:
             raise RuntimeError(ERR_PACK_HOOK_IN_PLACE)
         if not saved.is_output:      # unpack() gives the hook's result this place back

@@ -17,6 +17,7 @@ Example::
     tensor([0.2075, 0.2075, 0.2075])
 """
 import math as _math
+import warnings as _warnings
 
 from .. import dtypes
 from ..ops import activations as _activations
@@ -121,8 +122,11 @@ def one_hot(tensor, num_classes=-1):
     return tensor._new((data[..., None] == tensor._xp.arange(num_classes)).astype(data.dtype))
 
 
-def _softmax_dim(ndim):
-    """PyTorch's choice when `dim` is left out (it warns: pass dim)."""
+def _softmax_dim(ndim, name):
+    """PyTorch's choice when `dim` is left out, with its warning (at the caller of
+    F.softmax: through F.softmax and its argument check)."""
+    _warnings.warn(f"Implicit dimension choice for {name} has been deprecated. Change the call "
+                  "to include dim=X as an argument.", UserWarning, stacklevel=4)
     return 0 if ndim in (0, 1, 3) else 1
 
 
@@ -130,14 +134,14 @@ def softmax(input, dim=None, dtype=None):
     """exp(x) / sum(exp(x)) along `dim`."""
     if dtype is not None:
         input = input.to(dtype)
-    return input.softmax(_softmax_dim(input.ndim) if dim is None else dim)
+    return input.softmax(_softmax_dim(input.ndim, "softmax") if dim is None else dim)
 
 
 def log_softmax(input, dim=None, dtype=None):
     """x - log(sum(exp(x))) along `dim`, computed stably."""
     if dtype is not None:
         input = input.to(dtype)
-    return input.log_softmax(_softmax_dim(input.ndim) if dim is None else dim)
+    return input.log_softmax(_softmax_dim(input.ndim, "log_softmax") if dim is None else dim)
 
 
 def linear(input, weight, bias=None):

@@ -2,6 +2,7 @@
 answers, the custom Functions of libraries) meet: each case holds one behaviour such a
 program showed to differ, reduced to its few lines.  The programs themselves run whole
 in tests/differential/real_programs/ (tests/test_real_programs.py)."""
+import warnings
 
 
 # --- values -------------------------------------------------------------------------------
@@ -374,3 +375,37 @@ def case_grad_only_inputs_and_dict_inputs(T, rec):
     rec("warns", [str(w.message)[:40] for w in caught])
     found = T.autograd.grad((a * b).sum(), {"a": a, "b": b})
     rec("dict", sorted(found.items()))
+
+
+def case_autograd_details_real_code_meets(T, rec):
+    class Bad(T.autograd.Function):
+        @staticmethod
+        def forward(ctx, x, k, y):
+            return x * y
+
+        @staticmethod
+        def backward(ctx, g):
+            return None, None, T.ones(5)
+
+    x, y = T.ones(2, requires_grad=True), T.ones(2, requires_grad=True)
+    # the index counts the tensor inputs (PyTorch's edges): y is input 1, not argument 2
+    with rec.raises("returned an invalid gradient at index 1", name="gradient index"):
+        Bad.apply(x, 3, y).sum().backward()
+    seen = []
+    outputs = (x.exp(), x.sin())
+    for saved in (outputs[0].grad_fn._raw_saved_result, outputs[1].grad_fn._raw_saved_self):
+        saved.register_hooks(lambda t: seen.append((t.requires_grad, t.grad_fn is None)) or t,
+                             lambda t: t)
+    rec("what a pack hook is given", seen)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        Bad()
+        T.nn.functional.softmax(T.ones(2, 3))
+    rec("warnings", [(w.category.__name__, str(w.message).split(" minigrad hint")[0][-90:],
+                      w.filename == __file__) for w in caught])
+    rec("anomaly off", (T.is_anomaly_enabled(), T.is_anomaly_check_nan_enabled()))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        with T.autograd.detect_anomaly(check_nan=False):
+            rec("anomaly on", (T.is_anomaly_enabled(), T.is_anomaly_check_nan_enabled()))
+    rec("Tensor's module", (T.Tensor.__module__ == T.__name__, type(x).__name__))
