@@ -2,7 +2,7 @@
 
 `import minigrad as torch` runs PyTorch's autograd tutorials unchanged.
 """
-from . import autograd, backend, cuda, dtypes, nn, return_types, settings, tracing
+from . import amp, autograd, backend, cuda, dtypes, nn, return_types, settings, tracing
 from .autograd import enable_grad, is_grad_enabled, no_grad, set_grad_enabled
 from .autograd.anomaly import is_anomaly_check_nan_enabled, is_anomaly_enabled
 from .autograd.grad_mode import inference_mode, is_inference_mode_enabled
@@ -21,8 +21,11 @@ from .functions import (abs, add, allclose, argmax, argmin, cat, clamp, clone, c
                         softmax, sqrt, square, squeeze, stack, sub, sum, t, tanh, transpose,
                         unsqueeze, where)
 from .functions_ops import *  # noqa: F401,F403 (split, cumsum, norm, outer ...)
+from .functions_inplace import *  # noqa: F401,F403 (sin_, zero_ ...)
+from .functions_logic import *  # noqa: F401,F403 (eq, logical_and, isclose ...)
 from .legacy_types import CPU_TYPES as _LEGACY_TYPES
 from .serialization import load, save
+from ._formatting import set_printoptions
 from .settings import is_warn_always_enabled, set_warn_always
 from .tensor import Tensor
 from .tensor_shape import Size

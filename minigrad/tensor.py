@@ -32,6 +32,7 @@ from .autograd.node import leaf_accumulator
 from .ops import combine, view_history
 from .tensor_convert import TensorConvert
 from .tensor_inplace import TensorInPlace
+from .tensor_logic import TensorLogic
 from .tensor_math import TensorMath
 from .tensor_shape import Size, TensorShape
 from .utils.hooks import HookDict, add_hook
@@ -43,7 +44,7 @@ class VersionCounter:
     value = 0                   # until the first write
 
 
-class Tensor(TensorMath, TensorShape, TensorInPlace, TensorConvert):
+class Tensor(TensorMath, TensorLogic, TensorShape, TensorInPlace, TensorConvert):
     """A multi-dimensional array that can record the operations made with it.
 
     Make tensors with `minigrad.tensor(...)`, `ones`, `zeros`, `randn` ...

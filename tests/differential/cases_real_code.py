@@ -409,3 +409,88 @@ def case_autograd_details_real_code_meets(T, rec):
         with T.autograd.detect_anomaly(check_nan=False):
             rec("anomaly on", (T.is_anomaly_enabled(), T.is_anomaly_check_nan_enabled()))
     rec("Tensor's module", (T.Tensor.__module__ == T.__name__, type(x).__name__))
+
+
+def case_logic_functions(T, rec):
+    x = T.tensor([1.0, 2.0, 3.0])
+    y = T.tensor([1.0, 2.5, 3.0])
+    rec("compare", (T.eq(x, y), T.ne(x, 2), T.lt(x, y), T.le(x, y), T.gt(x, 2), T.ge(x, y),
+                    T.greater(x, 1.5), T.less_equal(x, y), T.not_equal(x, y)))
+    rec("logical", (T.logical_and(x > 1, x < 3), T.logical_or(x > 2, x < 2),
+                    T.logical_xor(x > 1, x > 2), T.logical_not(x > 1)))
+    rec("bitwise", (T.bitwise_xor(T.tensor([1, 5, 11]), T.tensor([2, 7, 10])),
+                    T.bitwise_and(T.tensor([3]), T.tensor([5])), T.bitwise_not(x > 2)))
+    rec("isclose", (T.isclose(x, y), x.isclose(y + 1e-9), T.isclose(x, y, atol=0.6)))
+    rec("methods", (x.greater(1.5), x.logical_and(x > 2)))
+
+
+def case_parameter(T, rec):
+    p = T.nn.Parameter(T.ones(2) * 0.5)
+    rec("repr", repr(p))
+    rec("facts", (p.is_leaf, p.requires_grad, type(p * 2).__name__, isinstance(p, T.Tensor),
+                  type(p.detach()).__name__))
+    (p * p).sum().backward()
+    rec("grad", p.grad)
+    q = T.nn.Parameter(T.ones(2), requires_grad=False)
+    rec("no grad", (repr(q), q.requires_grad))
+
+
+def case_printoptions(T, rec):
+    try:
+        T.set_printoptions(precision=2)
+        rec("precision", repr(T.tensor([1.2345, 2.0])))
+        T.set_printoptions(sci_mode=False)
+        rec("sci off", repr(T.tensor([1e-5, 1.0])))
+        T.set_printoptions(sci_mode=True)
+        rec("sci on", repr(T.tensor([1.5, 2.0])))
+        T.set_printoptions(threshold=5, edgeitems=1)
+        rec("summary", repr(T.arange(10.0)))
+    finally:
+        T.set_printoptions(profile="default")
+    rec("default", repr(T.tensor([1.2345, 1e-5])))
+
+
+def case_inplace_functions_and_amp_decorators(T, rec):
+    x = T.tensor([0.5, -2.0, 3.0])
+    rec("in-place functions", [f(x.clone()) for f in (T.sin_, T.abs_, T.exp_, T.zero_, T.relu_,
+                                                      T.sigmoid_, T.neg_)])
+    rec("clamp_", (T.clamp_(x.clone(), -1, 1), T.clamp_min_(x.clone(), 0),
+                   T.clamp_max_(x.clone(), 1), T.fill_(x.clone(), 2)))
+    a = T.ones(2, requires_grad=True) * 2
+    T.detach_(a)
+    rec("detach_", (a.requires_grad, a.grad_fn))
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+
+        class Exp(T.autograd.Function):
+            @staticmethod
+            @T.amp.custom_fwd(device_type="cpu", cast_inputs=T.float32)
+            def forward(ctx, x):
+                ctx.save_for_backward(x)
+                return x.exp()
+
+            @staticmethod
+            @T.amp.custom_bwd(device_type="cpu")
+            def backward(ctx, g):
+                return g * ctx.saved_tensors[0].exp()
+
+        class Cube(T.autograd.Function):               # the decorators' older home
+            @staticmethod
+            @T.cuda.amp.custom_fwd
+            def forward(ctx, x):
+                ctx.save_for_backward(x)
+                return x ** 3
+
+            @staticmethod
+            @T.cuda.amp.custom_bwd
+            def backward(ctx, g):
+                return g * 3 * ctx.saved_tensors[0] ** 2
+
+    rec("deprecated", [(w.category.__name__, str(w.message)) for w in caught])
+    for Function in (Exp, Cube):
+        z = T.tensor([0.0, 1.0], requires_grad=True)
+        Function.apply(z).sum().backward()
+        rec(Function.__name__, z.grad)
+    rec("empty_cache", T.cuda.empty_cache())
+    with rec.raises("Expected `device_type` of type `str`", name="device_type"):
+        T.amp.custom_fwd(device_type=0)
