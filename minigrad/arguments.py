@@ -21,7 +21,7 @@ from .autograd import tensor_door
 _ALIASES = {"axis": "dim", "keepdims": "keepdim"}
 # the functions and Tensor methods with a dim (and keepdim) argument that take them
 WITH_DIM = ("sum", "mean", "max", "min", "prod", "std", "var", "argmax", "argmin", "any",
-            "all", "amax", "amin", "logsumexp", "cumsum", "softmax", "log_softmax",
+            "all", "amax", "amin", "logsumexp", "cumsum", "cumprod", "softmax", "log_softmax",
             "squeeze", "unsqueeze", "median", "nansum", "count_nonzero")
 
 

@@ -236,6 +236,20 @@ def randn(*size, dtype=None, device=None, requires_grad=False):
                    device, requires_grad)
 
 
+def normal(mean=0.0, std=1.0, size=None, *, generator=None, dtype=None, device=None,
+           requires_grad=False):
+    """Normal random numbers: normal(mean, std, size) for two numbers, or one sample for
+    each element of a tensor mean and/or std (their shapes broadcast)."""
+    if isinstance(mean, Tensor) or isinstance(std, Tensor):
+        from .ops.sampling import normal as sample
+        return sample(mean, std)
+    if std < 0:
+        raise RuntimeError(f"normal expects std >= 0.0, but found std {std:g}")
+    _random_dtype(dtype, "normal_kernel_cpu")
+    return _filled(lambda s, d: _rng["generator"].normal(mean, std, s).astype(d), (size,),
+                   dtype, device, requires_grad)
+
+
 def randint(low, high=None, size=(), dtype=None, device=None, requires_grad=False):
     if isinstance(high, (tuple, list)):          # randint(high, size)
         high, size = None, high

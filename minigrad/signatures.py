@@ -98,6 +98,8 @@ FUNCTIONS = {
                   "Tensor input, Dimname[] dim, bool keepdim=False"],
     "cumsum": ["Tensor input, int dim, *, dtype? dtype=None, any out=None",
                "Tensor input, Dimname dim, *, dtype? dtype=None"],
+    "cumprod": ["Tensor input, int dim, *, dtype? dtype=None, any out=None",
+                "Tensor input, Dimname dim, *, dtype? dtype=None"],
     "softmax": ["Tensor input, int dim, dtype? dtype=None",
                 "Tensor input, Dimname dim, *, dtype? dtype=None"],
     "reshape": ["Tensor input, int[] shape"],
@@ -161,6 +163,12 @@ FUNCTIONS = {
     "randint": [f"int high, int[] size, *, any generator=None, any out=None, {_CREATION}",
                 f"int low, int high, int[] size, *, any generator=None, any out=None, "
                 f"{_CREATION}"],
+    "normal": ["Tensor mean, Tensor std, *, any generator=None, any out=None",
+               "Tensor mean, float std=1, *, any generator=None, any out=None",
+               "float mean, Tensor std, *, any generator=None, any out=None",
+               "float mean, float std, int[] size, *, any generator=None, any out=None, "
+               "dtype? dtype=None, any layout=None, any device=None, bool pin_memory=False, "
+               "bool requires_grad=False"],
     "threshold": ["Tensor input, Number threshold, Number value, *, any out=None"],
     "threshold_": ["Tensor input, Number threshold, Number value"],
     "ones_like": [f"Tensor input, {_CREATION}, any memory_format=None"],

@@ -30,10 +30,12 @@ from .autograd import tensor_door
 from .autograd.grad_mode import _state as _grad_mode, mark_inference
 from .autograd.node import leaf_accumulator
 from .ops import combine, view_history
+from .tensor_arith import TensorArith
 from .tensor_convert import TensorConvert
 from .tensor_inplace import TensorInPlace
 from .tensor_logic import TensorLogic
 from .tensor_math import TensorMath
+from .tensor_select import TensorSelect
 from .tensor_shape import Size, TensorShape
 from .utils.hooks import HookDict, add_hook
 
@@ -44,7 +46,8 @@ class VersionCounter:
     value = 0                   # until the first write
 
 
-class Tensor(TensorMath, TensorLogic, TensorShape, TensorInPlace, TensorConvert):
+class Tensor(TensorMath, TensorLogic, TensorShape, TensorSelect, TensorArith, TensorInPlace,
+             TensorConvert):
     """A multi-dimensional array that can record the operations made with it.
 
     Make tensors with `minigrad.tensor(...)`, `ones`, `zeros`, `randn` ...

@@ -29,7 +29,8 @@ SLOT_NAMES = {
     "MaxBackward1": ("self", "result"), "MinBackward1": ("self", "result"),
     "LinalgVectorNormBackward0": ("self", "result"), "GatherBackward0": ("index", "self"),
     "AddmmBackward0": ("mat1", "mat2"), "HardtanhBackward0": ("self",),
-    "IndexAddBackward0": ("index",),
+    "IndexAddBackward0": ("index",), "CumprodBackward0": ("self", "result"),
+    "RsqrtBackward0": ("result",),
 }
 # PyTorch's name of a non-tensor argument -> the ctx attribute an op keeps it in
 ATTRIBUTE_NAMES = {"exponent": "exponent", "alpha": "alpha", "min": "low", "max": "high",

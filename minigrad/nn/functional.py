@@ -19,12 +19,15 @@ Example::
 import math as _math
 import warnings as _warnings
 
+import numpy as _np
+
 from .. import dtypes
 from ..ops import activations as _activations
 from ..ops import arithmetic as _arithmetic
 from ..ops import inplace_unary as _inplace_unary
 from ..ops import linalg as _linalg
 from ..ops import loss as _loss
+from ..ops import shape as _shape
 
 
 def relu(input, inplace=False):
@@ -62,6 +65,18 @@ def hardtanh_(input, min_val=-1.0, max_val=1.0):
 def relu6(input, inplace=False):
     """min(max(x, 0), 6): hardtanh(x, 0, 6)."""
     return hardtanh(input, 0.0, 6.0, inplace)
+
+
+def logsigmoid(input):
+    """log(sigmoid(x)), computed without overflow."""
+    return _activations.LogSigmoid.apply(input)
+
+
+def elu(input, alpha=1.0, inplace=False):
+    """x where x > 0, else alpha·(eˣ - 1)."""
+    if inplace:
+        return input._inplace(_inplace_unary.EluInplace, alpha)
+    return _activations.Elu.apply(input, alpha)
 
 
 def leaky_relu(input, negative_slope=0.01, inplace=False):
@@ -157,6 +172,36 @@ def linear(input, weight, bias=None):
         output = _linalg.Addmm.apply(bias, flat, weight.t(), 1, 1)
         return output.view(*input.shape[:-1], output.shape[1])
     return input.matmul(weight.t()) + bias
+
+
+def normalize(input, p=2.0, dim=1, eps=1e-12, out=None):
+    """input divided by its p-norm along dim (at least eps), as PyTorch writes it."""
+    denom = input.norm(p, dim, keepdim=True).clamp_min(eps).expand_as(input)
+    return input / denom
+
+
+def cosine_similarity(x1, x2, dim=1, eps=1e-8):
+    """Σ (x1 / max(‖x1‖, eps))·(x2 / max(‖x2‖, eps)) along dim (x1 and x2 broadcast), as
+    PyTorch computes it: each normalized first, so the result stays within [-1, 1]."""
+    x1, x2 = x1.expand(_np.broadcast_shapes(x1.shape, x2.shape)), x2.expand(
+        _np.broadcast_shapes(x1.shape, x2.shape))
+    x1_normalized = x1 / x1.norm(dim=dim, keepdim=True).clamp_min(eps)
+    x2_normalized = x2 / x2.norm(dim=dim, keepdim=True).clamp_min(eps)
+    return (x1_normalized * x2_normalized).sum(dim)
+
+
+def smooth_l1_loss(input, target, reduction="mean", beta=1.0):
+    """(x - y)²/(2β) where |x - y| < β, else |x - y| - β/2, averaged (or summed, or kept)."""
+    _loss.check_reduction(reduction)
+    return _loss.SmoothL1Loss.apply(input, target, reduction, beta)
+
+
+def pad(input, pad, mode="constant", value=None):
+    """input surrounded by `value` (0 by default): pad = (left, right) for the last dim,
+    then (top, bottom) for the one before it ...; a negative amount cuts."""
+    if mode != "constant":
+        raise NotImplementedError(f"minigrad: F.pad supports mode='constant' only, not {mode!r}")
+    return _shape.ConstantPad.apply(input, tuple(pad), 0 if value is None else value)
 
 
 def mse_loss(input, target, reduction="mean"):

@@ -167,3 +167,43 @@ def _gelu(x, approximate):
     if approximate == "tanh":
         return 0.5 * x * (1 + (_TANH_SCALE * (x + 0.044715 * x ** 3)).tanh())
     return 0.5 * x * (1 + Erf.apply(x / math.sqrt(2)))
+
+
+class LogSigmoid(BuiltinFunction):
+    """out = log(sigmoid(x)) = -softplus(-x), computed stably;  dx = g·sigmoid(-x)."""
+
+    node_name = "LogSigmoidBackward0"
+
+    @staticmethod
+    def forward(ctx, x):
+        _float_only(x, "log_sigmoid_forward")
+        ctx.save_for_backward(x)
+        data = x._data
+        return x._new((x._xp.minimum(data, 0) - x._xp.log1p(x._xp.exp(-abs(data))))
+                      .astype(data.dtype))
+
+    @staticmethod
+    def backward(ctx, grad):
+        (x,) = ctx.saved_tensors
+        return grad * (-x).sigmoid()
+
+
+class Elu(BuiltinFunction):
+    """out = x where x > 0, else alpha·(eˣ - 1);  dx = g where x > 0, else g·alpha·eˣ."""
+
+    node_name = "EluBackward0"
+
+    @staticmethod
+    def forward(ctx, x, alpha=1.0):
+        _float_only(x, "elu")
+        ctx.alpha = alpha
+        data = x._data
+        result = x._new(x._xp.where(data > 0, data, alpha * x._xp.expm1(data))
+                        .astype(data.dtype))
+        ctx.save_for_backward(result)
+        return result
+
+    @staticmethod
+    def backward(ctx, grad):
+        (result,) = ctx.saved_tensors
+        return where(result > 0, grad, grad * (result + ctx.alpha)), None

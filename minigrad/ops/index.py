@@ -121,6 +121,28 @@ class IndexPutAccumulate(BuiltinFunction):
         return Index.apply(grad, ctx.key), None, None
 
 
+class MaskedSelect(BuiltinFunction):
+    """out = the elements of x where mask is True, in order, as a vector (x and mask
+    broadcast);  dx = g put back at those places, zeros elsewhere (summed to x's shape)."""
+
+    node_name = "MaskedSelectBackward0"
+    nondifferentiable_args = (1,)          # the mask
+
+    @staticmethod
+    def forward(ctx, x, mask):
+        if mask.dtype.name != "bool":
+            raise RuntimeError("masked_select: expected BoolTensor for mask")
+        xp = x._xp
+        shape = xp.broadcast_shapes(x.shape, mask.shape)
+        ctx.shape, ctx.key = x.shape, (xp.broadcast_to(mask._data, shape),)
+        ctx.full = shape
+        return x._new(xp.broadcast_to(x._data, shape)[ctx.key[0]])
+
+    @staticmethod
+    def backward(ctx, grad):
+        return IndexPutAccumulate.apply(grad, ctx.full, ctx.key).sum_to_size(ctx.shape), None
+
+
 def is_advanced(component):
     if is_tensor(component):
         return component.ndim > 0 or component.dtype.name == "bool"

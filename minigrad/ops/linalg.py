@@ -100,6 +100,37 @@ class Addmm(BuiltinFunction):
         return grad_bias, grad_a, grad_b, None, None
 
 
+class Cross(BuiltinFunction):
+    """out = a × b along `dim` (a dim of size 3; a and b broadcast);
+    da = b × g,  db = g × a (each summed to its input's shape)."""
+
+    node_name = "LinalgCrossBackward0"
+
+    @staticmethod
+    def forward(ctx, a, b, dim):
+        check_shapes_broadcast(a.shape, b.shape)
+        ndim = max(a.ndim, b.ndim)
+        if not -ndim <= dim < ndim:
+            raise IndexError(f"Dimension out of range (expected to be in range of "
+                             f"[{-ndim}, {ndim - 1}], but got {dim})")
+        size = a._xp.broadcast_shapes(a.shape, b.shape)[dim]
+        if size != 3:
+            raise RuntimeError(f"linalg.cross: inputs dimension {dim} must have length 3. Got "
+                               f"{a.shape[dim] if a.ndim > abs(dim) else 1} and "
+                               f"{b.shape[dim] if b.ndim > abs(dim) else 1}")
+        ctx.dim, ctx.a_shape, ctx.b_shape = dim, a.shape, b.shape
+        ctx.save_for_backward(b if ctx.needs_input_grad[0] else None,
+                              a if ctx.needs_input_grad[1] else None)
+        return a._new(a._xp.cross(a._data, b._data, axis=dim))
+
+    @staticmethod
+    def backward(ctx, grad):
+        b, a = ctx.saved_tensors
+        grad_a = Cross.apply(b, grad, ctx.dim).sum_to_size(ctx.a_shape) if b is not None else None
+        grad_b = Cross.apply(grad, a, ctx.dim).sum_to_size(ctx.b_shape) if a is not None else None
+        return grad_a, grad_b, None
+
+
 class Mv(BuiltinFunction):
     """out = A @ v (matrix, vector);  dA = g vᵀ (outer product),  dv = Aᵀ @ g."""
 

@@ -9,6 +9,7 @@ divides the incoming gradient by the number of terms averaged.
 from .. import dtypes
 from .builtin import BuiltinFunction
 from .arithmetic import DivScalar, check_broadcast
+from .combine import Where
 
 REDUCTIONS = ("mean", "sum", "none")
 
@@ -228,3 +229,30 @@ class NllLossBackward(BuiltinFunction):
         grad_grad = NllLoss.apply(h, *ctx.loss.arguments) if ctx.needs_input_grad[0] else None
         grad_x = h._new(h._xp.zeros_like(h._data)) if ctx.needs_input_grad[1] else None
         return grad_grad, grad_x, None
+
+
+class SmoothL1Loss(BuiltinFunction):
+    """ℓ = (x - y)²/(2β) where |x - y| < β, else |x - y| - β/2  (β = 0: |x - y|);
+    dx = g·(x - y)/β where |x - y| < β, else g·sign(x - y);  dy = -dx."""
+
+    node_name = "SmoothL1LossBackward0"
+
+    @staticmethod
+    def forward(ctx, x, target, reduction="mean", beta=1.0):
+        check_broadcast(x, target)
+        ctx.reduction, ctx.beta = reduction, beta
+        ctx.save_for_backward(x, target)
+        d = abs(x._data - target._data)
+        losses = x._xp.where(d < beta, 0.5 * d * d / (beta or 1), d - 0.5 * beta)
+        ctx.count = max(losses.size, 1)
+        return _reduce(x, losses.astype(x._data.dtype, copy=False), reduction)
+
+    @staticmethod
+    def backward(ctx, grad):
+        x, target = ctx.saved_tensors
+        diff, g = x - target, _scaled(grad, ctx.reduction, ctx.count)
+        inner = diff.abs() < ctx.beta
+        both = g * Where.apply(inner, diff / (ctx.beta or 1), diff.sign())
+        grad_x = both.sum_to_size(x.shape) if ctx.needs_input_grad[0] else None
+        grad_target = (-both).sum_to_size(target.shape) if ctx.needs_input_grad[1] else None
+        return grad_x, grad_target, None, None

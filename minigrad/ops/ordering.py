@@ -223,3 +223,27 @@ class NanmedianDim(MedianDim):
 
     node_name = "NanmedianBackward1"
     skip_nan = True
+
+
+class Unique(BuiltinFunction):
+    """values = the distinct elements of x, sorted (with, when asked, the place of each
+    element of x among them and how often each occurs);  no derivative: PyTorch records
+    the node and refuses to run its backward."""
+
+    node_name = "Unique2Backward0"
+
+    @staticmethod
+    def forward(ctx, x, return_inverse, return_counts):
+        values, inverse, counts = x._xp.unique(x._data, return_inverse=True,
+                                               return_counts=True)
+        outputs = [x._new(values)]
+        if return_inverse:
+            outputs.append(x._new(inverse.reshape(x.shape).astype(x._xp.int64)))
+        if return_counts:
+            outputs.append(x._new(counts.astype(x._xp.int64)))
+        ctx.mark_non_differentiable(*outputs[1:])
+        return tuple(outputs) if len(outputs) > 1 else outputs[0]
+
+    @staticmethod
+    def backward(ctx, *grads):
+        raise NotImplementedError("the derivative for '_unique2' is not implemented.")

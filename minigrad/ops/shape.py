@@ -275,3 +275,44 @@ class ToCopy(BuiltinFunction):
     @staticmethod
     def backward(ctx, grad):
         return grad.to(dtype=ctx.dtype, device=ctx.device), None, None
+
+
+class ConstantPad(BuiltinFunction):
+    """out = x surrounded by `value`: pad = (before, after) for the last dim, then for
+    the dim before it ... (a negative amount cuts);  dx = g's part where x was."""
+
+    node_name = "ConstantPadNdBackward0"
+
+    @staticmethod
+    def forward(ctx, x, pad, value=0):
+        if len(pad) % 2:
+            raise RuntimeError("Padding length must be divisible by 2")
+        if len(pad) // 2 > x.ndim:
+            raise RuntimeError("Padding length should be less than or equal to two times the "
+                               f"input dimension but got padding length {len(pad)} and input "
+                               f"of dimension {x.ndim}")
+        amounts = [(0, 0)] * (x.ndim - len(pad) // 2) + \
+            [(pad[i], pad[i + 1]) for i in reversed(range(0, len(pad), 2))]
+        ctx.inside = tuple(slice(max(b, 0), n + max(b, 0) + min(b, 0) + min(a, 0))
+                           for (b, a), n in zip(amounts, x.shape))
+        ctx.cut = tuple(slice(-min(b, 0), n + min(a, 0) if a < 0 else None)
+                        for (b, a), n in zip(amounts, x.shape))
+        ctx.shape = x.shape
+        shape = tuple(n + b + a for (b, a), n in zip(amounts, x.shape))
+        out = x._xp.full(shape, value, dtype=x._data.dtype)
+        out[ctx.inside] = x._data[ctx.cut]
+        return x._new(out)
+
+    @staticmethod
+    def backward(ctx, grad):
+        part = grad[ctx.inside]
+        return ConstantPad.apply(part, _undo(ctx.cut, ctx.shape), 0), None, None
+
+
+def _undo(cut, shape):
+    """The pad that puts back, as zeros, what a negative pad cut."""
+    pad = []
+    for piece, n in reversed(list(zip(cut, shape))):
+        stop = n if piece.stop is None else piece.stop
+        pad += [piece.start, n - stop]
+    return tuple(pad)

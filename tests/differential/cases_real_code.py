@@ -377,6 +377,189 @@ def case_grad_only_inputs_and_dict_inputs(T, rec):
     rec("dict", sorted(found.items()))
 
 
+def case_scatter(T, rec):
+    x = T.zeros(3, 4, requires_grad=True)
+    src = T.arange(1.0, 5.0).view(2, 2).requires_grad_()
+    idx = T.tensor([[0, 1], [2, 0]])
+    y = x.scatter(1, idx, src)
+    rec("y", (y, y.grad_fn))
+    (y * T.arange(12.0).view(3, 4)).sum().backward()
+    rec("grads", (x.grad, src.grad))
+    rec("value", (x.scatter(0, idx, 5.0), x.scatter(0, idx, 5.0).grad_fn))
+    rec("add", T.scatter_add(T.zeros(3), 0, T.tensor([0, 0, 2]), T.ones(3)))
+    z = T.zeros(2, 3)
+    z.scatter_(1, T.tensor([[2], [0]]), 1)
+    rec("scatter_", z)
+    w = T.zeros(2, 3, requires_grad=True) * 1
+    w.scatter_add_(1, T.tensor([[2], [0]]), T.ones(2, 1))
+    rec("in place node", w.grad_fn)
+    rec("reduce add", x.detach().scatter(1, idx, 2.5, reduce="add"))
+    big = T.arange(1.0, 13.0).view(3, 4).requires_grad_()
+    with rec.raises("invalid gradient at index 1", name="src larger than index"):
+        x.scatter(1, idx, big).sum().backward()
+    for name, args in (("float index", (1, idx.float(), src)), ("dims", (1, T.tensor([0, 1]), src)),
+                       ("bounds", (1, T.tensor([[5]]), src)), ("dtype", (1, idx, src.double())),
+                       ("sizes", (1, T.ones(4, 5, dtype=T.long), src))):
+        with rec.raises(name=name):
+            x.detach().scatter(*args)
+
+
+def case_optimizer_arithmetic(T, rec):
+    """The in-place steps of an Adam written by hand, and their out-of-place forms."""
+    p = T.tensor([1.0, -2.0, 3.0], requires_grad=True)
+    m, v = T.zeros(3), T.zeros(3)
+    for step in range(1, 4):
+        p.grad = None
+        (p ** 2).sum().backward()
+        with T.no_grad():
+            m.mul_(0.9).add_(p.grad, alpha=0.1)
+            v.mul_(0.999).addcmul_(p.grad, p.grad, value=0.001)
+            denom = (v / (1 - 0.999 ** step)).sqrt().add_(1e-8)
+            p.addcdiv_(m, denom, value=-0.1 / (1 - 0.9 ** step))
+    rec("p", p)
+    ema = T.zeros(3)
+    ema.lerp_(p.detach(), 0.1)
+    rec("ema", ema)
+    a = T.ones(2, requires_grad=True)
+    b = T.tensor([2.0, 3.0], requires_grad=True)
+    c = T.tensor([4.0, 5.0], requires_grad=True)
+    for name, y in (("addcmul", T.addcmul(a, b, c, value=0.5)), ("addcdiv", a.addcdiv(b, c)),
+                    ("lerp", T.lerp(a, b, 0.3)), ("lerp tensor", a.lerp(b, c))):
+        a.grad = b.grad = c.grad = None
+        y.sum().backward()
+        rec(name, (y, y.grad_fn, a.grad, b.grad, c.grad))
+    with rec.raises("Integer division with addcdiv", name="integer addcdiv"):
+        T.ones(2).addcdiv(T.tensor([1, 2]), T.tensor([3, 4]))
+
+
+def case_einsum(T, rec):
+    a = T.tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]], requires_grad=True)
+    b = T.tensor([[1.0, 0.5], [0.0, 2.0], [1.0, -1.0]], requires_grad=True)
+    for equation, operands in (("ij,jk->ik", (a, b)), ("ij,jk", (a, b)), ("ij->ji", (a,)),
+                               ("ij->", (a,)), ("ij,ij->i", (a, a)), ("i,j->ij", (a[0], b[:, 0])),
+                               ("...j,jk->...k", (a, b))):
+        a.grad = b.grad = None
+        y = T.einsum(equation, *operands)
+        (y * y).sum().backward()
+        rec(equation, (y, a.grad, b.grad))
+    rec("list", T.einsum("ij,jk->ik", [a, b]))
+
+
+def case_logic_functions(T, rec):
+    x = T.tensor([1.0, 2.0, 3.0])
+    y = T.tensor([1.0, 2.5, 3.0])
+    rec("compare", (T.eq(x, y), T.ne(x, 2), T.lt(x, y), T.le(x, y), T.gt(x, 2), T.ge(x, y),
+                    T.greater(x, 1.5), T.less_equal(x, y), T.not_equal(x, y)))
+    rec("logical", (T.logical_and(x > 1, x < 3), T.logical_or(x > 2, x < 2),
+                    T.logical_xor(x > 1, x > 2), T.logical_not(x > 1)))
+    rec("bitwise", (T.bitwise_xor(T.tensor([1, 5, 11]), T.tensor([2, 7, 10])),
+                    T.bitwise_and(T.tensor([3]), T.tensor([5])), T.bitwise_not(x > 2)))
+    rec("isclose", (T.isclose(x, y), x.isclose(y + 1e-9), T.isclose(x, y, atol=0.6)))
+    rec("methods", (x.greater(1.5), x.logical_and(x > 2)))
+
+
+def case_sampling_and_types(T, rec):
+    m = T.zeros(2, requires_grad=True)
+    s = T.ones(2, requires_grad=True)
+    y = T.normal(m, s)
+    (y * 3).sum().backward()
+    rec("normal", (y.grad_fn, m.grad, s.grad, T.normal(m, 1.0).grad_fn, T.normal(0.5, s).grad_fn))
+    rec("shapes", (tuple(T.normal(2, 3, size=(1, 4)).shape), T.normal(0.0, 1.0, (2,)).dtype == T.float32))
+    for name, args in (("two numbers", (0, 1)), ("negative std", (0, -1, (2,))),
+                       ("negative tensor std", (T.zeros(2), -1.0))):
+        with rec.raises(name=name):
+            T.normal(*args)
+    rec("finfo", (T.finfo(T.float32).eps, T.finfo(T.float64).max, T.finfo().tiny,
+                  repr(T.finfo(T.float16)), T.finfo(T.float32).dtype))
+    rec("iinfo", (T.iinfo(T.int64).max, T.iinfo(T.uint8).min, repr(T.iinfo(T.int32))))
+    with rec.raises("requires a floating point input type", name="finfo of an int"):
+        T.finfo(T.int64)
+
+
+def case_parameter(T, rec):
+    p = T.nn.Parameter(T.ones(2) * 0.5)
+    rec("repr", repr(p))
+    rec("facts", (p.is_leaf, p.requires_grad, type(p * 2).__name__, isinstance(p, T.Tensor),
+                  type(p.detach()).__name__))
+    (p * p).sum().backward()
+    rec("grad", p.grad)
+    q = T.nn.Parameter(T.ones(2), requires_grad=False)
+    rec("no grad", (repr(q), q.requires_grad))
+
+
+def case_printoptions(T, rec):
+    try:
+        T.set_printoptions(precision=2)
+        rec("precision", repr(T.tensor([1.2345, 2.0])))
+        T.set_printoptions(sci_mode=False)
+        rec("sci off", repr(T.tensor([1e-5, 1.0])))
+        T.set_printoptions(sci_mode=True)
+        rec("sci on", repr(T.tensor([1.5, 2.0])))
+        T.set_printoptions(threshold=5, edgeitems=1)
+        rec("summary", repr(T.arange(10.0)))
+    finally:
+        T.set_printoptions(profile="default")
+    rec("default", repr(T.tensor([1.2345, 1e-5])))
+
+
+def case_selecting(T, rec):
+    x = T.tensor([[1.0, -2.0], [3.0, -4.0]], requires_grad=True)
+    s = x.masked_select(x > 0)
+    s.sum().backward()
+    rec("masked_select", (s, s.grad_fn, x.grad))
+    rec("nonzero", (T.nonzero(x > 0), x.nonzero(as_tuple=True)))
+    rec("repeat_interleave", (x.repeat_interleave(2), T.repeat_interleave(x, 2, dim=0)))
+    for name, y in (("by a number", x.repeat_interleave(2, dim=1)),
+                    ("by a tensor", x.repeat_interleave(T.tensor([1, 2]), dim=0))):
+        rec(f"repeat_interleave {name}", (y.grad_fn, y.grad_fn.next_functions[0][0]))
+    rec("unique", (T.unique(T.tensor([3, 1, 2, 1]), return_inverse=True, return_counts=True),
+                   T.tensor([2.0, 1.0, 2.0]).unique()))
+    u = T.unique(x)
+    with rec.raises("the derivative for '_unique2' is not implemented", name="unique backward"):
+        u.sum().backward()
+
+
+def case_more_math(T, rec):
+    x = T.tensor([1.0, 2.0, 0.0, 4.0], requires_grad=True)
+    for name, fn in (("cumprod", lambda: T.cumprod(x, 0)), ("rsqrt", lambda: T.rsqrt(x + 1)),
+                     ("nan_to_num", lambda: T.nan_to_num(x.log())), ("clip", lambda: T.clip(x, 1, 3)),
+                     ("cross", lambda: T.linalg.cross(x[:3], T.tensor([0.0, 1.0, 0.0]))),
+                     ("vector_norm", lambda: T.linalg.vector_norm(x)),
+                     ("linalg.norm", lambda: T.linalg.norm(x.view(2, 2)))):
+        x.grad = None
+        y = fn()
+        y.sum().backward()
+        rec(name, (y, y.grad_fn, x.grad))
+    rec("broadcast", (T.broadcast_to(T.ones(3), (2, 3)), [tuple(t.shape) for t in
+                                                          T.broadcast_tensors(T.ones(2, 1), T.ones(3))]))
+    rec("aliases", (x.ndimension(), tuple(x.reshape_as(T.ones(2, 2)).shape),
+                    tuple(x.new_empty(3).shape)))
+    y = T.cumprod(x, axis=0)                     # numpy's name, as diffusion schedules write it
+    rec("cumprod saved", (y, y.grad_fn._saved_dim, y.grad_fn._saved_self,
+                          y.grad_fn._saved_result, T.rsqrt(x + 1).grad_fn._saved_result))
+
+
+def case_more_functional(T, rec):
+    F = T.nn.functional
+    x = T.tensor([[-2.0, 0.5, 3.0], [1.0, -1.0, 2.0]], requires_grad=True)
+    t = T.tensor([[0.0, 1.0, 2.0], [1.0, 1.0, 1.0]])
+    for name, fn in (("logsigmoid", lambda: F.logsigmoid(x)), ("elu", lambda: F.elu(x, 0.5)),
+                     ("smooth_l1", lambda: F.smooth_l1_loss(x, t)),
+                     ("smooth_l1 beta", lambda: F.smooth_l1_loss(x, t, reduction="sum", beta=2.0)),
+                     ("normalize", lambda: F.normalize(x)),
+                     ("normalize dim 0 p 1", lambda: F.normalize(x, p=1, dim=0)),
+                     ("cosine_similarity", lambda: F.cosine_similarity(x, t))):
+        x.grad = None
+        y = fn()
+        y.sum().backward()
+        rec(name, (y, y.grad_fn, x.grad))
+    import warnings
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        F.log_softmax(x)
+    rec("implicit dim", [str(w.message)[:40] for w in caught])
+
+
 def case_autograd_details_real_code_meets(T, rec):
     class Bad(T.autograd.Function):
         @staticmethod
@@ -409,45 +592,6 @@ def case_autograd_details_real_code_meets(T, rec):
         with T.autograd.detect_anomaly(check_nan=False):
             rec("anomaly on", (T.is_anomaly_enabled(), T.is_anomaly_check_nan_enabled()))
     rec("Tensor's module", (T.Tensor.__module__ == T.__name__, type(x).__name__))
-
-
-def case_logic_functions(T, rec):
-    x = T.tensor([1.0, 2.0, 3.0])
-    y = T.tensor([1.0, 2.5, 3.0])
-    rec("compare", (T.eq(x, y), T.ne(x, 2), T.lt(x, y), T.le(x, y), T.gt(x, 2), T.ge(x, y),
-                    T.greater(x, 1.5), T.less_equal(x, y), T.not_equal(x, y)))
-    rec("logical", (T.logical_and(x > 1, x < 3), T.logical_or(x > 2, x < 2),
-                    T.logical_xor(x > 1, x > 2), T.logical_not(x > 1)))
-    rec("bitwise", (T.bitwise_xor(T.tensor([1, 5, 11]), T.tensor([2, 7, 10])),
-                    T.bitwise_and(T.tensor([3]), T.tensor([5])), T.bitwise_not(x > 2)))
-    rec("isclose", (T.isclose(x, y), x.isclose(y + 1e-9), T.isclose(x, y, atol=0.6)))
-    rec("methods", (x.greater(1.5), x.logical_and(x > 2)))
-
-
-def case_parameter(T, rec):
-    p = T.nn.Parameter(T.ones(2) * 0.5)
-    rec("repr", repr(p))
-    rec("facts", (p.is_leaf, p.requires_grad, type(p * 2).__name__, isinstance(p, T.Tensor),
-                  type(p.detach()).__name__))
-    (p * p).sum().backward()
-    rec("grad", p.grad)
-    q = T.nn.Parameter(T.ones(2), requires_grad=False)
-    rec("no grad", (repr(q), q.requires_grad))
-
-
-def case_printoptions(T, rec):
-    try:
-        T.set_printoptions(precision=2)
-        rec("precision", repr(T.tensor([1.2345, 2.0])))
-        T.set_printoptions(sci_mode=False)
-        rec("sci off", repr(T.tensor([1e-5, 1.0])))
-        T.set_printoptions(sci_mode=True)
-        rec("sci on", repr(T.tensor([1.5, 2.0])))
-        T.set_printoptions(threshold=5, edgeitems=1)
-        rec("summary", repr(T.arange(10.0)))
-    finally:
-        T.set_printoptions(profile="default")
-    rec("default", repr(T.tensor([1.2345, 1e-5])))
 
 
 def case_inplace_functions_and_amp_decorators(T, rec):
