@@ -22,8 +22,12 @@ def mul(input, other):
     return input.mul(other) if _is_tensor(input) else other.__rmul__(input)
 
 
-def div(input, other):
-    return input.div(other) if _is_tensor(input) else other.__rtruediv__(input)
+def div(input, other, *, rounding_mode=None):
+    if _is_tensor(input):
+        return input.div(other, rounding_mode=rounding_mode)
+    if rounding_mode is not None:                  # torch.div(7, x, rounding_mode="floor")
+        return other.new_tensor(input).div(other, rounding_mode=rounding_mode)
+    return other.__rtruediv__(input)
 
 
 def pow(input, exponent):
@@ -90,8 +94,8 @@ def sum(x, dim=None, keepdim=False):
     return x.sum(dim, keepdim)
 
 
-def mean(x, dim=None, keepdim=False):
-    return x.mean(dim, keepdim)
+def mean(x, dim=None, keepdim=False, *, dtype=None):
+    return x.mean(dim, keepdim, dtype=dtype)
 
 
 def max(x, dim=None, keepdim=False):

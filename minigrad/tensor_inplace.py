@@ -15,7 +15,7 @@ from .autograd.forward_ad import _state as _forward_ad
 from .autograd.grad_mode import _state as _grad_mode, is_grad_enabled
 from .ops import index, inplace, inplace_unary, inplace_views, view_history
 from .ops import inplace_compare as compare
-from .ops.arithmetic import is_tensor, wrap_number
+from .ops.arithmetic import check_rounding_mode, is_tensor, wrap_number
 
 
 def no_grad_view_error(view, what="is being modified inplace"):
@@ -100,7 +100,11 @@ class TensorInPlace:
     def mul_(self, other):
         return self._inplace(inplace.MulInplace, wrap_number(other, self))
 
-    def div_(self, other):
+    def div_(self, other, *, rounding_mode=None):
+        if rounding_mode is not None:
+            check_rounding_mode(rounding_mode)
+            return self._inplace(inplace_unary.DivRoundingInplace, wrap_number(other, self),
+                                 rounding_mode)
         return self._inplace(inplace.DivInplace, wrap_number(other, self))
 
     def pow_(self, exponent):
@@ -119,6 +123,8 @@ class TensorInPlace:
         return self._inplace(inplace.CopyInplace, src)
 
     def clamp_(self, min=None, max=None):
+        if is_tensor(min) or is_tensor(max):       # (the argument check refuses a mix)
+            return self._inplace(inplace_unary.ClampTensorInplace, min, max)
         return self._inplace(inplace.ClampInplace, min, max)
 
     def clamp_min_(self, min):

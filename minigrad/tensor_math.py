@@ -25,7 +25,9 @@ class TensorMath:
     def mul(self, other):
         return arithmetic.Mul.apply(self, wrap_number(other, self))
 
-    def div(self, other):
+    def div(self, other, *, rounding_mode=None):
+        if rounding_mode is not None:
+            return arithmetic.div_rounded(self, wrap_number(other, self), rounding_mode)
         return arithmetic.Div.apply(self, wrap_number(other, self))
 
     def pow(self, exponent):
@@ -292,8 +294,9 @@ class TensorMath:
         result = (reduce.Sum if dim is None else reduce.SumDim).apply(self, dim, keepdim)
         return result if dtype is None else result.to(dtype)
 
-    def mean(self, dim=None, keepdim=False):
-        return (reduce.Mean if dim is None else reduce.MeanDim).apply(self, dim, keepdim)
+    def mean(self, dim=None, keepdim=False, *, dtype=None):
+        source = self if dtype is None else reduce.cast_for_mean(self, dtype)
+        return (reduce.Mean if dim is None else reduce.MeanDim).apply(source, dim, keepdim)
 
     def max(self, dim=None, keepdim=False):
         if is_tensor(dim):

@@ -40,7 +40,8 @@ ATTRIBUTE_NAMES_BY_NODE = {"PowBackward2": {"self": "number"},
                            "LinalgVectorNormBackward0": {"ord": "p", "keepdim": "keepdim"},
                            "AddmmBackward0": {"alpha": "alpha", "beta": "beta"},
                            "HardtanhBackward0": {"min_val": "low", "max_val": "high"},
-                           "IndexAddBackward0": {"dim": "dim", "alpha": "alpha"}}
+                           "IndexAddBackward0": {"dim": "dim", "alpha": "alpha"},
+                           "DivBackward2": {"rounding_mode": "rounding_mode"}}
 # the nodes whose ctx.shape is the shape of their input, PyTorch's self_sym_sizes
 SHAPE_NODES = {"IndexBackward0", "MeanBackward0", "MeanBackward1", "SumBackward0",
                "SumBackward1", "ViewBackward0", "ExpandBackward0"}

@@ -37,6 +37,7 @@ LeakyReluInplace = _in_place(activations.LeakyRelu, "leaky_relu_", "LeakyReluBac
 ThresholdInplace = _in_place(activations.Threshold, "threshold_", "ThresholdBackward1")
 ClampMinInplace = _in_place(unary.ClampMin, "clamp_min_")
 ClampMaxInplace = _in_place(unary.ClampMax, "clamp_max_")
+ClampTensorInplace = _in_place(unary.ClampTensor, "clamp_")          # tensor bounds
 IndexFillInplace = _in_place(pieces.IndexFill, "index_fill_")
 IndexAddInplace = _in_place(pieces.IndexAddSource, "index_add_")
 HardtanhInplace = _in_place(activations.Hardtanh, "hardtanh_")
@@ -48,6 +49,7 @@ AddcdivInplace = _in_place(updates.Addcdiv, "addcdiv_")
 LerpInplace = _in_place(updates.Lerp, "lerp_")
 LerpTensorInplace = _in_place(updates.LerpTensor, "lerp_")
 EluInplace = _in_place(activations.Elu, "elu_")
+DivRoundingInplace = _in_place(arithmetic.DivRounding, "div_")     # div_(rounding_mode=)
 
 
 class RandomFill(BuiltinFunction):

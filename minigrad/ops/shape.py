@@ -170,11 +170,12 @@ class Squeeze(BuiltinFunction):
         if dim is None:
             ctx.removed = [d for d, s in enumerate(x.shape) if s == 1]
             return x._view(x._data.reshape([s for s in x.shape if s != 1]))
-        dim = normalize_dim(dim, x.ndim)
-        ctx.removed = [dim] if x.ndim and x.shape[dim] == 1 else []
+        dims = {normalize_dim(d, x.ndim) for d in (dim if isinstance(dim, (tuple, list)) else
+                                                       (dim,))}
+        ctx.removed = sorted(d for d in dims if x.ndim and x.shape[d] == 1)
         if not ctx.removed:
             return x._view(x._data)
-        return x._view(x._data.squeeze(dim))
+        return x._view(x._data.squeeze(tuple(ctx.removed)))
 
     @staticmethod
     def backward(ctx, grad):
@@ -187,6 +188,12 @@ class SqueezeDim(Squeeze):
     """squeeze(dim) (PyTorch names this node SqueezeBackward1)."""
 
     node_name = "SqueezeBackward1"
+
+
+class SqueezeDims(Squeeze):
+    """squeeze((dim, ...)) (SqueezeBackward2)."""
+
+    node_name = "SqueezeBackward2"
 
 
 class Unsqueeze(BuiltinFunction):

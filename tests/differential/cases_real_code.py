@@ -638,3 +638,49 @@ def case_inplace_functions_and_amp_decorators(T, rec):
     rec("empty_cache", T.cuda.empty_cache())
     with rec.raises("Expected `device_type` of type `str`", name="device_type"):
         T.amp.custom_fwd(device_type=0)
+
+
+def case_div_rounding_mode_and_mean_dtype(T, rec):
+    x = T.tensor([[2.5, -3.5], [7.0, 1.0]], requires_grad=True)
+    y = T.tensor([2.0, -2.0], requires_grad=True)
+    for mode in ("floor", "trunc"):
+        x.grad = y.grad = None
+        z = T.div(x, y, rounding_mode=mode)
+        z.sum().backward()
+        rec(mode, (z, z.grad_fn, x.grad, y.grad, z.grad_fn._saved_rounding_mode))
+    rec("by a number", (T.div(x, 2, rounding_mode="floor"), x.div(-2, rounding_mode="trunc")))
+    a, b = T.tensor([5, -5, 7, -7]), T.tensor([2, 2, -3, -3])
+    rec("integers", (a.div(b, rounding_mode="trunc"), a.div(b, rounding_mode="floor"), a.div(2),
+                     T.div(7, b, rounding_mode="floor")))
+    with rec.raises("expected rounding_mode to be one of None, 'trunc', or 'floor'", name="mode"):
+        T.div(x, y, rounding_mode="round")
+    rec("mean dtype", (x.mean(dtype=T.float64), T.mean(x, 1, dtype=T.float64),
+                       T.tensor([1, 2]).mean(dtype=T.float32)))
+    with rec.raises("Optional dtype must be either a floating point", name="integer dtype"):
+        T.tensor([1, 2]).mean(dtype=T.int64)
+    x.grad = None
+    x.mean(dtype=T.float64).backward()
+    rec("mean dtype grad", (x.grad, x.grad.dtype))
+    x.grad = None
+    z = x * 1
+    z.div_(y, rounding_mode="trunc")
+    z.sum().backward()
+    rec("div_", (z, z.grad_fn, z._version, x.grad))
+    a.div_(2, rounding_mode="floor")
+    rec("div_ of integers", a)
+    with rec.raises("can't be cast to the desired output type Long", name="div_ by a float"):
+        a.div_(2.5, rounding_mode="floor")
+
+
+def case_clamp_inplace_with_tensor_bounds(T, rec):
+    x = T.tensor([1.0, -2.0, 3.0], requires_grad=True)
+    low, high = T.zeros(3, requires_grad=True), T.tensor([2.0, 2.0, 4.0], requires_grad=True)
+    y = x * 1
+    y.clamp_(low, high)
+    y.sum().backward()
+    rec("clamp_(low, high)", (y, y.grad_fn, y._version, x.grad, low.grad, high.grad))
+    rec("max only", T.clamp_(x.detach().clone(), max=T.tensor(0.5)))
+    with rec.raises("doesn't match the broadcast shape", name="a bound of a larger shape"):
+        (x * 1).clamp_(T.zeros(2, 3))
+    with rec.raises("can't be cast to the desired output type Long", name="float bounds"):
+        T.tensor([1, 2]).clamp_(T.tensor([0.5, 0.5]))
