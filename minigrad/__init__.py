@@ -39,10 +39,15 @@ from math import e, inf, nan, pi  # noqa: E402,F401  (torch.pi, torch.inf ...)
 
 from . import arguments as _arguments  # noqa: E402
 from . import signatures as _signatures  # noqa: E402
-_arguments.parse_arguments_in(__import__("sys").modules[__name__], _signatures.FUNCTIONS)
+_arguments.parse_arguments_in(__import__("sys").modules[__name__], _signatures.FUNCTIONS,
+                              shown_names=_signatures.MESSAGE_NAMES)
+_arguments.read_first_in(__import__("sys").modules[__name__], _signatures.READS_FIRST)
 _arguments.accept_numpy_names_in(__import__("sys").modules[__name__])   # torch.sum(x, axis=0)
 _arguments.parse_arguments_in(Tensor, _signatures.METHODS, method=True)
 _arguments.accept_numpy_names_in(Tensor)                                # x.sum(axis=0)
 _arguments.operators_give_way_in(Tensor)                                # x * None: TypeError
-_arguments.parse_arguments_in(nn.functional, _signatures.FUNCTIONAL)
+_arguments.parse_arguments_in(nn.functional, _signatures.FUNCTIONAL,
+                              shown_names=_signatures.MESSAGE_NAMES,
+                              as_methods=_signatures.FUNCTIONAL_AS_METHODS)
+_arguments.read_first_in(nn.functional, _signatures.FUNCTIONAL_READS_FIRST)
 

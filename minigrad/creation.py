@@ -206,11 +206,16 @@ def linspace(start, end, steps, dtype=None, device=None, requires_grad=False):
         if isinstance(bound, Tensor) and bound.ndim != 0:
             raise RuntimeError("linspace only supports 0-dimensional start and end tensors, "
                                f"but got {name} with {bound.ndim} dimension(s).")
+    if steps < 0:
+        raise RuntimeError("number of steps must be non-negative")
     dtype = dtypes.get_default_dtype() if dtype is None else dtypes.to_dtype(dtype)
     return _finish(np.linspace(start, end, steps, dtype=dtype.numpy), dtype, device, requires_grad)
 
 
 def eye(n, m=None, dtype=None, device=None, requires_grad=False):
+    for name, size in (("n", n), ("m", m)):
+        if size is not None and size < 0:
+            raise RuntimeError(f"{name} must be greater or equal to 0, got {size}")
     dtype = dtypes.get_default_dtype() if dtype is None else dtypes.to_dtype(dtype)
     return _finish(np.eye(n, m, dtype=dtype.numpy), dtype, device, requires_grad)
 
@@ -259,7 +264,7 @@ def randint(low, high=None, size=(), dtype=None, device=None, requires_grad=Fals
     if not low < high:
         raise RuntimeError(f"random_ expects 'from' to be less than 'to', but got from={low} "
                            f">= to={high}")
-    array = _rng["generator"].integers(low, high, size=size).astype(dtype.numpy)
+    array = _rng["generator"].integers(low, high, size=_size(size)).astype(dtype.numpy)
     return _finish(array, dtype, device, requires_grad)
 
 

@@ -5,6 +5,7 @@ import numpy as np
 
 from . import backend, dtypes
 from .ops import combine
+from .ops.arithmetic import check_shapes_broadcast
 from .ops.arithmetic import is_tensor as _is_tensor
 
 
@@ -99,10 +100,14 @@ def mean(x, dim=None, keepdim=False, *, dtype=None):
 
 
 def max(x, dim=None, keepdim=False):
+    if dim is None or _is_tensor(dim):         # torch.max(a, b) is torch.maximum(a, b)
+        return x.max() if dim is None else x.max(dim)
     return x.max(dim, keepdim)
 
 
 def min(x, dim=None, keepdim=False):
+    if dim is None or _is_tensor(dim):         # torch.min(a, b) is torch.minimum(a, b)
+        return x.min() if dim is None else x.min(dim)
     return x.min(dim, keepdim)
 
 
@@ -163,11 +168,11 @@ def t(x):
 
 
 def permute(x, dims):
-    return x.permute(*dims)
+    return x.permute(dims)
 
 
 def squeeze(x, dim=None):
-    return x.squeeze(dim)
+    return x.squeeze() if dim is None else x.squeeze(dim)
 
 
 def unsqueeze(x, dim):
@@ -212,6 +217,8 @@ def cat(tensors, dim=0):
 
 def stack(tensors, dim=0):
     _check_sequence(tensors, "stack")
+    if not tensors:
+        raise RuntimeError("stack expects a non-empty TensorList")
     return combine.Stack.apply(dim, *tensors)
 
 
@@ -227,6 +234,8 @@ def allclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
         raise RuntimeError(f"{dtypes.legacy_name(a.dtype)} did not match {dtypes.legacy_name(b.dtype)}")
     if _is_tensor(a) and _is_tensor(b) and a.device is not b.device:
         a, b = backend.match_devices("elementwise", (a, b))      # PyTorch's error
+    if _is_tensor(a) and _is_tensor(b):
+        check_shapes_broadcast(a.shape, b.shape)
     x = a._data if _is_tensor(a) else a
     y = b._data if _is_tensor(b) else b
     xp = backend.array_module(x if _is_tensor(a) else y if _is_tensor(b) else np.asarray(x))

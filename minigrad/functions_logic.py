@@ -1,6 +1,7 @@
 """torch.eq(a, b), torch.logical_and(a, b), torch.isclose(a, b) ...: the function forms of
 the comparisons and logic methods of Tensor (tensor_math.py, tensor_logic.py).  None has
 a gradient."""
+from .ops.arithmetic import is_tensor
 
 
 def eq(input, other):
@@ -46,16 +47,16 @@ def logical_not(input):
     return input.logical_not()
 
 
-def bitwise_and(input, other):
-    return input.bitwise_and(other)
+def bitwise_and(input, other):          # (a number first: the same, its operands swapped)
+    return input.bitwise_and(other) if is_tensor(input) else other.bitwise_and(input)
 
 
 def bitwise_or(input, other):
-    return input.bitwise_or(other)
+    return input.bitwise_or(other) if is_tensor(input) else other.bitwise_or(input)
 
 
 def bitwise_xor(input, other):
-    return input.bitwise_xor(other)
+    return input.bitwise_xor(other) if is_tensor(input) else other.bitwise_xor(input)
 
 
 def bitwise_not(input):

@@ -55,7 +55,7 @@ class TensorArith:
         return unary_more.NanToNum.apply(self, nan, posinf, neginf)
 
     def cross(self, other, dim=None):
-        from .functions_ops import cross
+        from .functions_arith import cross
         return cross(self, other, dim)
 
     def clip(self, min=None, max=None):

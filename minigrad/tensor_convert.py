@@ -105,6 +105,8 @@ class TensorConvert:
                 dtype, device = arg.dtype, arg.device
             elif isinstance(arg, (str, backend.device)):
                 device = arg
+            elif type(arg) is int:                      # a device index: x.to(0) is cuda:0
+                device = _device_index(arg)
             else:
                 dtype = arg
         dtype = self.dtype if dtype is None else dtypes.to_dtype(dtype)
@@ -171,3 +173,13 @@ class TensorConvert:
         from .creation import tensor
         return tensor(data, dtype=dtype or self.dtype, device=device or self.device,
                       requires_grad=requires_grad)
+
+
+def _device_index(index):
+    """The device x.to(index) names: a GPU's, with PyTorch's errors when there is none."""
+    from . import cuda
+    if index < 0:
+        raise RuntimeError("Device index must not be negative")
+    if not cuda.is_available():
+        raise RuntimeError("Cannot access accelerator device when none is available.")
+    return f"cuda:{index}"

@@ -213,6 +213,9 @@ class TensorInPlace:
 
     def uniform_(self, a=0.0, b=1.0):
         """Fill with random numbers uniform in [a, b)."""
+        if a > b:
+            raise RuntimeError(f"uniform_ expects to return a [from, to) range, but found "
+                               f"from={a} > to={b}")
         return self._inplace(inplace_unary.UniformFill, "uniform", a, b)
 
 

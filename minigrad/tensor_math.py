@@ -5,8 +5,8 @@ and backward.  A mixin of Tensor."""
 import operator
 
 from . import backend, functions_ops, return_types
-from .ops import (arithmetic, combine, linalg, ordering, pieces, reduce, special, stats, unary,
-                  unary_more)
+from .ops import (arithmetic, combine, linalg, ordering, pieces, reduce, scatter, special, stats,
+                  unary, unary_more)
 from .ops.arithmetic import binary_arrays, is_tensor, wrap_number
 from .ops.shape import check_expandable
 from .tensor_shape import _sizes
@@ -182,7 +182,7 @@ class TensorMath:
 
     def index_add(self, dim, index, source, *, alpha=1):
         """self with alpha·source's slices added at `index` along dim (IndexAddBackward0)."""
-        return pieces.IndexAddSource.apply(self, dim, index, source, alpha)
+        return scatter.IndexAddSource.apply(self, dim, index, source, alpha)
 
     def index_fill(self, dim, index, value):
         """self with `value` in the slices at `index` along dim (IndexFillBackward0)."""
@@ -335,11 +335,13 @@ class TensorMath:
         return return_types.nanmedian(*ordering.NanmedianDim.apply(self, dim, keepdim))
 
     def argmax(self, dim=None, keepdim=False):
+        ordering.refuse_bool(self, "argmax")
         if dim is None:
             return self._new(self._data.argmax())
         return self.max(dim, keepdim).indices
 
     def argmin(self, dim=None, keepdim=False):
+        ordering.refuse_bool(self, "argmin")
         if dim is None:
             return self._new(self._data.argmin())
         return self.min(dim, keepdim).indices

@@ -21,6 +21,7 @@ import warnings as _warnings
 
 import numpy as _np
 
+from .. import arguments as _arguments
 from .. import dtypes
 from ..ops import activations as _activations
 from ..ops import arithmetic as _arithmetic
@@ -53,6 +54,8 @@ def hardtanh(input, min_val=-1.0, max_val=1.0, inplace=False):
     """x clamped to [min_val, max_val]."""
     if min_val > max_val:
         raise ValueError("min_val cannot be greater than max_val")
+    if input.dtype is dtypes.bool:
+        raise RuntimeError("Bool inputs not supported for hardtanh")
     if inplace:
         return input._inplace(_inplace_unary.HardtanhInplace, min_val, max_val)
     return _activations.Hardtanh.apply(input, min_val, max_val)
@@ -84,6 +87,18 @@ def leaky_relu(input, negative_slope=0.01, inplace=False):
     if inplace:
         return input._inplace(_inplace_unary.LeakyReluInplace, negative_slope)
     return _activations.LeakyRelu.apply(input, negative_slope)
+
+
+def relu_(input):
+    return relu(input, inplace=True)
+
+
+def elu_(input, alpha=1.0):
+    return elu(input, alpha, inplace=True)
+
+
+def leaky_relu_(input, negative_slope=0.01):
+    return leaky_relu(input, negative_slope, inplace=True)
 
 
 def threshold(input, threshold, value, inplace=False):
@@ -138,10 +153,10 @@ def one_hot(tensor, num_classes=-1):
 
 
 def _softmax_dim(ndim, name):
-    """PyTorch's choice when `dim` is left out, with its warning (at the caller of
-    F.softmax: through F.softmax and its argument check)."""
+    """PyTorch's choice when `dim` is left out, with its warning (at the caller's line)."""
     _warnings.warn(f"Implicit dimension choice for {name} has been deprecated. Change the call "
-                  "to include dim=X as an argument.", UserWarning, stacklevel=4)
+                  "to include dim=X as an argument.", UserWarning,
+                  stacklevel=_arguments.callers_stacklevel())
     return 0 if ndim in (0, 1, 3) else 1
 
 
@@ -163,6 +178,9 @@ def linear(input, weight, bias=None):
     """input @ weight.T + bias, recorded as PyTorch records it: one AddmmBackward0 for a
     2-d input with a bias; a contiguous input of other dims is flattened to 2-d for it
     and viewed back (ViewBackward0); otherwise a matmul, then the bias added."""
+    if not input.ndim or not weight.ndim:
+        raise RuntimeError(f"both arguments to linear need to be at least 1D, but they are "
+                           f"{input.ndim}D and {weight.ndim}D")
     if bias is None:
         return input.matmul(weight.t())
     if input.ndim == 2:
@@ -183,6 +201,7 @@ def normalize(input, p=2.0, dim=1, eps=1e-12, out=None):
 def cosine_similarity(x1, x2, dim=1, eps=1e-8):
     """Σ (x1 / max(‖x1‖, eps))·(x2 / max(‖x2‖, eps)) along dim (x1 and x2 broadcast), as
     PyTorch computes it: each normalized first, so the result stays within [-1, 1]."""
+    _arithmetic.check_shapes_broadcast(x1.shape, x2.shape)
     x1, x2 = x1.expand(_np.broadcast_shapes(x1.shape, x2.shape)), x2.expand(
         _np.broadcast_shapes(x1.shape, x2.shape))
     x1_normalized = x1 / x1.norm(dim=dim, keepdim=True).clamp_min(eps)
@@ -225,6 +244,9 @@ def binary_cross_entropy_with_logits(input, target, weight=None, reduction="mean
     if weight is not None or pos_weight is not None:
         raise NotImplementedError("minigrad: binary_cross_entropy_with_logits supports "
                                   "neither weight nor pos_weight")
+    if not input.dtype.is_floating_point:            # (its log-sigmoid has no such kernel)
+        raise NotImplementedError(f'"log_sigmoid_cpu" not implemented for '
+                                  f"'{dtypes.legacy_name(input.dtype)}'")
     return _loss.BinaryCrossEntropyWithLogits.apply(input, target, reduction)
 
 
@@ -250,6 +272,8 @@ def cross_entropy(input, target, weight=None, ignore_index=-100, reduction="mean
     _loss.check_reduction(reduction)
     if label_smoothing:
         raise NotImplementedError("minigrad: cross_entropy does not support label_smoothing")
+    if not input.ndim and target.shape != input.shape:     # (its classes are along dim 1)
+        raise IndexError("Dimension out of range (expected to be in range of [-1, 0], but got 1)")
     log_probs = input.log_softmax(1 if input.ndim > 1 else 0)
     if target.shape == input.shape:        # probabilities: PyTorch's ops, in its order
         if not target.dtype.is_floating_point:

@@ -4,6 +4,7 @@ its node names depend on the equation (the numbers are the same).  The gradient 
 operand is itself an einsum: of the output's gradient with the other operands."""
 import string
 
+from .. import dtypes
 from .builtin import BuiltinFunction
 
 
@@ -30,12 +31,31 @@ def parse(equation, operands):
         letters = "".join(subscripts)
         output = dots + "".join(sorted(c for c in set(letters) if letters.count(c) == 1
                                        and c not in dots))
-    for s, t in zip(subscripts, operands):
-        if len(s) != t.ndim:
-            raise RuntimeError(f"einsum(): the number of subscripts in the equation ({len(s)}) "
-                               f"does not match the number of dimensions ({t.ndim}) for "
-                               "operand 0 and no ellipsis was given")
+    _check(subscripts, output, operands)
     return subscripts, output
+
+
+def _check(subscripts, output, operands):
+    """PyTorch's checks of the subscripts against the operands' dims and sizes."""
+    seen = {}
+    for k, (letters, t) in enumerate(zip(subscripts, operands)):
+        if len(letters) != t.ndim:
+            raise RuntimeError(f"einsum(): the number of subscripts in the equation "
+                               f"({len(letters)}) does not match the number of dimensions "
+                               f"({t.ndim}) for operand {k} and no ellipsis was given")
+        for letter, size in zip(letters, t.shape):
+            if seen.get(letter, size) != size and 1 not in (size, seen[letter]):
+                raise RuntimeError(f"einsum(): subscript {letter} has size {size} for operand "
+                                   f"{k} which does not broadcast with previously seen size "
+                                   f"{seen[letter]}")
+            seen[letter] = max(size, seen.get(letter, 1))
+    for letter in output:
+        if letter not in seen:
+            raise RuntimeError(f"einsum(): output subscript {letter} does not appear in the "
+                               "equation for any input operand")
+        if output.count(letter) > 1:
+            raise RuntimeError(f"einsum(): output subscript {letter} appears more than once "
+                               "in the output")
 
 
 class Einsum(BuiltinFunction):
@@ -72,5 +92,11 @@ def einsum(equation, *operands):
     """torch.einsum("ij,jk->ik", a, b), or with the operands in one list."""
     if len(operands) == 1 and isinstance(operands[0], (list, tuple)):
         operands = tuple(operands[0])
+    if len(operands) > 1 and operands[0].dtype is dtypes.bool:
+        raise NotImplementedError('"bmm" not implemented for \'Bool\'')
+    for other in operands[1:]:                   # one dtype, as PyTorch's bmm needs
+        if other.dtype is not operands[0].dtype:
+            raise RuntimeError(f"expected scalar type {dtypes.legacy_name(operands[0].dtype)} "
+                               f"but found {dtypes.legacy_name(other.dtype)}")
     subscripts, output = parse(equation, operands)
     return Einsum.apply(subscripts, output, *operands)

@@ -7,6 +7,7 @@ import numpy as np
 
 from .. import backend
 from .builtin import BuiltinFunction
+from .arithmetic import check_shapes_broadcast
 from .arithmetic import is_tensor
 from ._unrecorded import nothing_recorded
 from .shape import Unsqueeze
@@ -132,6 +133,7 @@ class MaskedSelect(BuiltinFunction):
     def forward(ctx, x, mask):
         if mask.dtype.name != "bool":
             raise RuntimeError("masked_select: expected BoolTensor for mask")
+        check_shapes_broadcast(mask.shape, x.shape)
         xp = x._xp
         shape = xp.broadcast_shapes(x.shape, mask.shape)
         ctx.shape, ctx.key = x.shape, (xp.broadcast_to(mask._data, shape),)

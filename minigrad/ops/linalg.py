@@ -108,6 +108,8 @@ class Cross(BuiltinFunction):
 
     @staticmethod
     def forward(ctx, a, b, dim):
+        if a.ndim != b.ndim:
+            raise RuntimeError("linalg.cross: inputs must have the same number of dimensions.")
         check_shapes_broadcast(a.shape, b.shape)
         ndim = max(a.ndim, b.ndim)
         if not -ndim <= dim < ndim:

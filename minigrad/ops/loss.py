@@ -134,9 +134,12 @@ class MseLoss(BuiltinFunction):
 def check_nll_arguments(x, target, weight):
     """PyTorch's refusals, in its order: rows that do not match, a target that is not
     class indices (int64 or uint8), a weight per class of the wrong size or dtype."""
-    if x.ndim != 1 and x.ndim and target.ndim and x.shape[0] != target.shape[0]:
+    if not x.ndim:
+        raise ValueError("Expected 1 or more dimensions (got 0)")
+    rows = target.shape[0] if target.ndim else 0
+    if x.ndim != 1 and x.shape[0] != rows:
         raise ValueError(f"Expected input batch_size ({x.shape[0]}) to match target "
-                         f"batch_size ({target.shape[0]}).")
+                         f"batch_size ({rows}).")
     if x.ndim == 1 and target.ndim == 1 and target.shape[0] != 1:
         raise ValueError("For 1D input, 1D target must have size 1, but got target size: "
                          f"{target.shape[0]}")

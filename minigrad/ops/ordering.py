@@ -133,6 +133,18 @@ def lower_median(data, dim, skip_nan, xp):
     return xp.take_along_axis(order, xp.broadcast_to(xp.asarray(position), one_each), axis=dim)
 
 
+def refuse_bool(x, name):
+    """PyTorch's argmax and argmin refuse a bool tensor."""
+    if x.dtype is dtypes.bool:
+        raise RuntimeError(f"{name}(): does not support bool input")
+
+
+def _not_for_bool(x, kernel):
+    """PyTorch's error for a bool tensor given to a kernel without a bool version."""
+    if x.dtype is dtypes.bool:
+        raise NotImplementedError(f'"{kernel}" not implemented for \'Bool\'')
+
+
 class Median(Max):
     """out = the lower median of all elements (NaN if one is NaN);  dx = g shared evenly
     among the elements equal to it (Max's backward)."""
@@ -142,6 +154,7 @@ class Median(Max):
 
     @staticmethod
     def forward(ctx, x):
+        _not_for_bool(x, "median_cpu")
         data = x._data.reshape(-1)
         if data.size == 0:
             result = x._new(x._xp.asarray(float("nan"), dtype=x._data.dtype))
@@ -168,6 +181,7 @@ class MedianDim(MaxDim):
 
     @staticmethod
     def forward(ctx, x, dim, keepdim=False):
+        _not_for_bool(x, "median_out")
         dim = normalize_dim(dim, x.ndim)
         data = x._data.reshape(x.shape or (1,))
         chosen = lower_median(data, dim, ctx._function_cls.skip_nan, x._xp)
@@ -182,6 +196,7 @@ class Kthvalue(MaxDim):
 
     @staticmethod
     def forward(ctx, x, k, dim=-1, keepdim=False):
+        _not_for_bool(x, "kthvalue_cpu")
         dim = normalize_dim(dim, x.ndim)
         data = x._data.reshape(x.shape or (1,))
         if not 1 <= k <= data.shape[dim]:

@@ -237,61 +237,6 @@ class IndexAdd(BuiltinFunction):
         return IndexSelect.apply(h, ctx.dim, index), None, None, None
 
 
-class IndexAddSource(BuiltinFunction):
-    """out = x with alpha·source's slices added at index along dim (x.index_add);
-    dx = g,  dsource = alpha · g's slices at index (index_select)."""
-
-    node_name = "IndexAddBackward0"
-    nondifferentiable_args = (2,)          # the index
-
-    @staticmethod
-    def forward(ctx, x, dim, index, source, alpha=1):
-        ctx.dim = dim = normalize_dim(dim, x.ndim)
-        _check_index_add(x, dim, index, source)
-        ctx.alpha, ctx.source_shape = alpha, source.shape
-        ctx.save_for_backward(index)
-        out = x._data.copy()
-        added = source._data if alpha == 1 else alpha * source._data
-        if not x.ndim:
-            return x._new(out + added.sum())
-        backend.scatter_add(out, _along(dim, index._data.reshape(-1)),
-                            added.reshape(out[_along(dim, index._data.reshape(-1))].shape))
-        return x._new(out)
-
-    @staticmethod
-    def backward(ctx, grad):
-        (index,) = ctx.saved_tensors
-        grad_source = None
-        if ctx.needs_input_grad[3]:
-            picked = IndexSelect.apply(grad, ctx.dim, index) if grad.ndim else grad
-            grad_source = (picked if ctx.alpha == 1 else picked * ctx.alpha).reshape(
-                ctx.source_shape)
-        return grad, None, None, grad_source, None
-
-
-def _check_index_add(x, dim, index, source):
-    """PyTorch's checks of index_add's index and source, in its order."""
-    if index.dtype not in (dtypes.int64, dtypes.int32):
-        raise RuntimeError("index_add_(): Expected dtype int32/int64 for index but got: "
-                           f"{dtypes.legacy_name(index.dtype)}")
-    if index.ndim > 1:
-        raise IndexError(f"index_add_(): Index is supposed to be a vector, but got dim: "
-                         f"{index.ndim} with type: {dtypes.legacy_name(index.dtype)} and size: "
-                         f"{list(index.shape)}")
-    size = source.shape[dim] if source.ndim else 1
-    if index.numel() != size:
-        raise RuntimeError(f"index_add_(): Number of indices ({index.numel()}) should be equal "
-                           f"to source.size(dim): ({size}), for dim: {dim}")
-    if source.dtype is not x.dtype:
-        raise RuntimeError(f"index_add_(): self ({dtypes.legacy_name(x.dtype)}) and source "
-                           f"({dtypes.legacy_name(source.dtype)}) must have the same scalar type")
-    length = x.shape[dim] if x.ndim else 1
-    bad = (index._data < -length) | (index._data >= length)
-    if bad.any():
-        raise RuntimeError(f"index {int(index._data[bad][0])} is out of bounds for dimension "
-                           f"{dim} with size {length}")
-
-
 class Repeat(BuiltinFunction):
     """out = x tiled `repeats` times along each dim;  dx = g summed over the copies."""
 
@@ -364,6 +309,8 @@ class Roll(BuiltinFunction):
         if dims and len(shifts) != len(dims):
             raise RuntimeError(f"shifts and dimensions must align. shifts: {len(shifts)}, "
                                f"dims:{len(dims)}")
+        if dims and not x.ndim:
+            raise IndexError(f"Dimension specified as {dims[0]} but tensor has no dimensions")
         ctx.shifts, ctx.dims = shifts, tuple(normalize_dim(d, x.ndim) for d in dims)
         data = x._xp.roll(x._data, shifts if dims else shifts[0], ctx.dims or None)
         return x._new(data)

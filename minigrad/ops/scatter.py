@@ -1,11 +1,12 @@
 """x.scatter(dim, index, src) and x.scatter_add(dim, index, src): write (or add) src's
 elements into a copy of x at the positions index gives along dim -- gather's inverse:
-with dim 1, out[i][index[i][j]] = src[i][j].  (pieces.py has the zeros-based forms that
-gather's and max's backwards use.)"""
-from .. import dtypes
+with dim 1, out[i][index[i][j]] = src[i][j].  And x.index_add(dim, index, source), which
+adds whole slices.  (pieces.py has the zeros-based forms that gather's and max's
+backwards use.)"""
+from .. import backend, dtypes
 from .builtin import BuiltinFunction
 from .shape import normalize_dim
-from .pieces import Gather
+from .pieces import Gather, IndexSelect, _along
 
 
 def _spots(xp, index, dim):
@@ -110,3 +111,66 @@ class ScatterAddSource(BuiltinFunction):
         (index,) = ctx.saved_tensors
         grad_src = Gather.apply(grad, ctx.dim, index) if ctx.needs_input_grad[3] else None
         return grad, None, None, grad_src
+
+
+class IndexAddSource(BuiltinFunction):
+    """out = x with alpha·source's slices added at index along dim (x.index_add);
+    dx = g,  dsource = alpha · g's slices at index (index_select)."""
+
+    node_name = "IndexAddBackward0"
+    nondifferentiable_args = (2,)          # the index
+
+    @staticmethod
+    def forward(ctx, x, dim, index, source, alpha=1):
+        ctx.dim = dim = normalize_dim(dim, x.ndim)
+        _check_index_add(x, dim, index, source)
+        ctx.alpha, ctx.source_shape = alpha, source.shape
+        ctx.save_for_backward(index)
+        out = x._data.copy()
+        added = source._data if alpha == 1 else alpha * source._data
+        if not x.ndim:
+            return x._new(out + added.sum())
+        backend.scatter_add(out, _along(dim, index._data.reshape(-1)),
+                            added.reshape(out[_along(dim, index._data.reshape(-1))].shape))
+        return x._new(out)
+
+    @staticmethod
+    def backward(ctx, grad):
+        (index,) = ctx.saved_tensors
+        grad_source = None
+        if ctx.needs_input_grad[3]:
+            picked = IndexSelect.apply(grad, ctx.dim, index) if grad.ndim else grad
+            grad_source = (picked if ctx.alpha == 1 else picked * ctx.alpha).reshape(
+                ctx.source_shape)
+        return grad, None, None, grad_source, None
+
+
+def _check_index_add(x, dim, index, source):
+    """PyTorch's checks of index_add's index and source, in its order."""
+    if index.ndim > 1:
+        raise IndexError(f"index_add_(): Index is supposed to be a vector, but got dim: "
+                         f"{index.ndim} with type: {dtypes.legacy_name(index.dtype)} and size: "
+                         f"{list(index.shape)}")
+    if index.dtype not in (dtypes.int64, dtypes.int32):
+        raise RuntimeError("index_add_(): Expected dtype int32/int64 for index but got: "
+                           f"{dtypes.legacy_name(index.dtype)}")
+    if source.ndim and dim >= source.ndim:
+        raise RuntimeError(f"index_add_(): Indexing dim {dim} is out of bounds of the source "
+                           f"tensor with dim {source.ndim}")
+    size = source.shape[dim] if source.ndim else 1
+    if index.numel() != size:
+        raise RuntimeError(f"index_add_(): Number of indices ({index.numel()}) should be equal "
+                           f"to source.size(dim): ({size}), for dim: {dim}")
+    if source.dtype is not x.dtype:
+        raise RuntimeError(f"index_add_(): self ({dtypes.legacy_name(x.dtype)}) and source "
+                           f"({dtypes.legacy_name(source.dtype)}) must have the same scalar type")
+    if source.ndim and any(a != b for d, (a, b) in enumerate(zip(x.shape, source.shape))
+                           if d != dim) or source.ndim not in (0, x.ndim):
+        raise RuntimeError("source tensor shape must match self tensor shape, excluding the "
+                           f"specified dimension. Got self.shape = {list(x.shape)} "
+                           f"source.shape = {list(source.shape)}")
+    length = x.shape[dim] if x.ndim else 1
+    bad = (index._data < -length) | (index._data >= length)
+    if bad.any():
+        raise RuntimeError(f"index {int(index._data[bad][0])} is out of bounds for dimension "
+                           f"{dim} with size {length}")

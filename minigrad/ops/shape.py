@@ -143,7 +143,8 @@ class Permute(BuiltinFunction):
 
     @staticmethod
     def forward(ctx, x, dims):
-        dims = tuple(normalize_dim(d, x.ndim) for d in dims)
+        if len(dims) == x.ndim:
+            dims = tuple(normalize_dim(d, x.ndim) for d in dims)
         if len(dims) == x.ndim and len(set(dims)) < len(dims):
             raise RuntimeError("permute(): duplicate dims are not allowed.")
         if sorted(dims) != list(range(x.ndim)):
@@ -215,6 +216,13 @@ def expanded_shape(old, shape):
     """The shape expand(shape) gives a tensor of shape `old` (-1 keeps a size); PyTorch's
     error where a size that is not 1 would have to change."""
     lead, target = len(shape) - len(old), list(shape)
+    for i, size in enumerate(target):
+        if i < lead and size == -1:
+            raise RuntimeError(f"The expanded size of the tensor (-1) isn't allowed in a "
+                               f"leading, non-existing dimension {i}")
+        if size < -1:
+            raise RuntimeError(f"numel: integer multiplication overflow. minigrad hint: the "
+                               f"size {size} at dim {i} is negative; -1 keeps a dim's size.")
     for i, size in enumerate(old):
         if target[lead + i] == -1:
             target[lead + i] = size

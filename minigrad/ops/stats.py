@@ -126,6 +126,9 @@ class Logsumexp(BuiltinFunction):
 
     @staticmethod
     def forward(ctx, x, dim, keepdim=False):
+        if isinstance(dim, (tuple, list)) and not dim and x.ndim:     # PyTorch's own failure
+            raise RuntimeError(f"output with shape [] doesn't match the broadcast shape "
+                               f"{[1] * x.ndim}")
         ctx.shape, ctx.keepdim, ctx.dims = x.shape, keepdim, normalize_dims(dim, x.ndim)
         xp = x._xp
         data = x._data if x.dtype.is_floating_point else x._data.astype(

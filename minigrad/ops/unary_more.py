@@ -257,7 +257,8 @@ class NanToNum(BuiltinFunction):
     @staticmethod
     def forward(ctx, x, nan=0.0, posinf=None, neginf=None):
         ctx.save_for_backward(x)
-        return x._new(x._xp.nan_to_num(x._data, nan=nan, posinf=posinf, neginf=neginf))
+        return x._new(x._xp.nan_to_num(x._data, nan=0.0 if nan is None else nan, posinf=posinf,
+                                        neginf=neginf))
 
     @staticmethod
     def backward(ctx, grad):

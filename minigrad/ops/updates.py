@@ -1,6 +1,7 @@
 """The three-operand arithmetic that optimizer steps and moving averages are written
 with: addcmul (x + value·t1·t2), addcdiv (x + value·t1/t2) and lerp (x + w·(end - x)),
 each one node as in PyTorch (their in-place forms are in inplace_unary.py)."""
+from .. import dtypes
 from .arithmetic import binary_arrays, check_shapes_broadcast, is_tensor
 from .builtin import BuiltinFunction
 
@@ -70,6 +71,18 @@ class Addcdiv(BuiltinFunction):
         return grad.sum_to_size(shape_x), grad_1, grad_2, None
 
 
+def _check_lerp(x, end, weight=None):
+    """PyTorch's checks: end and a tensor weight of x's dtype, a floating one."""
+    for name, other in (("end", end), ("weight", weight)):
+        if other is not None and other.dtype is not x.dtype:
+            raise RuntimeError(f"expected dtype {dtypes.cpp_name(x.dtype)} for `{name}` but "
+                               f"got dtype {dtypes.cpp_name(other.dtype)}")
+    if not x.dtype.is_floating_point:
+        kernel = "lerp_kernel_scalar" if weight is None else "lerp_kernel_tensor"
+        raise NotImplementedError(f'"{kernel}" not implemented for '
+                                  f"'{dtypes.legacy_name(x.dtype)}'")
+
+
 class Lerp(BuiltinFunction):
     """out = x + w·(end - x), w a number;  dx = g·(1 - w),  dend = g·w."""
 
@@ -78,8 +91,7 @@ class Lerp(BuiltinFunction):
     @staticmethod
     def forward(ctx, x, end, weight):
         check_shapes_broadcast(x.shape, end.shape)
-        if end.dtype is not x.dtype:
-            raise RuntimeError(f"expected dtype {x.dtype} for `end` but got dtype {end.dtype}")
+        _check_lerp(x, end)
         a, b = binary_arrays(x, end)
         ctx.weight, ctx.shapes = weight, (x.shape, end.shape)
         return x._new((a + weight * (b - a)).astype(a.dtype))
@@ -100,6 +112,7 @@ class LerpTensor(BuiltinFunction):
     def forward(ctx, x, end, weight):
         for shape in (end.shape, weight.shape):
             check_shapes_broadcast(x.shape, shape)
+        _check_lerp(x, end, weight)
         ctx.shapes = (x.shape, end.shape, weight.shape)
         ctx.save_for_backward(x, end, weight)
         a, b = binary_arrays(x, end)

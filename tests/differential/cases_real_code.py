@@ -4,6 +4,8 @@ program showed to differ, reduced to its few lines.  The programs themselves run
 in tests/differential/real_programs/ (tests/test_real_programs.py)."""
 import warnings
 
+import numpy as np
+
 
 # --- values -------------------------------------------------------------------------------
 
@@ -524,6 +526,7 @@ def case_more_math(T, rec):
     for name, fn in (("cumprod", lambda: T.cumprod(x, 0)), ("rsqrt", lambda: T.rsqrt(x + 1)),
                      ("nan_to_num", lambda: T.nan_to_num(x.log())), ("clip", lambda: T.clip(x, 1, 3)),
                      ("cross", lambda: T.linalg.cross(x[:3], T.tensor([0.0, 1.0, 0.0]))),
+                     ("Tensor.cross", lambda: x[:3].cross(T.tensor([0.0, 1.0, 0.0]), dim=0)),
                      ("vector_norm", lambda: T.linalg.vector_norm(x)),
                      ("linalg.norm", lambda: T.linalg.norm(x.view(2, 2)))):
         x.grad = None
@@ -670,6 +673,38 @@ def case_div_rounding_mode_and_mean_dtype(T, rec):
     rec("div_ of integers", a)
     with rec.raises("can't be cast to the desired output type Long", name="div_ by a float"):
         a.div_(2.5, rounding_mode="floor")
+
+
+def case_autograd_grad_and_backward_arguments(T, rec):
+    x = T.ones(2, requires_grad=True)
+    y = (x * 2).sum()
+    with rec.raises("Expected output to be a torch.Tensor", name="an output that is a str"):
+        T.autograd.grad("abc", x, T.ones(2))
+    with rec.raises("Expected output to be a torch.Tensor", name="an int among the outputs"):
+        T.autograd.grad([y, 3], x)
+    with rec.raises("all inputs have to be Tensors or GradientEdges, but got int",
+                    name="an int among the inputs"):
+        T.autograd.grad(y, [x, 3])
+    with rec.raises("but got numpy.ndarray", name="numpy inputs"):
+        T.autograd.grad(y, [x, np.ones(2)])
+    with rec.raises("'NoneType' object is not iterable", name="inputs None"):
+        T.autograd.grad(y, None)
+    for flag, value, words in (("allow_unused", "abc", "'str' object cannot be interpreted"),
+                               ("allow_unused", -1, "unsigned byte integer is less"),
+                               ("retain_graph", 1.5, "'float' object cannot be interpreted"),
+                               ("create_graph", 300, "unsigned byte integer is greater")):
+        with rec.raises(words, name=f"{flag}={value!r}"):
+            T.autograd.grad(y, x, **{flag: value})
+    rec("flags that are integers", T.autograd.grad((x * 2).sum(), x, retain_graph=1,
+                                                   create_graph=0, allow_unused=255))
+    with rec.raises("Expected output to be a torch.Tensor", name="backward of a str"):
+        T.autograd.backward("abc")
+    with rec.raises("'int' object is not iterable", name="backward of an int"):
+        T.autograd.backward(3)
+    with rec.raises("'str' object cannot be interpreted", name="backward's retain_graph"):
+        (x * 2).sum().backward(retain_graph="yes")
+    with rec.raises("all inputs have to be Tensors or GradientEdges", name="backward's inputs"):
+        T.autograd.backward((x * 2).sum(), inputs=[3])
 
 
 def case_clamp_inplace_with_tensor_bounds(T, rec):
