@@ -22,7 +22,7 @@ MODIFIED_IN_PLACE = (
     "one of the variables needed for gradient computation has been modified by an inplace "
     "operation: [{tensor}]{where} is at version {version}; expected version {saved_version} "
     "instead. Hint: enable anomaly detection to find the operation that failed to compute "
-    "its gradient, with torch.autograd.set_detect_anomaly(True).\n"
+    "its gradient, with torch.autograd.set_detect_anomaly(True, check_nan=False).\n"
     "minigrad hint: {node} saved this tensor for backward and it was changed in place "
     "afterwards, so backward would use the wrong value. Use an out-of-place op instead "
     "(y = y + 1, not y.add_(1)), or clone() the tensor before modifying it.")

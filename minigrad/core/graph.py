@@ -28,7 +28,8 @@ from .. import backend
 from . import errors, reentrant, seams
 from .capture import Captures
 from .grad_mode import state as modes
-from .hooks import HookDict, add_hook, call_post_hooks, call_pre_hooks
+from .hooks import (HookDict, add_hook, call_post_accumulate_hooks, call_post_hooks,
+                    call_pre_hooks)
 from .hooks import saved_tensors_hooks_stack
 
 sequence_nrs = itertools.count()  # each new node takes the next: the engine runs newest first
@@ -143,11 +144,8 @@ class AccumulateGrad(Node):
             leaf._grad.add_(grad)
         if seams.recorder is not None:
             seams.recorder.grad_accumulated(self, leaf)
-        for hook in tuple((leaf._post_accumulate_hooks or {}).values()):
-            if seams.recorder is not None:
-                seams.recorder.hook_called(self, "post_accumulate")
-            if hook(leaf) is not None:
-                raise RuntimeError(errors.POST_ACCUMULATE_HOOK_RESULT)
+        if leaf._post_accumulate_hooks:
+            call_post_accumulate_hooks(self, leaf)
         return ()
 
 
@@ -258,7 +256,8 @@ class InputMetadata:
     def conform(self, grad, node, position):
         """`grad` made to fit: a broadcast gradient reduced to this shape, cast to this
         dtype, moved to this device; or PyTorch's error, naming `node`, which returned it
-        for its input `position`."""
+        for its argument `position` (the error counts the tensor inputs only, as PyTorch's
+        edges: the index of that argument among them)."""
         data = grad._data
         if type(data) is np.ndarray and data.dtype is self.dtype and (
                 data.shape == self.shape and self.device is backend.CPU):
@@ -266,7 +265,7 @@ class InputMetadata:
         if data.shape != self.shape:
             if not _expandable(self.shape, data.shape):
                 raise RuntimeError(errors.GRADIENT_SHAPE.format(
-                    node=node.name(), position=position, got=list(data.shape),
+                    node=node.name(), position=node._input_positions.index(position), got=list(data.shape),
                     expected=list(self.shape)))
             grad = grad.sum_to_size(self.shape)
         if grad._data.dtype != self.dtype:
@@ -274,7 +273,8 @@ class InputMetadata:
         if grad.device is not self.device:   # gradients live on their tensor's device
             if grad._data.ndim != 0:
                 raise RuntimeError(errors.GRADIENT_DEVICE.format(
-                    node=node.name(), position=position, expected=self.device, got=grad.device))
+                    node=node.name(), position=node._input_positions.index(position),
+                    expected=self.device, got=grad.device))
             grad = grad.to(self.device)
         return grad
 
@@ -307,7 +307,7 @@ def backward(outputs, grad_outputs=None, retain_graph=None, create_graph=False, 
     `capture`, the edges it asks for, and accumulate=False: nothing is written to .grad,
     and the gradients captured are returned (edge -> gradient)."""
     # Each output's graph edge, with its starting gradient (ones for a scalar).
-    grad_outputs = grad_outputs or (None,) * len(outputs)
+    grad_outputs = (None,) * len(outputs) if grad_outputs is None else grad_outputs
     for output, grad in zip(outputs, grad_outputs):
         if grad is not None and not isinstance(grad, type(output)):
             raise TypeError(errors.GRADIENT_NOT_A_TENSOR.format(kind=type(grad).__name__))

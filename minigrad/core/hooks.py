@@ -106,6 +106,21 @@ def call_post_hooks(node, grad_inputs, grads):
     return grad_inputs
 
 
+def call_post_accumulate_hooks(node, leaf):
+    """A leaf's post-accumulate-grad hooks, `hook(leaf)`, once its .grad is updated.  A hook
+    returns None, or the leaf itself (`lambda p: p.add_(p.grad, alpha=-lr)`, the SGD step
+    of PyTorch's docstring, returns p); anything else must look like the leaf, is passed
+    to the next hooks in its place, and is refused once they ran, as PyTorch does."""
+    value = leaf
+    for hook in tuple(leaf._post_accumulate_hooks.values()):
+        _narrate(node, "post_accumulate")
+        result = hook(value)
+        if result is not None and result is not value:
+            value = _checked(hook, value, result)
+    if value is not leaf:
+        raise RuntimeError(errors.POST_ACCUMULATE_HOOK_RESULT)
+
+
 def _narrate(node, kind):
     if seams.recorder is not None:
         seams.recorder.hook_called(node, kind)

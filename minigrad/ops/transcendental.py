@@ -1,9 +1,10 @@
 """The exp, log and trigonometric functions beyond unary.py's: log1p expm1 log2 log10,
-sinh cosh, asin acos atan, atan2."""
+sinh cosh, asin acos atan, atan2, rsqrt; and nan_to_num, which keeps the finite values."""
 import math
 
 from .arithmetic import binary_arrays
 from .builtin import BuiltinFunction
+from .combine import Where
 from .unary import _float_data
 
 
@@ -151,3 +152,38 @@ class Atan2(BuiltinFunction):
         denominator = x * x + y * y
         recip = denominator.reciprocal().masked_fill(denominator == 0, 0.0)   # 0 at (0, 0)
         return (grad * x * recip).sum_to_size(y.shape), (grad * -y * recip).sum_to_size(x.shape)
+
+
+class Rsqrt(BuiltinFunction):
+    """out = 1 / √x;  dx = -g·out³ / 2."""
+
+    node_name = "RsqrtBackward0"
+
+    @staticmethod
+    def forward(ctx, x):
+        result = x._new(1 / x._xp.sqrt(_float_data(x)))
+        ctx.save_for_backward(result)
+        return result
+
+    @staticmethod
+    def backward(ctx, grad):
+        (result,) = ctx.saved_tensors
+        return -0.5 * grad * result * result * result
+
+
+class NanToNum(BuiltinFunction):
+    """out = x with nan, inf and -inf replaced (by 0 and the dtype's largest and smallest
+    numbers unless given);  dx = g where x is finite, 0 elsewhere."""
+
+    node_name = "NanToNumBackward0"
+
+    @staticmethod
+    def forward(ctx, x, nan=0.0, posinf=None, neginf=None):
+        ctx.save_for_backward(x)
+        return x._new(x._xp.nan_to_num(x._data, nan=0.0 if nan is None else nan, posinf=posinf,
+                                        neginf=neginf))
+
+    @staticmethod
+    def backward(ctx, grad):
+        (x,) = ctx.saved_tensors
+        return Where.apply(x.isfinite(), grad, grad * 0), None, None, None

@@ -1,8 +1,13 @@
 """`torch.autograd.backward()` and `torch.autograd.grad()`: their arguments as PyTorch
 takes them, then the core's engine (minigrad/core/graph.py)."""
+import operator
+import warnings
+from collections.abc import Mapping
+
 from ..core import graph
 from ..core.tensor import TensorBase
 from ..ops.combine import Stack
+from . import dtypes
 
 
 def _as_tuple(values):
@@ -12,6 +17,54 @@ def _as_tuple(values):
     if isinstance(values, TensorBase):
         return (values,)
     return tuple(values)                   # 2.0: "'float' object is not iterable"
+
+
+def _tensors(values):
+    """outputs or inputs as a tuple: one tensor, or a sequence (tuple(None) raises)."""
+    return (values,) if isinstance(values, TensorBase) else tuple(values)
+
+
+def _check_tensors(outputs, inputs):
+    """PyTorch's checks of what backward and grad start from and differentiate to."""
+    for output in outputs:
+        if not isinstance(output, TensorBase):
+            raise AssertionError("Expected output to be a torch.Tensor")     # (PyTorch's assert)
+    for value in inputs or ():
+        if not isinstance(value, TensorBase):
+            raise RuntimeError("all inputs have to be Tensors or GradientEdges, but got "
+                               f"{dtypes.type_name(value)}")
+
+
+def _grads_for(outputs, grad_outputs):
+    """One starting gradient per output: more gradients than outputs are ignored."""
+    return None if grad_outputs is None else grad_outputs[:len(outputs)]
+
+
+def _check_flags(*flags):
+    """retain_graph, create_graph, allow_unused as PyTorch's engine takes them (a C
+    unsigned char): True, False, None or an integer from 0 to 255."""
+    for flag in flags:
+        if flag is not None and not isinstance(flag, bool):
+            number = operator.index(flag)       # 'float' object cannot be interpreted ...
+            if number < 0:
+                raise OverflowError("unsigned byte integer is less than minimum")
+            if number > 255:
+                raise OverflowError("unsigned byte integer is greater than maximum")
+
+
+def _keys_and_inputs(inputs, only_inputs):
+    """grad's `inputs` as a dict gives the keys of its results; only_inputs=False warns."""
+    keys = None
+    if type(inputs) is dict:
+        keys, inputs = list(inputs), tuple(inputs.values())
+    elif isinstance(inputs, Mapping):
+        raise TypeError(f"`inputs` argument to `grad()` must be a dict, not "
+                        f"{type(inputs).__name__}. Other Mapping types are not supported.")
+    if not only_inputs:
+        warnings.warn("only_inputs argument is deprecated and is ignored now (defaults to "
+                      "True). To accumulate gradient for other parts of the graph, please use "
+                      "torch.autograd.backward.", FutureWarning, stacklevel=3)
+    return keys, inputs
 
 
 def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, inputs=None):
@@ -25,12 +78,15 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, 
         >>> x.grad
         tensor([2., 4.])
     """
-    graph.backward(_as_tuple(tensors), _as_tuple(grad_tensors), retain_graph, create_graph,
-                   _as_tuple(inputs))
+    tensors, inputs = _tensors(tensors), _as_tuple(inputs)
+    _check_flags(retain_graph, create_graph)
+    _check_tensors(tensors, inputs)
+    graph.backward(tensors, _grads_for(tensors, _as_tuple(grad_tensors)), retain_graph,
+                   create_graph, inputs)
 
 
 def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=False,
-         allow_unused=None, is_grads_batched=False, materialize_grads=False):
+         only_inputs=True, allow_unused=None, is_grads_batched=False, materialize_grads=False):
     """Return the gradients of `outputs` w.r.t. `inputs` (without touching `.grad`).
 
     Example::
@@ -40,16 +96,22 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
         >>> (g,) = torch.autograd.grad((x ** 3).sum(), x, create_graph=True)
         >>> g
         tensor([ 3., 12., 27.], grad_fn=<MulBackward0>)
+
+    `inputs` may be a dict of tensors: the gradients come back in a dict with its keys.
+    `only_inputs` is PyTorch's deprecated argument, ignored (it warns when False).
     """
+    keys, inputs = _keys_and_inputs(inputs, only_inputs)
+    _check_flags(retain_graph, create_graph, allow_unused)
     if is_grads_batched:
         return _batched_grad(outputs, inputs, grad_outputs, retain_graph, create_graph,
                              allow_unused, materialize_grads)
     if materialize_grads and allow_unused is False:
         raise ValueError("Expected allow_unused to be True or not passed when "
                          f"materialize_grads=True, but got: allow_unused={allow_unused}.")
-    outputs, inputs = _as_tuple(outputs), _as_tuple(inputs)
+    outputs, inputs = _tensors(outputs), _tensors(inputs)
     if not inputs:
         raise RuntimeError("`inputs` argument to `grad()` cannot be empty.")
+    _check_tensors(outputs, inputs)
     if allow_unused is None:
         allow_unused = materialize_grads
     for tensor in inputs:
@@ -59,7 +121,8 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
                 "autograd.grad can only differentiate with respect to tensors created with "
                 "requires_grad=True (or computed from them).")
     edges = [t._gradient_edge() for t in inputs]
-    captured = graph.backward(outputs, _as_tuple(grad_outputs), retain_graph, create_graph,
+    captured = graph.backward(outputs, _grads_for(outputs, _as_tuple(grad_outputs)),
+                              retain_graph, create_graph,
                               capture=set(edges), accumulate=False)
     results = []
     for index, (tensor, edge) in enumerate(zip(inputs, edges)):
@@ -74,7 +137,7 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
                     tensor._new(tensor._xp.zeros_like(tensor._data)))
                 grad_value.requires_grad_(create_graph)
         results.append(grad_value)
-    return tuple(results)
+    return tuple(results) if keys is None else dict(zip(keys, results))
 
 
 def _batched_grad(outputs, inputs, grad_outputs, retain_graph, create_graph, allow_unused,

@@ -16,6 +16,8 @@ Tensor methods and operators, and nn.functional: a decorator where each is defin
 Nothing here computes; the ops do (ops/), behind these checks."""
 import functools
 import inspect
+import os
+import sys
 
 import numpy as np
 
@@ -26,15 +28,17 @@ _ALIASES = {"axis": "dim", "keepdims": "keepdim"}
 # the functions and Tensor methods with a dim (and keepdim) argument: they take numpy's
 # names (those PyTorch's parser checks here, as it does; the others by numpy_names)
 WITH_DIM = ("sum", "mean", "max", "min", "prod", "std", "var", "argmax", "argmin", "any",
-            "all", "amax", "amin", "logsumexp", "cumsum", "softmax", "log_softmax",
+            "all", "amax", "amin", "logsumexp", "cumsum", "cumprod", "softmax", "log_softmax",
             "squeeze", "unsqueeze", "median", "nansum", "count_nonzero")
 
 
 # --- the decorators ---------------------------------------------------------------------------
 
 def function(f):
-    """torch.<name>(...), f, checked against PyTorch's signatures of torch.<name>."""
-    return parsed(f.__name__, signatures.FUNCTIONS[f.__name__], f)
+    """torch.<name>(...), f, checked against PyTorch's signatures of torch.<name> (its
+    messages name the function PyTorch's own messages name: signatures.MESSAGE_NAMES)."""
+    return parsed(f.__name__, signatures.FUNCTIONS[f.__name__], f,
+                  shown_name=signatures.MESSAGE_NAMES.get(f.__name__))
 
 
 def method(f):
@@ -43,8 +47,37 @@ def method(f):
 
 
 def functional(f):
-    """nn.functional.<name>(...), f, checked against PyTorch's signatures of it."""
-    return parsed(f.__name__, signatures.FUNCTIONAL[f.__name__], f)
+    """nn.functional.<name>(...), f, checked against PyTorch's signatures of it (F.softmax's
+    are those of input.softmax: positions counted after the input)."""
+    return parsed(f.__name__, signatures.FUNCTIONAL[f.__name__], f,
+                  shown_name=signatures.MESSAGE_NAMES.get(f.__name__),
+                  skip=int(f.__name__ in signatures.FUNCTIONAL_AS_METHODS))
+
+
+def function_alias(name, f):
+    """torch.<name>, PyTorch's other name of the function f, checked against the signatures
+    of that name (its messages name it): `moveaxis = arguments.function_alias("moveaxis",
+    movedim)`."""
+    return parsed(name, signatures.FUNCTIONS[name], inspect.unwrap(f),
+                  shown_name=signatures.MESSAGE_NAMES.get(name))
+
+
+def method_alias(name, f):
+    """Tensor.<name>, PyTorch's other name of the method f, checked as that name."""
+    return parsed(name, signatures.METHODS[name], inspect.unwrap(f), method=True)
+
+
+def reads_first(f):
+    """torch.<name>, f, reading first what PyTorch's Python function of that name reads of
+    its arguments (signatures.READS_FIRST), so that a value that is not a tensor raises what
+    Python raises there (torch.norm(2): 'int' object has no attribute 'layout')."""
+    return reading_first(signatures.READS_FIRST[f.__name__], f)
+
+
+def functional_reads_first(f):
+    """nn.functional.<name>, f, reading first what PyTorch's reads (F.mse_loss(x, 2):
+    target.size(), an AttributeError; signatures.FUNCTIONAL_READS_FIRST)."""
+    return reading_first(signatures.FUNCTIONAL_READS_FIRST[f.__name__], f)
 
 
 def numpy_names(f):
@@ -58,17 +91,39 @@ def numpy_names(f):
     return with_numpy_names
 
 
-def operator(f, matrices=False):
+def operator(f, operands="numbers"):
     """An operator of Tensor (`__mul__ = arguments.operator(mul)`): f's own code (a checked
-    method's, unwrapped), giving way to an operand that is neither a tensor nor a number
-    (with matrices=True, neither a tensor nor an array: `x @ 2` is refused too).  Python
-    then asks the other operand, and raises PyTorch's TypeError if it cannot either."""
-    return parsed(f.__name__, (), inspect.unwrap(f), method=True,
-                  operands=_MATRICES if matrices else _NUMBERS)
+    method's, unwrapped), giving way to an operand that is not one of `operands`:
+
+        "numbers"    a tensor, a number or an array (x * 2, x * array)
+        "reflected"  a tensor or a number: array * x is refused, as in PyTorch
+        "matrices"   a tensor or an array (x @ 2 is refused too)
+        "tensors"    a tensor (array @ x is refused)
+
+    Python then asks the other operand, and raises PyTorch's TypeError if it cannot either."""
+    return parsed(f.__name__, (), inspect.unwrap(f), method=True, operands=_OPERANDS[operands])
 
 
-_NUMBERS = (TensorBase, bool, int, float, np.number, np.bool_, np.ndarray)
-_MATRICES = (TensorBase, np.ndarray)
+_OPERANDS = {
+    "numbers": (TensorBase, bool, int, float, np.number, np.bool_, np.ndarray),
+    "reflected": (TensorBase, bool, int, float, np.number, np.bool_),
+    "matrices": (TensorBase, np.ndarray),
+    "tensors": (TensorBase,),
+}
+_TAKE_FLOATS = {_OPERANDS["numbers"], _OPERANDS["reflected"]}
+
+
+_PACKAGE = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep  # minigrad/
+
+
+def callers_stacklevel():
+    """warnings.warn's stacklevel that names the first line outside minigrad on the way
+    here, as PyTorch's warnings (raised in C++) name the line that called it: the checks
+    above wrap a function in one frame or more, so a fixed stacklevel would name them."""
+    frame, level = sys._getframe(1), 1
+    while frame is not None and frame.f_code.co_filename.startswith(_PACKAGE):
+        frame, level = frame.f_back, level + 1
+    return level
 
 
 # --- the kinds of argument -----------------------------------------------------------------
@@ -198,8 +253,9 @@ class Signature:
         return not self.hidden and self.min_args <= count and (
             self.varargs or count <= len(self.parameters))
 
-    def error(self, name, args, kwargs):
-        """PyTorch's TypeError for this overload, in the order its parser finds them."""
+    def error(self, name, args, kwargs, skip=0):
+        """PyTorch's TypeError for this overload, in the order its parser finds them
+        (positions counted after the first `skip` arguments)."""
         packed = self._pack(args)
         if len(packed) > len(self.positional):
             n = len(self.positional)
@@ -210,7 +266,7 @@ class Signature:
         if missing:
             return TypeError(f"{name}() missing {len(missing)} required positional arguments: "
                              + ", ".join(f'"{m}"' for m in missing))
-        for position, (parameter, value) in enumerate(zip(self.positional, packed), 1):
+        for position, (parameter, value) in enumerate(zip(self.positional, packed), 1 - skip):
             if not parameter.fits(value):
                 return _wrong_type(name, parameter, value, position)
         for key, value in kwargs.items():
@@ -234,10 +290,6 @@ class Signature:
         return ", ".join(parts)
 
 
-def _type_name(value):
-    return "Tensor" if isinstance(value, TensorBase) else type(value).__name__
-
-
 def _wrong_type(name, parameter, value, position):
     where = f" (position {position})" if position else ""
     expected = _NAMES.get(parameter.kind, parameter.kind)
@@ -245,19 +297,20 @@ def _wrong_type(name, parameter, value, position):
         index, item = next((i, v) for i, v in enumerate(value) if not _is_ints([v]))
         return TypeError(f"{name}(): argument '{parameter.name}' failed to unpack the object "
                          f"at pos {index + 1} with error \"type must be tuple of ints,but got "
-                         f"{_type_name(item)}\"")
+                         f"{dtypes.type_name(item)}\"")
     return TypeError(f"{name}(): argument '{parameter.name}'{where} must be {expected}, not "
-                     f"{_type_name(value)}")
+                     f"{dtypes.type_name(value)}")
 
 
-def _refusal(name, overloads, args, kwargs):
+def _refusal(name, overloads, args, kwargs, skip=0):
     """PyTorch's TypeError for a call that fits none of `overloads`: the one overload's
     own complaint when only one is plausible, else the list of them all."""
     plausible = [s for s in overloads if s.plausible(args, kwargs)]
     if len(overloads) == 1 or len(plausible) == 1:
-        return (overloads[0] if len(overloads) == 1 else plausible[0]).error(name, args, kwargs)
-    got = ", ".join([_type_name(a) for a in args]
-                    + [f"{k}={_type_name(v)}" for k, v in kwargs.items()])
+        chosen = overloads[0] if len(overloads) == 1 else plausible[0]
+        return chosen.error(name, args, kwargs, skip)
+    got = ", ".join([dtypes.type_name(a) for a in args]
+                    + [f"{k}={dtypes.type_name(v)}" for k, v in kwargs.items()])
     shown = [s.shown() for s in overloads if not s.hidden]
     expected = (f"({shown[0]})" if len(shown) == 1 else
                 "one of:\n" + "\n".join(f" * ({text})" for text in shown))
@@ -265,16 +318,19 @@ def _refusal(name, overloads, args, kwargs):
                      f"but expected {expected}")
 
 
-def parsed(name, texts, function, method=False, operands=None):
+def parsed(name, texts, function, method=False, operands=None, shown_name=None, skip=0):
     """`function`, checking its arguments against PyTorch's signatures `texts` first (an
-    operator: its other operand against `operands`)."""
+    operator: its other operand against `operands`); its messages name `shown_name`
+    (PyTorch's function behind it) and count positions after the first `skip` arguments."""
+    shown_name = shown_name or name
+    take_floats = operands in _TAKE_FLOATS
     overloads = [Signature(t, name in signatures.NUMBERS_AS_TENSORS) for t in texts]
     takes_nothing = any(s.fits((), {}) for s in overloads)     # x.exp(), x.sum()
 
     @functools.wraps(function)
     def checked(*args, **kwargs):
         if operands is not None:                 # an operator: give way to other operands
-            if type(args[1]) is float or isinstance(args[1], operands):
+            if (take_floats and type(args[1]) is float) or isinstance(args[1], operands):
                 return function(*args)
             return NotImplemented
         given = args[1:] if method else args
@@ -287,5 +343,33 @@ def parsed(name, texts, function, method=False, operands=None):
                 if names.get("out") is not None:
                     return out_argument.call_with_out(name, function, args, dict(names))
                 return function(*args, **names)
-        raise _refusal(name, overloads, given, names)
+        raise _refusal(shown_name, overloads, given, names, skip)
+    checked.parsed = True                   # (it takes numpy's axis= and keepdims= too)
     return checked
+
+
+_MISSING = object()
+
+
+def reading_first(reads, function):
+    """`function`, reading first what PyTorch's Python function reads of its arguments
+    ("target.size()": target's size, called): a value that is not a tensor raises what
+    Python raises there."""
+    parameters = inspect.signature(function).parameters
+    names = list(parameters)
+    required = sum(p.default is inspect.Parameter.empty for p in parameters.values())
+    rules = [(text.split(".")[0], names.index(text.split(".")[0]),
+              text.split(".")[1].rstrip("()"), text.endswith("()")) for text in reads]
+
+    @functools.wraps(function)
+    def reading(*args, **kwargs):
+        if len(args) + len(kwargs) < required:
+            return function(*args, **kwargs)                 # Python's "missing" TypeError
+        for name, position, attribute, called in rules:
+            value = args[position] if position < len(args) else kwargs.get(name, _MISSING)
+            if value is not _MISSING and not isinstance(value, TensorBase):
+                found = getattr(value, attribute)            # Python's AttributeError
+                if called:
+                    found()                                  # (an int is not callable)
+        return function(*args, **kwargs)
+    return reading

@@ -7,6 +7,7 @@ import numpy as np
 
 from .. import backend
 from ..ops import ordering
+from ..ops.arithmetic import check_shapes_broadcast
 from ..ops.arithmetic import is_tensor as _is_tensor
 from ..ops.shape import normalize_dims
 from . import arguments, devices, dtypes
@@ -14,11 +15,15 @@ from . import arguments, devices, dtypes
 
 @arguments.function
 def max(x, dim=None, keepdim=False):
+    if dim is None or _is_tensor(dim):         # torch.max(a, b) is torch.maximum(a, b)
+        return x.max() if dim is None else x.max(dim)
     return x.max(dim, keepdim)
 
 
 @arguments.function
 def min(x, dim=None, keepdim=False):
+    if dim is None or _is_tensor(dim):         # torch.min(a, b) is torch.minimum(a, b)
+        return x.min() if dim is None else x.min(dim)
     return x.min(dim, keepdim)
 
 
@@ -53,6 +58,8 @@ def allclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
         raise RuntimeError(f"{dtypes.legacy_name(a.dtype)} did not match {dtypes.legacy_name(b.dtype)}")
     if _is_tensor(a) and _is_tensor(b) and a.device is not b.device:
         a, b = devices.match_devices("elementwise", (a, b))      # PyTorch's error
+    if _is_tensor(a) and _is_tensor(b):
+        check_shapes_broadcast(a.shape, b.shape)
     x = a._data if _is_tensor(a) else a
     y = b._data if _is_tensor(b) else b
     xp = backend.array_module(x if _is_tensor(a) else y if _is_tensor(b) else np.asarray(x))
@@ -74,6 +81,7 @@ def isfinite(input):
     return input.isfinite()
 
 
+@arguments.function
 def sort(input, *dim_descending, dim=-1, descending=False, stable=None):
     dim, descending = ordering.sort_arguments(dim_descending, dim, descending, stable,
                                               caller=("Tensor",))
@@ -105,17 +113,18 @@ def argsort(input, dim=-1, descending=False, stable=False):
     return input.argsort(dim=dim, descending=descending, stable=stable)
 
 
+@arguments.function
 def topk(input, k, dim=-1, largest=True, sorted=True):
     return input.topk(k, dim, largest, sorted)
 
 
-@arguments.numpy_names
+@arguments.function
 def any(input, dim=None, keepdim=False):
     """True where some element (over dim, or all of them) is nonzero."""
     return input._new(input._data.any(axis=_reduced(input, dim), keepdims=keepdim))
 
 
-@arguments.numpy_names
+@arguments.function
 def all(input, dim=None, keepdim=False):
     """True where every element (over dim, or all of them) is nonzero."""
     return input._new(input._data.all(axis=_reduced(input, dim), keepdims=keepdim))

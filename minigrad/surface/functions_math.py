@@ -25,8 +25,12 @@ def mul(input, other):
 
 
 @arguments.function
-def div(input, other):
-    return input.div(other) if _is_tensor(input) else other.__rtruediv__(input)
+def div(input, other, *, rounding_mode=None):
+    if _is_tensor(input):
+        return input.div(other, rounding_mode=rounding_mode)
+    if rounding_mode is not None:                  # torch.div(7, x, rounding_mode="floor")
+        return other.new_tensor(input).div(other, rounding_mode=rounding_mode)
+    return other.__rtruediv__(input)
 
 
 @arguments.function
@@ -110,8 +114,8 @@ def sum(x, dim=None, keepdim=False):
 
 
 @arguments.function
-def mean(x, dim=None, keepdim=False):
-    return x.mean(dim, keepdim)
+def mean(x, dim=None, keepdim=False, *, dtype=None):
+    return x.mean(dim, keepdim, dtype=dtype)
 
 
 @arguments.function
@@ -156,15 +160,15 @@ def cumsum(input, dim, dtype=None):
 
 @arguments.function
 def prod(input, dim=None, keepdim=False, dtype=None):
-    return input.prod(dim, keepdim, dtype=dtype)
+    return input.prod(dtype=dtype) if dim is None else input.prod(dim, keepdim, dtype=dtype)
 
 
-@arguments.numpy_names
+@arguments.function
 def amax(input, dim=(), keepdim=False):
     return input.amax(dim, keepdim)
 
 
-@arguments.numpy_names
+@arguments.function
 def amin(input, dim=(), keepdim=False):
     return input.amin(dim, keepdim)
 
@@ -174,18 +178,29 @@ def logsumexp(input, dim, keepdim=False):
     return input.logsumexp(dim, keepdim)
 
 
+@arguments.reads_first
 def norm(input, p="fro", dim=None, keepdim=False, dtype=None):
     return input.norm(p, dim, keepdim, dtype=dtype)
 
 
 @arguments.function
 def var(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
-    return input.var(dim, unbiased, keepdim, correction=correction)
+    return input.var(**_given(dim, unbiased, keepdim, correction))
 
 
 @arguments.function
 def std(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
-    return input.std(dim, unbiased, keepdim, correction=correction)
+    return input.std(**_given(dim, unbiased, keepdim, correction))
+
+
+def _given(dim, unbiased, keepdim, correction):
+    """var's and std's arguments as the method's overloads take them (only those given;
+    torch.var(x, False) is unbiased=False)."""
+    if isinstance(dim, bool):
+        dim, unbiased = None, dim
+    given = {"dim": dim, "keepdim": keepdim, "unbiased": unbiased, "correction": correction}
+    return {name: value for name, value in given.items()
+            if value is not None or name == "dim"}
 
 
 @arguments.function
@@ -282,6 +297,7 @@ def trunc(input):
 arcsin, arccos, arctan = asin, acos, atan
 
 
+@arguments.function
 def round(input, *, decimals=0):
     return input.round(decimals=decimals)
 
@@ -325,6 +341,11 @@ def bmm(input, mat2):
 
 
 @arguments.function
+def addmm(input, mat1, mat2, *, beta=1, alpha=1):
+    return input.addmm(mat1, mat2, beta=beta, alpha=alpha)
+
+
+@arguments.function
 def clamp_min(input, min):
     return input.clamp_min(min)
 
@@ -345,6 +366,7 @@ def threshold_(input, threshold, value):
     return input._inplace(inplace_unary.ThresholdInplace, threshold, value)
 
 
+@arguments.function
 def clip(input, min=None, max=None):
     """clamp's other name."""
     return input.clamp(min, max)

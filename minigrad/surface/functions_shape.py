@@ -29,12 +29,12 @@ def t(x):
 
 @arguments.function
 def permute(x, dims):
-    return x.permute(*dims)
+    return x.permute(dims)
 
 
 @arguments.function
 def squeeze(x, dim=None):
-    return x.squeeze(dim)
+    return x.squeeze() if dim is None else x.squeeze(dim)
 
 
 @arguments.function
@@ -52,6 +52,7 @@ def numel(x):
     return x.numel()
 
 
+@arguments.function
 def is_floating_point(x):
     return x.is_floating_point()
 
@@ -77,6 +78,8 @@ def cat(tensors, dim=0):
 @arguments.function
 def stack(tensors, dim=0):
     _check_sequence(tensors, "stack")
+    if not tensors:
+        raise RuntimeError("stack expects a non-empty TensorList")
     return combine.Stack.apply(dim, *tensors)
 
 
@@ -87,6 +90,7 @@ def _check_sequence(tensors, name):
                         "not Tensor")
 
 
+@arguments.reads_first
 @arguments.function
 def split(tensor, split_size_or_sections, dim=0):
     return tensor.split(split_size_or_sections, dim)
@@ -117,6 +121,7 @@ def unsafe_chunk(input, chunks, dim=0):
     return input.unsafe_chunk(chunks, dim)
 
 
+@arguments.function
 def unbind(input, dim=0):
     return input.unbind(dim)
 
@@ -126,18 +131,22 @@ def narrow(input, dim, start, length):
     return input.narrow(dim, start, length)
 
 
+@arguments.function
 def movedim(input, source, destination):
     return input.movedim(source, destination)
 
 
-moveaxis = movedim
+moveaxis = arguments.function_alias("moveaxis", movedim)
 
 
+@arguments.function
 def swapaxes(input, axis0, axis1):
     return input.swapaxes(axis0, axis1)
 
 
-swapdims = swapaxes
+@arguments.function
+def swapdims(input, dim0, dim1):
+    return input.transpose(dim0, dim1)
 
 
 @arguments.function
@@ -160,6 +169,7 @@ def roll(input, shifts, dims=None):
     return input.roll(shifts, dims)
 
 
+@arguments.function
 def diag(input, diagonal=0):
     return input.diag(diagonal)
 
@@ -177,6 +187,11 @@ def trace(input):
 @arguments.function
 def select(input, dim, index):
     return input.select(dim, index)
+
+
+@arguments.function
+def index_add(input, dim, index, source, *, alpha=1):
+    return input.index_add(dim, index, source, alpha=alpha)
 
 
 @arguments.function

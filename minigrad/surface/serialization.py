@@ -20,7 +20,7 @@ import os
 import pickle
 
 _SAFE_GLOBALS = {
-    ("minigrad.surface.tensor", "Tensor"), ("minigrad.surface.creation", "tensor"),
+    ("minigrad", "Tensor"), ("minigrad.surface.creation", "tensor"),
     ("numpy.core.multiarray", "_reconstruct"), ("numpy._core.multiarray", "_reconstruct"),
     ("numpy.core.multiarray", "scalar"), ("numpy._core.multiarray", "scalar"),
     ("numpy", "ndarray"), ("numpy", "dtype"), ("collections", "OrderedDict"),

@@ -9,6 +9,9 @@ has besides, by kind, each method calling one op of minigrad/ops/:
     tensor_shape.py     view reshape transpose expand .T, repeat flip, diagonal;
                         stride() is_contiguous()
     tensor_index.py     x[...], select narrow gather index_select, split chunk unbind
+    tensor_logic.py     eq lt logical_and bitwise_and isclose isfinite ..., by name
+    tensor_select.py    scatter index_add masked_select nonzero topk unique ...
+    tensor_arith.py     addcmul addcdiv lerp cumprod rsqrt nan_to_num cross; other names
     tensor_inplace.py   add_ mul_ zero_ copy_ masked_fill_ exp_ ..., x[...] = v
     tensor_convert.py   numpy() item() tolist(), float(t) len(t), .to() .cpu() .double(),
                         clone(), new_zeros ..., pickling
@@ -25,16 +28,19 @@ from .. import settings
 from . import arguments, dtypes, forward_ad, python_data, tensor_rules, view_history
 from .formatting import tensor_repr
 from .grad_mode import is_inference_mode_enabled
+from .tensor_arith import TensorArith
 from .tensor_compare import TensorCompare
 from .tensor_convert import TensorConvert
 from .tensor_index import TensorIndex
 from .tensor_inplace import TensorInPlace
+from .tensor_logic import TensorLogic
 from .tensor_math import TensorMath
+from .tensor_select import TensorSelect
 from .tensor_shape import Size, TensorShape
 
 
-class Tensor(TensorMath, TensorCompare, TensorShape, TensorIndex, TensorInPlace, TensorConvert,
-             TensorBase):
+class Tensor(TensorMath, TensorCompare, TensorLogic, TensorShape, TensorIndex, TensorSelect,
+             TensorArith, TensorInPlace, TensorConvert, TensorBase):
     """A multi-dimensional array that can record the operations made with it.
 
     Make tensors with `minigrad.tensor(...)`, `ones`, `zeros`, `randn` ...
@@ -53,6 +59,7 @@ class Tensor(TensorMath, TensorCompare, TensorShape, TensorIndex, TensorInPlace,
 
     __slots__ = ()
     _is_minigrad_tensor = True
+    __module__ = "minigrad"         # type(x) shows <class 'minigrad.Tensor'> (torch.Tensor)
     __array_ufunc__ = None          # numpy defers to Tensor's reflected operators
     __hash__ = object.__hash__      # == is elementwise, so hash by identity
 
@@ -159,6 +166,12 @@ class Tensor(TensorMath, TensorCompare, TensorShape, TensorIndex, TensorInPlace,
                                "InferenceMode is not allowed.")
         if self.grad_fn is None:
             self._requires_grad = value
+
+    @property
+    def _version(self):
+        if self._inference:          # (PyTorch keeps no counter for them: nothing saves them)
+            raise RuntimeError("Inference tensors do not track version counter.")
+        return self._version_counter.value
 
     def is_inference(self):
         """True for a tensor made inside `torch.inference_mode()`."""

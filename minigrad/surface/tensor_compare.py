@@ -39,7 +39,12 @@ class TensorCompare:
     def __ge__(self, other):
         return self._compare(other, operator.ge)
 
-    eq, ne, lt, le, gt, ge = __eq__, __ne__, __lt__, __le__, __gt__, __ge__
+    eq = arguments.method_alias("eq", __eq__)
+    ne = arguments.method_alias("ne", __ne__)
+    lt = arguments.method_alias("lt", __lt__)
+    le = arguments.method_alias("le", __le__)
+    gt = arguments.method_alias("gt", __gt__)
+    ge = arguments.method_alias("ge", __ge__)
 
     def __and__(self, other):
         return self._compare(other, operator.and_)
@@ -62,12 +67,12 @@ class TensorCompare:
     def equal(self, other):
         return self.shape == other.shape and bool((self == other).all())
 
-    @arguments.numpy_names
+    @arguments.method
     def all(self, dim=None, keepdim=False):
         """True where every element (over `dim`, or all of them) is nonzero."""
         return functions_compare.all(self, dim, keepdim)
 
-    @arguments.numpy_names
+    @arguments.method
     def any(self, dim=None, keepdim=False):
         """True where some element (over `dim`, or all of them) is nonzero."""
         return functions_compare.any(self, dim, keepdim)
@@ -78,7 +83,7 @@ class TensorCompare:
         return functions_compare.count_nonzero(self, dim)
 
     # --- max, min and where they are -------------------------------------------
-    @arguments.numpy_names
+    @arguments.method
     def max(self, dim=None, keepdim=False):
         if is_tensor(dim):
             return self.maximum(dim)
@@ -86,7 +91,7 @@ class TensorCompare:
             return reduce.Max.apply(self)
         return return_types.max(*reduce.MaxDim.apply(self, dim, keepdim))
 
-    @arguments.numpy_names
+    @arguments.method
     def min(self, dim=None, keepdim=False):
         if is_tensor(dim):
             return self.minimum(dim)
@@ -94,19 +99,22 @@ class TensorCompare:
             return reduce.Min.apply(self)
         return return_types.min(*reduce.MinDim.apply(self, dim, keepdim))
 
-    @arguments.numpy_names
+    @arguments.method
     def argmax(self, dim=None, keepdim=False):
+        ordering.refuse_bool(self, "argmax")
         if dim is None:
             return self._new(self._data.argmax())
         return self.max(dim, keepdim).indices
 
-    @arguments.numpy_names
+    @arguments.method
     def argmin(self, dim=None, keepdim=False):
+        ordering.refuse_bool(self, "argmin")
         if dim is None:
             return self._new(self._data.argmin())
         return self.min(dim, keepdim).indices
 
     # --- orderings: sort, topk, median, mode ... -------------------------------
+    @arguments.method
     def sort(self, *dim_descending, dim=-1, descending=False, stable=None):
         """(values, indices): the elements along dim in order, and where each came from.
         Equal values keep their order (see ops/ordering.py for PyTorch's ties).
@@ -127,6 +135,7 @@ class TensorCompare:
         """The indices that sort the elements along dim: sort's indices (no gradient)."""
         return self.sort(dim=dim, descending=descending, stable=stable).indices
 
+    @arguments.method
     def topk(self, k, dim=-1, largest=True, sorted=True):
         """(values, indices) of the k largest elements along dim, largest first (or the k
         smallest, smallest first).  sorted=False keeps that order (PyTorch's is unspecified).

@@ -8,6 +8,7 @@ from .. import backend
 from ..core.grad_mode import state as _grad_mode
 from ..ops import shape
 from ..ops.arithmetic import is_tensor
+from ..ops.index import Alias
 from . import arguments, dtypes, python_data
 from .tensor_shape import _sizes
 
@@ -115,6 +116,8 @@ class TensorConvert:
                 dtype, device = arg.dtype, arg.device
             elif isinstance(arg, (str, backend.device)):
                 device = arg
+            elif type(arg) is int:                      # a device index: x.to(0) is cuda:0
+                device = _device_index(arg)
             else:
                 dtype = arg
         dtype = self.dtype if dtype is None else dtypes.to_dtype(dtype)
@@ -151,6 +154,23 @@ class TensorConvert:
     def type_as(self, other):
         return self.to(other.dtype)
 
+    def type(self, dtype=None, non_blocking=False):
+        """The legacy type's name ('torch.FloatTensor'), or this tensor converted to `dtype`
+        (a legacy type, its name, or a dtype)."""
+        if dtype is None:
+            where = "torch." if self.device.type == "cpu" else "torch.cuda."
+            return f"{where}{dtypes.legacy_name(self.dtype)}Tensor"
+        if isinstance(dtype, str):              # 'torch.DoubleTensor', 'torch.cuda.LongTensor'
+            kind = dtypes.of_legacy_name(dtype.rsplit(".", 1)[-1][:-len("Tensor")])
+            if kind is None or not dtype.endswith("Tensor"):
+                raise ValueError(f"invalid type: '{dtype}'")
+            device = "cuda" if dtype.startswith("torch.cuda.") else "cpu"
+            return self.to(self.device if self.device.type == device else device, kind)
+        if hasattr(dtype, "device_type"):       # torch.DoubleTensor, a legacy type (legacy_types.py)
+            device = self.device if self.device.type == dtype.device_type else dtype.device_type
+            return self.to(device, dtype.dtype)
+        return self.to(dtypes.to_dtype(dtype))
+
 
     # --- new tensors like this one ----------------------------------------------
     @arguments.method
@@ -170,8 +190,40 @@ class TensorConvert:
         return self.new_full(_sizes(size), 1, dtype=dtype, device=device,
                              requires_grad=requires_grad)
 
+    def new(self, *args, size=None):
+        """The legacy constructor like this tensor: x.new(2, 3) (a size), x.new([1, 2]) (a
+        list or tuple of numbers), x.new(y) (y itself, as a view), x.new() (empty)."""
+        if size is not None:
+            args = tuple(size)
+        if len(args) == 1 and isinstance(args[0], type(self)):
+            return alias_of(args[0], self.dtype)
+        if not args:
+            return self.new_zeros(0)
+        if len(args) == 1 and type(args[0]).__name__ == "Size":
+            return self.new_zeros(tuple(args[0]))
+        if all(type(a) is int for a in args):
+            return self.new_zeros(args)
+        return self.new_tensor(args[0])
+
     def new_tensor(self, data, *, dtype=None, device=None, requires_grad=False):
         if isinstance(data, type(self)):
             data = backend.to_numpy(data._data)
         array, dtype = python_data.array_of(data, dtype or self.dtype)
         return python_data.made(type(self), array, dtype, device or self.device, requires_grad)
+
+
+def alias_of(other, dtype):
+    """FloatTensor(other), x.new(other): other itself, a view of it (AliasBackward0)."""
+    if other.dtype is not dtype:
+        raise TypeError(f"expected TensorOptions(dtype={dtypes.cpp_name(dtype)}) (got "
+                        f"TensorOptions(dtype={dtypes.cpp_name(other.dtype)}))")
+    return Alias.apply(other, ())
+
+
+def _device_index(index):
+    """The device x.to(index) names: a GPU's, with PyTorch's errors when there is none."""
+    if index < 0:
+        raise RuntimeError("Device index must not be negative")
+    if not backend.cuda_is_available():
+        raise RuntimeError("Cannot access accelerator device when none is available.")
+    return f"cuda:{index}"

@@ -92,6 +92,7 @@ class TensorIndex:
         return tuple(index.Slice.apply(self, (slice(None),) * dim + (slice(a, max(a, b)),))
                      for a, b in zip(starts, ends))
 
+    @arguments.method
     def unbind(self, dim=0):
         """The slices along dim, as a tuple of views."""
         return pieces.refuse_inplace(pieces.Unbind.apply(self, dim), "Unbind")

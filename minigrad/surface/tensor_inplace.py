@@ -13,8 +13,21 @@ from ..core.grad_mode import is_grad_enabled, state as _grad_mode
 from ..ops import index, inplace, inplace_unary, inplace_views
 from ..ops import inplace_compare as compare
 from ..ops.arithmetic import is_tensor, wrap_number
+from ..ops.rounding import check_rounding_mode
 from . import allow_mutation, arguments, dtypes, view_history
 from .view_history import no_grad_view_error, view_made_by_error
+
+
+def setitem_value(x, value):
+    """The value of x[key] = value as PyTorch takes it: a tensor, or a Python number made a
+    0-dim tensor of x's dtype (it shows in the node's next_functions as (None, 0))."""
+    if is_tensor(value):
+        return value
+    if isinstance(value, (bool, int, float, np.integer, np.float64)):
+        return x._new(x._xp.asarray(value, dtype=x._data.dtype))
+    kind = type(value)
+    name = kind.__name__ if kind.__module__ == "builtins" else f"{kind.__module__}.{kind.__name__}"
+    raise TypeError(f"can't assign a {name} to a torch.{dtypes.legacy_name(x.dtype)}Tensor")
 
 
 class TensorInPlace:
@@ -48,9 +61,14 @@ class TensorInPlace:
         return self._inplace(inplace.MulInplace, wrap_number(other, self))
 
     @arguments.method
-    def div_(self, other):
+    def div_(self, other, *, rounding_mode=None):
+        if rounding_mode is not None:
+            check_rounding_mode(rounding_mode)
+            return self._inplace(inplace_unary.DivRoundingInplace, wrap_number(other, self),
+                                 rounding_mode)
         return self._inplace(inplace.DivInplace, wrap_number(other, self))
 
+    @arguments.method
     def pow_(self, exponent):
         op = inplace.PowTensorInplace if is_tensor(exponent) else inplace.PowInplace
         return self._inplace(op, exponent)
@@ -60,6 +78,8 @@ class TensorInPlace:
 
     @arguments.method
     def fill_(self, value):
+        if is_tensor(value):                     # fill_.Tensor: the value gets a gradient
+            return self._inplace(inplace.FillTensorInplace, value)
         return self._inplace(inplace.FillInplace, value)
 
     @arguments.method
@@ -68,16 +88,24 @@ class TensorInPlace:
 
     @arguments.method
     def clamp_(self, min=None, max=None):
+        if is_tensor(min) or is_tensor(max):       # (the argument check refuses a mix)
+            return self._inplace(inplace_unary.ClampTensorInplace, min, max)
         return self._inplace(inplace.ClampInplace, min, max)
 
+    @arguments.method
     def clamp_min_(self, min):
         return self._inplace(inplace_unary.ClampMinInplace, min)
 
+    @arguments.method
     def clamp_max_(self, max):
         return self._inplace(inplace_unary.ClampMaxInplace, max)
 
     def index_fill_(self, dim, index, value):
         return self._inplace(inplace_unary.IndexFillInplace, dim, index, value)
+
+    @arguments.method
+    def index_add_(self, dim, index, source, *, alpha=1):
+        return self._inplace(inplace_unary.IndexAddInplace, dim, index, source, alpha)
 
     # in-place comparisons: 1 where true, 0 where not, in self's dtype (no gradient)
     @arguments.method
@@ -119,9 +147,25 @@ class TensorInPlace:
 
     def __setitem__(self, key, value):
         key = index.as_tuple_if_sequence_inside(key)
-        advanced = inplace.is_advanced_key(key)
-        self._inplace(inplace.IndexPut if advanced else inplace.SetItem, key, value,
-                      through_view=not advanced and index.makes_view(self, key))
+        value = setitem_value(self, value)
+        if inplace.is_advanced_key(key):        # (a key in a tuple: indices get no edge)
+            self._inplace(inplace.IndexPut, key if isinstance(key, tuple) else (key,), value)
+        elif index.makes_view(self, key):
+            self._inplace(inplace.SetItem, key, value, through_view=True)
+        else:
+            self._copy_to(value)
+
+    def _copy_to(self, value):
+        """x[...] = value, x[:] = value: no view is made, x itself is written, as PyTorch's
+        copy_to writes it: copy_ from a value of x's shape (CopyBackwards), fill_ with a
+        0-dim one (FillBackward3), else copy_ from the value expanded to x's shape."""
+        if value.shape == self.shape:
+            return self.copy_(value)
+        if value.ndim == 0:
+            return self.fill_(value)
+        ones = next((i for i, size in enumerate(value.shape) if size != 1), value.ndim)
+        value = value.view(value.shape[ones:]) if ones else value   # leading 1s dropped
+        return self.copy_(value.expand(self.shape))
 
     @arguments.method
     def masked_fill_(self, mask, value):
@@ -138,12 +182,17 @@ class TensorInPlace:
             value = value.item()            # (a tensor value gets no gradient here)
         return self._inplace(inplace.MaskedFillInplace, mask, value)
 
+    @arguments.method
     def normal_(self, mean=0.0, std=1.0):
         """Fill with normal random numbers (initialising weights: inside no_grad)."""
         return self._inplace(inplace_unary.RandomFill, "normal", mean, std)
 
+    @arguments.method
     def uniform_(self, a=0.0, b=1.0):
         """Fill with random numbers uniform in [a, b)."""
+        if a > b:
+            raise RuntimeError(f"uniform_ expects to return a [from, to) range, but found "
+                               f"from={a} > to={b}")
         return self._inplace(inplace_unary.UniformFill, "uniform", a, b)
 
 
@@ -159,11 +208,13 @@ class TensorInPlace:
 
     swapdims_ = swapaxes_
 
+    @arguments.method
     def squeeze_(self, dim=None):
         if dim is None:
             return self._take_view(inplace_views.SqueezeInplace.apply(self, None))
         return self._take_view(inplace_views.SqueezeDimInplace.apply(self, dim))
 
+    @arguments.method
     def unsqueeze_(self, dim):
         return self._take_view(inplace_views.UnsqueezeInplace.apply(self, dim))
 

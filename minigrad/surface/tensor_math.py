@@ -3,8 +3,8 @@
 minigrad/ops/; read the op's class for its forward and backward.  Comparing, max/min and
 sorting are in tensor_compare.py.  A mixin of Tensor."""
 from ..core.tensor import TensorBase
-from ..ops import (arithmetic, combine, linalg, pieces, reduce, rounding, special, stats,
-                   transcendental, unary)
+from ..ops import (arithmetic, combine, linalg, pieces, reduce, rounding, scatter, special,
+                   stats, transcendental, unary)
 from ..ops.arithmetic import is_tensor, wrap_number
 from ..ops.shape import check_expandable
 from . import arguments, functions_math
@@ -33,7 +33,9 @@ class TensorMath:
         return arithmetic.Mul.apply(self, other)
 
     @arguments.method
-    def div(self, other):
+    def div(self, other, *, rounding_mode=None):
+        if rounding_mode is not None:
+            return rounding.div_rounded(self, wrap_number(other, self), rounding_mode)
         if isinstance(other, TensorBase):
             return arithmetic.Div.apply(self, other)
         other = wrap_number(other, self)
@@ -41,6 +43,7 @@ class TensorMath:
             return arithmetic.DivNumber.apply(self, other)
         return arithmetic.Div.apply(self, other)
 
+    @arguments.method
     def pow(self, exponent):
         if is_tensor(exponent):
             return arithmetic.PowTensor.apply(self, exponent)
@@ -76,6 +79,11 @@ class TensorMath:
         return linalg.Mv.apply(self, vec)
 
     @arguments.method
+    def addmm(self, mat1, mat2, *, beta=1, alpha=1):
+        """beta * self + alpha * (mat1 @ mat2), one AddmmBackward0 (F.linear's node)."""
+        return linalg.Addmm.apply(self, mat1, mat2, beta, alpha)
+
+    @arguments.method
     def bmm(self, mat2):
         """Batches of matrices multiplied pairwise, (b, n, m) @ (b, m, p) (BmmBackward0)."""
         for name, t in (("batch1", self), ("batch2", mat2)):
@@ -93,13 +101,14 @@ class TensorMath:
 
     __sub__ = arguments.operator(sub)
 
-    __mul__ = __rmul__ = arguments.operator(mul)
+    __mul__ = arguments.operator(mul)
+    __rmul__ = arguments.operator(mul, "reflected")
 
     __truediv__ = arguments.operator(div)
 
     __pow__ = arguments.operator(pow)
 
-    __matmul__ = arguments.operator(matmul, matrices=True)
+    __matmul__ = arguments.operator(matmul, "matrices")
 
     __neg__ = neg
 
@@ -118,15 +127,15 @@ class TensorMath:
     def _rmatmul(self, other):
         return linalg.matmul(other, self)
 
-    __radd__ = arguments.operator(_radd)
+    __radd__ = arguments.operator(_radd, "reflected")
 
-    __rsub__ = arguments.operator(_rsub)
+    __rsub__ = arguments.operator(_rsub, "reflected")
 
     __rtruediv__ = arguments.operator(_rtruediv)
 
-    __rpow__ = arguments.operator(_rpow)
+    __rpow__ = arguments.operator(_rpow, "reflected")
 
-    __rmatmul__ = arguments.operator(_rmatmul, matrices=True)
+    __rmatmul__ = arguments.operator(_rmatmul, "tensors")
 
     def __pos__(self):
         return self
@@ -134,6 +143,7 @@ class TensorMath:
     def __abs__(self):
         return self.abs()
 
+    @arguments.method
     def floor_divide(self, other):
         """self // other: rounded toward -inf, as Python's and numpy's (no gradient)."""
         return arithmetic.FloorDivide.apply(self, wrap_number(other, self))
@@ -141,6 +151,7 @@ class TensorMath:
     def _rfloordiv(self, other):
         return arithmetic.FloorDivide.apply(wrap_number(other, self), self)
 
+    @arguments.method
     def remainder(self, other):
         """self % other, with the sign of other, as Python's and numpy's."""
         op = arithmetic.Remainder if is_tensor(other) else arithmetic.RemainderScalar
@@ -151,11 +162,11 @@ class TensorMath:
 
     __floordiv__ = arguments.operator(floor_divide)
 
-    __rfloordiv__ = arguments.operator(_rfloordiv)
+    __rfloordiv__ = arguments.operator(_rfloordiv, "reflected")
 
     __mod__ = arguments.operator(remainder)
 
-    __rmod__ = arguments.operator(_rmod)
+    __rmod__ = arguments.operator(_rmod, "reflected")
 
     @arguments.method
     def outer(self, vec2):
@@ -202,23 +213,30 @@ class TensorMath:
 
     clip = clamp
 
+    @arguments.method
     def clamp_min(self, min):
         """clamp(min=min) (a tensor bound: clamp's ClampBackward0, PyTorch's ClampMinBackward1)."""
         return unary.clamp(self, min) if is_tensor(min) else unary.ClampMin.apply(self, min)
 
+    @arguments.method
     def clamp_max(self, max):
         return unary.clamp(self, None, max) if is_tensor(max) else unary.ClampMax.apply(self, max)
+
+    @arguments.method
+    def index_add(self, dim, index, source, *, alpha=1):
+        """self with alpha·source's slices added at `index` along dim (IndexAddBackward0)."""
+        return scatter.IndexAddSource.apply(self, dim, index, source, alpha)
 
     @arguments.method
     def index_fill(self, dim, index, value):
         """self with `value` in the slices at `index` along dim (IndexFillBackward0)."""
         return pieces.IndexFill.apply(self, dim, index, value)
 
-    @arguments.numpy_names
+    @arguments.method
     def softmax(self, dim):
         return combine.Softmax.apply(self, dim)
 
-    @arguments.numpy_names
+    @arguments.method
     def log_softmax(self, dim):
         return combine.LogSoftmax.apply(self, dim)
 
@@ -291,6 +309,7 @@ class TensorMath:
     def trunc(self):
         return rounding.Trunc.apply(self)
 
+    @arguments.method
     def round(self, decimals=0):
         if decimals:
             return rounding.RoundDecimals.apply(self, decimals)
@@ -331,8 +350,9 @@ class TensorMath:
         return result if dtype is None else result.to(dtype)
 
     @arguments.method
-    def mean(self, dim=None, keepdim=False):
-        return (reduce.Mean if dim is None else reduce.MeanDim).apply(self, dim, keepdim)
+    def mean(self, dim=None, keepdim=False, *, dtype=None):
+        source = self if dtype is None else reduce.cast_for_mean(self, dtype)
+        return (reduce.Mean if dim is None else reduce.MeanDim).apply(source, dim, keepdim)
 
     @arguments.method
     def sum_to_size(self, *size):
@@ -349,27 +369,27 @@ class TensorMath:
         summed = reduce.SumDim.apply(self, dims, True)
         return summed.view(size) if lead else summed
 
-    @arguments.numpy_names
+    @arguments.method
     def cumsum(self, dim, dtype=None):
         source = self if dtype is None else self.to(dtype)
         return stats.Cumsum.apply(source, dim)
 
-    @arguments.numpy_names
+    @arguments.method
     def prod(self, dim=None, keepdim=False, dtype=None):
         source = self if dtype is None else self.to(dtype)
         if dim is None:
             return stats.Prod.apply(source)
         return stats.ProdDim.apply(source, dim, keepdim)
 
-    @arguments.numpy_names
+    @arguments.method
     def amax(self, dim=(), keepdim=False):
         return stats.Amax.apply(self, dim, keepdim)
 
-    @arguments.numpy_names
+    @arguments.method
     def amin(self, dim=(), keepdim=False):
         return stats.Amin.apply(self, dim, keepdim)
 
-    @arguments.numpy_names
+    @arguments.method
     def logsumexp(self, dim, keepdim=False):
         return stats.Logsumexp.apply(self, dim, keepdim)
 
@@ -379,13 +399,13 @@ class TensorMath:
         order = 2 if p in ("fro", None) else float(p)
         return stats.VectorNorm.apply(source, order, dim, keepdim)
 
-    @arguments.numpy_names
+    @arguments.method
     def var(self, dim=None, unbiased=None, keepdim=False, *, correction=None):
         """Variance over dim; divides by n - correction (correction 1 unless unbiased=False)."""
         dim, correction = stats.var_arguments(dim, unbiased, correction)
         return stats.Var.apply(self, dim, correction, keepdim)
 
-    @arguments.numpy_names
+    @arguments.method
     def std(self, dim=None, unbiased=None, keepdim=False, *, correction=None):
         """Standard deviation: √var (same arguments as var)."""
         dim, correction = stats.var_arguments(dim, unbiased, correction)

@@ -66,6 +66,7 @@ class TensorShape:
     def is_contiguous(self):
         return bool(self._data.flags.c_contiguous)
 
+    @arguments.method
     def stride(self, dim=None):
         """Steps in elements between neighbours along each dim (PyTorch counts elements,
         numpy bytes)."""
@@ -82,6 +83,7 @@ class TensorShape:
     def view(self, *shape_):
         return shape.View.apply(self, _sizes(shape_), True)
 
+    @arguments.method
     def view_as(self, other):
         return self.view(other.shape)
 
@@ -97,6 +99,7 @@ class TensorShape:
                 raise
             return shape.ReshapeCopy.apply(self, target, False)
 
+    @arguments.method
     def flatten(self, start_dim=0, end_dim=-1):
         start, end = check_flatten_dims(start_dim, end_dim, self.ndim)
         if self.ndim == 0:
@@ -137,10 +140,12 @@ class TensorShape:
     def permute(self, *dims):
         return shape.Permute.apply(self, _sizes(dims))
 
-    @arguments.numpy_names
+    @arguments.method
     def squeeze(self, dim=None):
         if dim is None:
             return shape.Squeeze.apply(self, None)
+        if isinstance(dim, (tuple, list)):
+            return shape.SqueezeDims.apply(self, tuple(dim))
         return shape.SqueezeDim.apply(self, dim)
 
     @arguments.method
@@ -151,6 +156,7 @@ class TensorShape:
     def expand(self, *sizes):
         return reduce.Expand.apply(self, _sizes(sizes))
 
+    @arguments.method
     def expand_as(self, other):
         return self.expand(other.shape)
 
@@ -179,6 +185,7 @@ class TensorShape:
 
     mH = mT
 
+    @arguments.method
     def movedim(self, source, destination):
         """Move dims from `source` to `destination` positions: a view (PermuteBackward0)."""
         source = [normalize_dim(d, self.ndim) for d in _as_tuple(source)]
@@ -194,10 +201,11 @@ class TensorShape:
 
     moveaxis = movedim
 
+    @arguments.method
     def swapaxes(self, axis0, axis1):
         return self.transpose(axis0, axis1)
 
-    swapdims = swapaxes
+    swapdims = arguments.method_alias("swapdims", swapaxes)
 
 
     # --- tiling and triangles ---------------------------------------------------
@@ -222,6 +230,7 @@ class TensorShape:
     def triu(self, diagonal=0):
         return pieces.Triu.apply(self, diagonal)
 
+    @arguments.method
     def diag(self, diagonal=0):
         """A vector's square matrix (the vector on diagonal `diagonal`, zeros elsewhere), or
         a matrix's diagonal `diagonal` as a vector (> 0: above the main one, < 0: below).
