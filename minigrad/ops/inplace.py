@@ -9,7 +9,6 @@ from .builtin import InPlaceFunction
 from .arithmetic import Pow, PowTensor, _power, array_of, check_broadcast, check_sub, is_tensor
 from .combine import check_mask
 from .index import getitem, is_advanced, key_on_device, to_key
-from .shape import expanded_shape
 from .unary import _where_inside
 
 
@@ -320,8 +319,14 @@ def _check_value_fits(value, target, advanced):
             f"expand(torch.{dtypes.legacy_name(value.dtype)}Tensor{{{list(shape)}}}, "
             f"size={list(target)}): the number of sizes provided ({len(target)}) must be "
             f"greater or equal to the number of dimensions in the tensor ({len(shape)})")
-    else:
-        expanded_shape(shape, target)
+    else:                                       # expand's error, as PyTorch's copy_ gives it
+        lead = len(target) - len(shape)
+        for i, size in enumerate(shape):
+            if size != 1 and size != target[lead + i]:
+                raise RuntimeError(
+                    f"The expanded size of the tensor ({target[lead + i]}) must match the "
+                    f"existing size ({size}) at non-singleton dimension {lead + i}.  Target "
+                    f"sizes: {list(target)}.  Tensor sizes: {list(shape)}")
 
 
 class IndexPut(SetItem):

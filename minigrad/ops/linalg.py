@@ -2,7 +2,6 @@
 from ..surface.dtypes import legacy_name
 from .builtin import BuiltinFunction
 from .arithmetic import check_shapes_broadcast
-from .shape import expanded_shape
 from ..speed.unrecorded import nothing_recorded
 
 # PyTorch's C++ names for dtypes, as its mm error prints them ("double != float").
@@ -76,7 +75,7 @@ class Addmm(BuiltinFunction):
         for name, t in (("mat1", a), ("mat2", b)):
             if t.ndim != 2:
                 raise RuntimeError(f"{name} must be a matrix, got {t.ndim}-D tensor")
-        expanded_shape(bias.shape, (a.shape[0], b.shape[1]))     # (PyTorch's order of checks)
+        bias.expand(a.shape[0], b.shape[1])      # bias must expand (PyTorch's order of checks)
         _check_same_dtype(a, b)
         if a.shape[1] != b.shape[0]:
             raise RuntimeError(

@@ -12,7 +12,7 @@ from .arithmetic import DivScalar
 from .builtin import BuiltinFunction
 from .combine import MaskedFillTensor
 from .pieces import ScatterOnZeros
-from .shape import Unsqueeze, expanded_shape, normalize_dim, normalize_dims, type_name
+from .shape import Unsqueeze, normalize_dim, normalize_dims, type_name
 
 
 class Sum(BuiltinFunction):
@@ -45,8 +45,24 @@ class Expand(BuiltinFunction):
                 f"expand({type_name(x)}{{{list(old)}}}, size={list(shape)}): the number "
                 f"of sizes provided ({len(shape)}) must be greater or equal to the number of "
                 f"dimensions in the tensor ({len(old)})")
-        lead, target = len(shape) - len(old), expanded_shape(old, shape)   # lead: new dims
-        ctx.shape = old
+        lead, target = len(shape) - len(old), list(shape)     # lead: new leading dims
+        for i, size in enumerate(target):
+            if i < lead and size == -1:
+                raise RuntimeError(f"The expanded size of the tensor (-1) isn't allowed in a "
+                                   f"leading, non-existing dimension {i}")
+            if size < -1:
+                raise RuntimeError(f"numel: integer multiplication overflow. minigrad hint: "
+                                   f"the size {size} at dim {i} is negative; -1 keeps a "
+                                   "dim's size.")
+        for i, size in enumerate(old):
+            if target[lead + i] == -1:           # -1 keeps the size
+                target[lead + i] = size
+            elif size != 1 and size != target[lead + i]:
+                raise RuntimeError(
+                    f"The expanded size of the tensor ({target[lead + i]}) must match the "
+                    f"existing size ({size}) at non-singleton dimension {lead + i}.  Target "
+                    f"sizes: {list(shape)}.  Tensor sizes: {list(old)}")
+        ctx.shape, target = old, tuple(target)
         if target[:lead] == (1,) * lead and target[lead:] == old:
             return x._view(x._data[(None,) * lead + (Ellipsis,)])   # nothing repeated: writable
         return x._view(x._xp.broadcast_to(x._data, target))

@@ -212,28 +212,6 @@ class Unsqueeze(BuiltinFunction):
         return grad.squeeze(ctx.dim), None
 
 
-def expanded_shape(old, shape):
-    """The shape expand(shape) gives a tensor of shape `old` (-1 keeps a size); PyTorch's
-    error where a size that is not 1 would have to change."""
-    lead, target = len(shape) - len(old), list(shape)
-    for i, size in enumerate(target):
-        if i < lead and size == -1:
-            raise RuntimeError(f"The expanded size of the tensor (-1) isn't allowed in a "
-                               f"leading, non-existing dimension {i}")
-        if size < -1:
-            raise RuntimeError(f"numel: integer multiplication overflow. minigrad hint: the "
-                               f"size {size} at dim {i} is negative; -1 keeps a dim's size.")
-    for i, size in enumerate(old):
-        if target[lead + i] == -1:
-            target[lead + i] = size
-        elif size != 1 and size != target[lead + i]:
-            raise RuntimeError(
-                f"The expanded size of the tensor ({target[lead + i]}) must match the "
-                f"existing size ({size}) at non-singleton dimension {lead + i}.  Target "
-                f"sizes: {list(shape)}.  Tensor sizes: {list(old)}")
-    return tuple(target)
-
-
 def type_name(x):
     """PyTorch's name of a tensor's type in messages: torch.FloatTensor."""
     return "torch." + {"float32": "Float", "float64": "Double"}.get(x.dtype.name, "") + "Tensor"
