@@ -79,6 +79,9 @@ GRADIENT_SHAPE_MISMATCH = (
     "Mismatch in shape: grad_output[{index}] has a shape of {grad_shape} and output[{index}] "
     "has a shape of {output_shape}.")
 
+FLAG_OUT_OF_RANGE = ("unsigned byte integer is less than minimum",       # retain_graph=-1
+                     "unsigned byte integer is greater than maximum")    # 256 and above
+
 NO_INPUTS = "`inputs` argument to `backward()` cannot be empty."
 
 INPUT_NEEDS_NO_GRAD = "can't retain_grad on Tensor that has requires_grad=False"

@@ -20,6 +20,7 @@ of the tutor's recorder (seams.py).
 """
 import heapq
 import itertools
+import operator
 import sys
 
 import numpy as np
@@ -265,7 +266,8 @@ class InputMetadata:
         if data.shape != self.shape:
             if not _expandable(self.shape, data.shape):
                 raise RuntimeError(errors.GRADIENT_SHAPE.format(
-                    node=node.name(), position=node._input_positions.index(position), got=list(data.shape),
+                    node=node.name(), position=node._input_positions.index(position),
+                    got=list(data.shape),
                     expected=list(self.shape)))
             grad = grad.sum_to_size(self.shape)
         if grad._data.dtype != self.dtype:
@@ -306,6 +308,8 @@ def backward(outputs, grad_outputs=None, retain_graph=None, create_graph=False, 
     `inputs`: only the way to them runs, and only they get a .grad.  autograd.grad passes
     `capture`, the edges it asks for, and accumulate=False: nothing is written to .grad,
     and the gradients captured are returned (edge -> gradient)."""
+    if type(create_graph) is not bool or not (retain_graph is None or type(retain_graph) is bool):
+        check_flags(retain_graph, create_graph)
     # Each output's graph edge, with its starting gradient (ones for a scalar).
     grad_outputs = (None,) * len(outputs) if grad_outputs is None else grad_outputs
     for output, grad in zip(outputs, grad_outputs):
@@ -474,6 +478,13 @@ def current_graph_task_id():
     """The id of the backward now running (the innermost one), or -1 outside backward
     (PyTorch's torch._C._current_graph_task_id)."""
     return _running_tasks[-1][0] if _running_tasks else -1
+
+
+def check_flags(*flags):
+    """The flags as PyTorch's engine takes them (a C unsigned char): a bool, None or 0..255."""
+    for number in [operator.index(f) for f in flags if f is not None and type(f) is not bool]:
+        if not 0 <= number <= 255:          # (a float: "'float' object cannot be interpreted")
+            raise OverflowError(errors.FLAG_OUT_OF_RANGE[number > 255])
 
 
 def will_engine_execute_node(node):

@@ -20,11 +20,16 @@ class Parameter(Tensor):
     to.  What is computed from it is a plain Tensor."""
 
     __slots__ = ()
+    # What is computed from a Parameter is a Tensor: the core makes new tensors with the
+    # class of a tensor it holds (type(x)._make, x._new), here Tensor's.
+    _make = _new = Tensor._make
 
     def __init__(self, data=None, requires_grad=True):
         if data is None:
             data = Tensor._make(Tensor([])._data)
-        self._init_from(data._data, requires_grad)
+        self._data, self._requires_grad = data._data, requires_grad      # (a new leaf)
+        self._grad = self._grad_fn = self._base = None
+        self._output_nr = 0
         self._version_counter = data.detach()._version_counter
 
     def __repr__(self):

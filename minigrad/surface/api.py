@@ -1,6 +1,5 @@
 """`torch.autograd.backward()` and `torch.autograd.grad()`: their arguments as PyTorch
 takes them, then the core's engine (minigrad/core/graph.py)."""
-import operator
 import warnings
 from collections.abc import Mapping
 
@@ -40,18 +39,6 @@ def _grads_for(outputs, grad_outputs):
     return None if grad_outputs is None else grad_outputs[:len(outputs)]
 
 
-def _check_flags(*flags):
-    """retain_graph, create_graph, allow_unused as PyTorch's engine takes them (a C
-    unsigned char): True, False, None or an integer from 0 to 255."""
-    for flag in flags:
-        if flag is not None and not isinstance(flag, bool):
-            number = operator.index(flag)       # 'float' object cannot be interpreted ...
-            if number < 0:
-                raise OverflowError("unsigned byte integer is less than minimum")
-            if number > 255:
-                raise OverflowError("unsigned byte integer is greater than maximum")
-
-
 def _keys_and_inputs(inputs, only_inputs):
     """grad's `inputs` as a dict gives the keys of its results; only_inputs=False warns."""
     keys = None
@@ -79,7 +66,7 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, 
         tensor([2., 4.])
     """
     tensors, inputs = _tensors(tensors), _as_tuple(inputs)
-    _check_flags(retain_graph, create_graph)
+    graph.check_flags(retain_graph, create_graph)
     _check_tensors(tensors, inputs)
     graph.backward(tensors, _grads_for(tensors, _as_tuple(grad_tensors)), retain_graph,
                    create_graph, inputs)
@@ -101,7 +88,7 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
     `only_inputs` is PyTorch's deprecated argument, ignored (it warns when False).
     """
     keys, inputs = _keys_and_inputs(inputs, only_inputs)
-    _check_flags(retain_graph, create_graph, allow_unused)
+    graph.check_flags(retain_graph, create_graph, allow_unused)
     if is_grads_batched:
         return _batched_grad(outputs, inputs, grad_outputs, retain_graph, create_graph,
                              allow_unused, materialize_grads)

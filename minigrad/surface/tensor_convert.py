@@ -166,7 +166,7 @@ class TensorConvert:
                 raise ValueError(f"invalid type: '{dtype}'")
             device = "cuda" if dtype.startswith("torch.cuda.") else "cpu"
             return self.to(self.device if self.device.type == device else device, kind)
-        if hasattr(dtype, "device_type"):       # torch.DoubleTensor, a legacy type (legacy_types.py)
+        if hasattr(dtype, "device_type"):       # torch.DoubleTensor (legacy_types.py)
             device = self.device if self.device.type == dtype.device_type else dtype.device_type
             return self.to(device, dtype.dtype)
         return self.to(dtypes.to_dtype(dtype))
