@@ -134,7 +134,9 @@ def _check_max_case(cls, values, generator):
     _tools.require_tensor(indices, "forward (indices)")
     if indices.dtype is not dtypes.int64:
         raise Hint("indices_dtype", got=_tools.dtype_name(indices.dtype))
-    _tools.check_output(indices, creation.tensor(values.argmax(axis=1)), "forward (indices)")
+    # PyTorch's int64, not numpy's platform int (int32 in the browser's Pyodide)
+    expected = creation.tensor(values.argmax(axis=1), dtype=dtypes.int64)
+    _tools.check_output(indices, expected, "forward (indices)")
     node = maxima.grad_fn
     if node is None:                      # x requires grad, so only a mark (or detach) cuts it
         raise Hint("marked_values_non_differentiable")
