@@ -56,7 +56,11 @@ minigrad.viz.graph(loss, names={"x": x, "a": a, "b": b, "c": c, "loss": loss})
 # %%
 def recursive_visits(node):
     # how many times a naive recursive backward would run nodes below `node`  # zh: 朴素的递归式反向传播会在 `node` 之下运行多少次节点
-    return 1 + sum(recursive_visits(n) for n, _ in node.next_functions if n is not None)
+    visits = 1
+    for n, _ in node.next_functions:
+        if n is not None:
+            visits += recursive_visits(n)
+    return visits
 
 
 def count_nodes(node):

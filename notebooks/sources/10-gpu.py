@@ -106,20 +106,27 @@ if device == "cuda":
 # ## Speed
 #
 # A GPU pays off on large arrays. Time a 1024×1024 matrix product and its backward on the CPU and
-# on `device` (the numbers depend entirely on your machine; `.item()` waits until the GPU is done):
+# on `device` (the numbers depend entirely on your machine; `.item()` waits until the GPU is done).
+# In JupyterLite numpy runs in the browser, compiled to WebAssembly, where one such product takes
+# seconds: there the cell times a 256×256 one.
 
 # %% [markdown] lang="zh"
 # ## 速度
 #
 # 数组越大，GPU 的优势越明显。分别在 CPU 和 `device` 上给 1024×1024 的矩阵乘法及其反向传播计时
-# （数字完全取决于你的机器；`.item()` 会等 GPU 算完）：
+# （数字完全取决于你的机器；`.item()` 会等 GPU 算完）。
+# 在 JupyterLite 里，numpy 被编译成 WebAssembly 在浏览器中运行，一次这样的乘法就要好几秒，
+# 所以在那里这个单元格改为给 256×256 的乘法计时。
 
 # %% tags=["nbval-ignore-output"]
+import sys
 import time
+
+size = 256 if sys.platform == "emscripten" else 1024    # emscripten: Python in the browser  # zh: emscripten：在浏览器里运行的 Python
 
 
 def time_matmul(on):
-    a = torch.randn(1024, 1024, device=on, requires_grad=True)
+    a = torch.randn(size, size, device=on, requires_grad=True)
     for _ in range(2):       # warm-up: a GPU compiles each kernel on first use  # zh: 预热：GPU 第一次用到某个内核时要先编译它
         (a @ a).sum().backward()
     a.grad.sum().item()
@@ -129,6 +136,7 @@ def time_matmul(on):
     return time.perf_counter() - start
 
 
+print(f"{size}×{size}:")
 for on in sorted({"cpu", device}):
     print(f"{on:5}: {time_matmul(on) * 1e3:8.1f} ms")
 

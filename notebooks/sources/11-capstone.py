@@ -51,7 +51,8 @@ def two_moons(n, noise=0.15, seed=0):
 
 
 points, labels = two_moons(200)
-print("points:", points.shape, points.dtype, "  labels:", labels.shape, "  np.bincount(labels):", np.bincount(labels))
+print("points:", points.shape, points.dtype, "  labels:", labels.shape,
+      "  in each class:", (labels == 0).sum(), (labels == 1).sum())
 
 # %% tags=["nbval-ignore-output"]
 import matplotlib.pyplot as plt
