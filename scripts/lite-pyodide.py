@@ -19,7 +19,7 @@ Every file is checked before it is used: the core's against the sha256 pinned be
 package against the sha256 of Pyodide's own lock, the wheels against theirs.  The site's
 pyodide-lock.json is the official one with only the entries of the packages it carries.
 Only these pins choose the stack: jupyterlite-pyodide-kernel 0.6.1 (pyproject.toml's
-`lite` extra) runs on the Pyodide 0.27 line; the newer kernels need Pyodide 0.28 or later,
+`lite` extra) runs on the Pyodide 0.27 line; the newer kernels need Pyodide 0.29 or 314,
 whose numpy no registry carries yet (docs/teaching.md says more).
 
 The result is kept in ${XDG_CACHE_HOME:-~/.cache}/minigrad-tutor/, in a folder named by

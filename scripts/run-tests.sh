@@ -10,7 +10,8 @@ PYTHON=${PYTHON:-python3}
 # graphviz's `dot` lets the tests draw graphs both ways (minigrad.viz draws without it too);
 # Debian's chromium runs the browser tests (tests/browser: JupyterLab driven by Playwright,
 # which never downloads a browser of its own), and a small CJK font makes the Chinese readable;
-# npm fetches the widget manager of the pages with no kernel (the lesson website, its tests).
+# npm fetches the widget manager of the pages with no kernel (the lesson website, its tests)
+# and the core of the Pyodide the JupyterLite site carries (scripts/lite-pyodide.py).
 if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null \
     && ! { command -v dot && command -v chromium && command -v npm; } >/dev/null; then
   apt-get update -qq >/dev/null 2>&1 || true
@@ -33,7 +34,8 @@ fi
 command -v chromium >/dev/null \
   || echo "No chromium: the browser tests (tests/browser) will be skipped; apt-get install chromium"
 command -v npm >/dev/null \
-  || echo "No npm: the pages with no kernel (tests/browser/test_site.py ...) will be skipped; apt-get install npm"
+  || echo "No npm: the pages with no kernel (tests/browser/test_site.py ...) and the JupyterLite" \
+          "tests (Pyodide comes from the npm registry) will be skipped; apt-get install npm"
 if [ ! -x .venv/bin/python ]; then
   echo "Creating .venv with $($PYTHON --version)..."
   "$PYTHON" -m venv .venv

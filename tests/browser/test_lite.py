@@ -56,6 +56,8 @@ class SiteHandler(http.server.SimpleHTTPRequestHandler):
 @pytest.fixture(scope="module")
 def lite_site(tmp_path_factory, chromium_path):
     """The Lite site, built as a teacher builds it, served on a free port; yields its address."""
+    from test_lite import skip_without_pyodide
+    skip_without_pyodide()
     site = tmp_path_factory.mktemp("lite") / "site"
     result = subprocess.run(["bash", str(ROOT / "scripts" / "build-lite.sh"), str(site)],
                             capture_output=True, text=True, timeout=900)
