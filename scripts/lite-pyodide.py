@@ -23,9 +23,9 @@ Only these pins choose the stack: jupyterlite-pyodide-kernel 0.6.1 (pyproject.to
 whose numpy no registry carries yet (docs/teaching.md says more).
 
 The result is kept in ${XDG_CACHE_HOME:-~/.cache}/minigrad-tutor/, in a folder named by
-these pins, and checked again each time it is used.  MINIGRAD_PYODIDE_DIR=<folder of an
-unpacked Pyodide 0.27.7 release> takes the files from there instead of the registries
-(checked the same way).
+these pins, and checked again each time it is used.  When it has to be assembled,
+MINIGRAD_PYODIDE_DIR=<folder of an unpacked Pyodide 0.27.7 release> takes the files from
+there instead of the registries (checked the same way).
 """
 import hashlib
 import json
