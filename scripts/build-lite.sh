@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
 # Build the lessons as a JupyterLite site: JupyterLab with Python (Pyodide) running in the
 # browser, no server, no Binder queue.  The site holds every lesson in both languages
-# (en/ and zh/, each with solutions/), the Pyodide it runs on, and the wheels piplite
-# installs (minigrad-tutor, ipywidgets, comm), so the first cell of a notebook installs
-# minigrad from the site itself and a student's browser asks nothing of a CDN or an index.
+# (en/ and zh/, each with solutions/ unless hidden), the Pyodide it runs on, and the wheels
+# piplite installs (minigrad-tutor, ipywidgets, comm), so the first cell of a notebook
+# installs minigrad from the site itself and a student's browser asks nothing of a CDN or an index.
 #
 #   scripts/build-lite.sh                     # the site goes to build/lite/site
 #   scripts/build-lite.sh /srv/minigrad       # ...or to a folder of your choice
+#   scripts/build-lite.sh --hide-solutions    # no worked notebooks, in the site nor in the wheel
+#                                             # (as MINIGRAD_HIDE_SOLUTIONS=1 does)
 #   python3 -m http.server -d build/lite/site 8000
 #   open http://localhost:8000/lab/index.html?path=en/01-tensors-and-the-graph.ipynb
 #
@@ -19,7 +21,15 @@
 # Makes .venv and installs the `lite` extra there if what it pins is missing.
 set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
-OUTPUT="${1:-$ROOT/build/lite/site}"
+HIDE="${MINIGRAD_HIDE_SOLUTIONS:-0}"
+OUTPUT=""
+for argument in "$@"; do
+  case "$argument" in
+    --hide-solutions) HIDE=1 ;;
+    *) OUTPUT="$argument" ;;
+  esac
+done
+OUTPUT="${OUTPUT:-$ROOT/build/lite/site}"
 if [ -e "$OUTPUT" ] && [ -n "$(ls -A "$OUTPUT")" ] && [ ! -f "$OUTPUT/jupyter-lite.json" ]; then
   echo "error: $OUTPUT is neither empty nor a JupyterLite site: choose another folder" >&2
   exit 2
@@ -58,14 +68,18 @@ echo "2/4 the wheels piplite installs in the browser"
 cp -r "$ROOT/minigrad" "$ROOT/notebooks" "$ROOT/pyproject.toml" "$ROOT/setup.py" \
       "$ROOT/README.md" "$ROOT/LICENSE" "$WORK/source/"
 find "$WORK/source" -name __pycache__ -prune -exec rm -rf {} +
-"$PY" -m pip wheel --quiet --no-deps --wheel-dir "$WORK/wheels" "$WORK/source"
+MINIGRAD_HIDE_SOLUTIONS="$HIDE" "$PY" -m pip wheel --quiet --no-deps --wheel-dir "$WORK/wheels" \
+    "$WORK/source"
 # ipywidgets, jupyterlab_widgets and comm for the players (Pyodide has none), pinned with
 # the Pyodide: jupyterlab_widgets' JupyterLab extension goes into the site below, so the
 # widgets' two halves match
 cp "$PYODIDE"/wheels/*.whl "$WORK/wheels/"
 
-echo "3/4 the lessons: en/ and zh/, each with solutions/"
+echo "3/4 the lessons: en/ and zh/, each with solutions/ (unless hidden)"
 cp -r "$ROOT/notebooks/en" "$ROOT/notebooks/zh" "$WORK/contents/"
+if [ "$HIDE" = 1 ]; then
+  rm -rf "$WORK/contents/en/solutions" "$WORK/contents/zh/solutions"
+fi
 # only the two extensions the lessons need, whatever else this environment has installed:
 # the Pyodide kernel's (the `lite` extra's) and the widget manager of the pinned wheel
 EXTENSIONS="$("$PY" -c "import sys; print(sys.prefix)")/share/jupyter/labextensions"
