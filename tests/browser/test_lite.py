@@ -150,55 +150,49 @@ class Run:
         """The text of every check()'s output, in order."""
         return [text.strip() for text in self.outputs() if text.strip().startswith(("✓", "✗", "○"))]
 
+    def player_cells(self):
+        """The notebook indices of the cells that show a player."""
+        return [index for index, cell in enumerate(self.source.cells)
+                if cell.cell_type == "code" and "viz.animate(" in cell.source]
+
     def step_each_player(self):
         """Click Next on every player and see its frame move (the click reached the kernel,
-        the new frame came back); returns how many stepped.  JupyterLab shows only the cells
-        in view (and may draw them again as it likes), so the notebook is scrolled from top
-        to bottom, each player tried as it comes into view, twice over if need be."""
-        page, scroller = self.page, ".jp-NotebookPanel .jp-WindowedPanel-outer"
-        stepped = set()
-        for _ in range(2):
-            page.evaluate("selector => { document.querySelector(selector).scrollTop = 0; }",
-                          scroller)
-            while True:
-                page.wait_for_function(self.IN_VIEW, arg=scroller)
-                for index in page.evaluate(self.PLAYERS_IN_VIEW):
-                    if index not in stepped and self.step(index):
-                        stepped.add(index)
-                if page.evaluate(self.SCROLL_ON, scroller):
-                    break
-            if len(stepped) == sum("viz.animate(" in cell for cell in self.code):
-                break
-        return len(stepped)
+        the new frame came back); returns how many stepped.  JupyterLab draws only the cells
+        in view (the others stay in the page, hidden), so each player's cell is first made
+        the active cell with the keyboard, as a student moves through a notebook (J, K):
+        JupyterLab brings the active cell into view."""
+        players = self.player_cells()
+        for index in players:
+            self.go_to_cell(index)
+            self.step(index)
+        return len(players)
 
-    IN_VIEW = """selector => {       // JupyterLab has attached the cells now in view
-        const view = document.querySelector(selector).getBoundingClientRect();
-        return [...document.querySelectorAll('.jp-Cell')].some(cell => {
-            const box = cell.getBoundingClientRect();
-            return box.height > 0 && box.bottom > view.top && box.top < view.bottom;
-        });
+    ACTIVE = """() => {
+        const cell = document.querySelector('.jp-NotebookPanel .jp-Cell.jp-mod-active');
+        return cell === null ? null : Number(cell.getAttribute('data-windowed-list-index'));
     }"""
-    PLAYERS_IN_VIEW = """() => [...document.querySelectorAll('.jp-CodeCell')]
-        .filter(cell => cell.querySelector('.minigrad-player') && cell.offsetParent !== null)
-        .map(cell => cell.getAttribute('data-windowed-list-index'))"""
-    SCROLL_ON = """selector => {         // true at the end of the notebook
-        const scroller = document.querySelector(selector);
-        const before = scroller.scrollTop;
-        scroller.scrollTop += scroller.clientHeight * 0.7;
-        return scroller.scrollTop === before;
-    }"""
+
+    def go_to_cell(self, index):
+        """Make cell `index` the active cell, in view: a click on the prompt of a cell in view
+        (command mode: the keys go to the notebook), then J or K until it is `index`."""
+        page = self.page
+        page.locator(".jp-NotebookPanel .jp-Cell .jp-InputPrompt:visible").first.click()
+        for _ in range(len(self.source.cells)):
+            active = page.evaluate(self.ACTIVE)
+            if active == index:
+                break
+            page.keyboard.press("j" if active < index else "k")
+            page.wait_for_function(f"active => ({self.ACTIVE})() !== active", arg=active,
+                                   timeout=5_000)
+        assert page.evaluate(self.ACTIVE) == index, (self.notebook, index)
 
     def step(self, index):
-        """Next on the player of cell `index`: False if the cell left the view first."""
+        """Next on the player of cell `index` (the active cell, in view)."""
         cell = f'.jp-CodeCell[data-windowed-list-index="{index}"]'
         before = self.page.evaluate(
             "cell => document.querySelector(cell + ' .minigrad-caption').getAttribute('data-step')",
             cell)
-        try:
-            self.page.locator(f'{cell} .minigrad-player button[title="Next"]:visible').first.click(
-                timeout=5_000)
-        except PlaywrightTimeout:
-            return False
+        self.page.locator(f'{cell} .minigrad-player button[title="Next"]:visible').first.click()
         try:
             self.page.wait_for_function(
                 """([cell, step]) => document.querySelector(cell + ' .minigrad-caption')
@@ -207,7 +201,6 @@ class Run:
         except PlaywrightTimeout:
             pytest.fail(f"{self.notebook}, the player of cell {index}: Next left the frame at "
                         f"step {before}")
-        return True
 
     def check(self, solutions, expected_text):
         """No cell raised; every check gave the version's verdict; the lesson's sign of a
@@ -221,8 +214,7 @@ class Run:
         if expected_text:
             assert any(expected_text in text for text in self.outputs()), (
                 f"{self.notebook} never shows {expected_text!r}")
-        players = sum("viz.animate(" in cell for cell in self.code)
-        assert self.step_each_player() == players, self.notebook
+        players = self.step_each_player()
         return f"{self.notebook}: ran in {self.seconds:.1f} s, {checks} checks, {players} players"
 
 
