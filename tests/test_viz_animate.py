@@ -470,3 +470,57 @@ def test_the_player_steps_with_ipywidgets_7(monkeypatch):
         monkeypatch.undo()
         importlib.reload(stack_module)
         importlib.reload(player_module)
+
+
+def test_a_notebook_gets_the_page_player_before_the_widget(monkeypatch):
+    """The output a notebook saves: first the page player (what shows once the widget is
+    gone with its kernel), then the widget."""
+    import IPython.display
+    trace, _ = lesson_network()
+    player = viz.animate(trace)
+    shown = []
+    monkeypatch.setattr(IPython.display, "display",
+                        lambda data, raw=False, metadata=None: shown.append((data, metadata)))
+    player._ipython_display_()
+    (page, meta), (widget, _) = shown
+    assert meta == {"minigrad": "page-player"}
+    assert page["text/html"].startswith('<div class="minigrad-page-player"')
+    assert widget["application/vnd.jupyter.widget-view+json"]["model_id"] == player.model_id
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_page_player_holds_every_step_and_named_controls(lang):
+    from html.parser import HTMLParser
+    trace, _ = lesson_network()
+    player = viz.animate(trace, lang=lang, source=True)
+    player.show(2)
+    html = player.page_html()
+
+    class Tags(HTMLParser):
+        def __init__(self):
+            super().__init__()
+            self.tags = []
+
+        def handle_starttag(self, tag, attrs):
+            self.tags.append((tag, dict(attrs)))
+    parsed = Tags()
+    parsed.feed(html)
+    tags = parsed.tags
+    root = tags[0][1]
+    assert "hidden" in root and root["lang"] == lang and "mg-src" in root["class"].split()
+    templates = [attrs for tag, attrs in tags if tag == "template"]
+    assert [int(t["data-k"]) for t in templates] == list(range(len(player.frames)))
+    for frame, template in zip(player.frames, templates):
+        assert player.step_variables(frame) == {name: template[f"data-{name}"]
+                                                for name in ("k", "fx", "fy", "sy")}
+    captions = [attrs for tag, attrs in tags if "minigrad-caption" in attrs.get("class", "")]
+    assert captions[0]["data-step"] == "2"           # the step shown, before any template
+    buttons = {attrs.get("class"): attrs for tag, attrs in tags if tag == "button"}
+    words = {"en": ("Play", "Previous", "Next"), "zh": ("播放", "上一步", "下一步")}[lang]
+    for css_class, name in zip(("mg-play", "mg-previous", "mg-next"), words):
+        assert buttons[css_class]["title"] == name
+    (slider,) = [attrs for tag, attrs in tags if tag == "input"]
+    assert (slider["aria-label"], slider["value"], slider["max"]) == (
+        "step" if lang == "en" else "步骤", "3", str(len(player.frames)))
+    assert player.picture.value.split("</style>", 1)[1].count("<svg") == html.count("<svg")
+    assert f"#{root['id']}" in html and player.scope not in html

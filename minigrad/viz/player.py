@@ -39,10 +39,10 @@ from .draw import FONT_FAMILY, RED
 from .frame_svg import CURRENT, FLOW_ORANGE, GRAD_BLUE
 from .settings import resolve_lang, text
 from .ipywidgets7 import Stack, html_style, tooltip
+from .page_player import PAGE_PLAYER, SPEEDS, css_variables, page_player
 from .storyboard import frames as make_frames
 from .timeline import SpanClasses, timeline
 
-SPEEDS = (("0.5×", 0.5), ("1×", 1.0), ("2×", 2.0), ("4×", 4.0))
 VIEW_HEIGHT = 480          # px: the graph's window (and the panel's most)
 ASSUMED_WIDTH = 520        # px left for the graph beside the panel in a laptop's notebook
 READABLE = 0.62            # a graph fitted smaller than this starts in the following view
@@ -128,6 +128,21 @@ class Player(widgets.VBox):
         self.add_class("minigrad-player")
         self.add_class(self.scope[1:])
 
+    def _ipython_display_(self, **kwargs):
+        """In a notebook: the page player (`page_player.py`: shown where this widget is
+        gone, after a restart or on a web page), then the widget itself."""
+        from IPython.display import display
+        display({"text/html": self.page_html(), "text/plain": repr(self)}, raw=True,
+                metadata={"minigrad": PAGE_PLAYER})
+        if hasattr(widgets.Widget, "_repr_mimebundle_"):
+            display(self._repr_mimebundle_(**kwargs), raw=True)
+        else:                                   # ipywidgets 7 displays itself
+            super()._ipython_display_(**kwargs)
+
+    def page_html(self):
+        """This player as HTML that plays with no widget manager (`page_player.py`)."""
+        return page_player(self)
+
     def _step_buttons(self, label, tooltip, css_class):
         """One button per step (0 is never shown: steps count from 1 like the slider)."""
         count = len(self.frames)
@@ -173,23 +188,32 @@ class Player(widgets.VBox):
 
     def _caption(self, frame):
         """Frame k's child of the Stack: its caption, and the style that shows step k."""
-        drawer, scope = frame._drawer, self.scope
-        k, count = frame.step, len(self.frames)
-        phase = text(self.lang, "phase_" + frame.phase)
-        where = text(self.lang, "step_of", k=k + 1, n=count)
-        colour = FLOW_ORANGE if frame.phase == "backward" else GRAD_BLUE
-        focus = drawer.focus(frame) or self._last_focus(k)
-        line = frame._listing.focus(frame)
+        scope, k, count = self.scope, frame.step, len(self.frames)
         value = k + 1
         before, after = max(value - 1, 1), min(value + 1, count)
-        rules = [f"{scope}{{--k:{k};--fx:{focus[0]:.0f}px;--fy:{focus[1]:.0f}px;"
-                 f"--sy:{line:.0f}px}}",
+        rules = [f"{scope}{{{css_variables(self.step_variables(frame))}}}",
                  f"{scope} .mg-previous button:nth-of-type({before + 1}),"
                  f"{scope} .mg-next button:nth-of-type({after + 1}){{display:inline-block}}"]
         if value == 1:
             rules.append(f"{scope} .mg-previous button{{opacity:.45;pointer-events:none}}")
         if value == count:
             rules.append(f"{scope} .mg-next button{{opacity:.45;pointer-events:none}}")
+        return self.caption_html(frame) + f"<style>{''.join(rules)}</style>"
+
+    def step_variables(self, frame):
+        """The CSS variables that show frame k: the step `--k`, the point the view
+        follows (`--fx`, `--fy`) and the highlighted source line (`--sy`)."""
+        focus = frame._drawer.focus(frame) or self._last_focus(frame.step)
+        line = frame._listing.focus(frame)
+        return {"k": str(frame.step), "fx": f"{focus[0]:.0f}px", "fy": f"{focus[1]:.0f}px",
+                "sy": f"{line:.0f}px"}
+
+    def caption_html(self, frame):
+        """The caption of frame k: "phase · step k of n" and its sentence."""
+        drawer, k = frame._drawer, frame.step
+        phase = text(self.lang, "phase_" + frame.phase)
+        where = text(self.lang, "step_of", k=k + 1, n=len(self.frames))
+        colour = FLOW_ORANGE if frame.phase == "backward" else GRAD_BLUE
         current = "" if frame.current is None else (
             f' data-node="{frame.current}" '
             f'data-name="{escape(drawer.names.get(frame.current, "?"))}"')
@@ -197,8 +221,7 @@ class Player(widgets.VBox):
                 f'data-step="{k}" data-phase="{frame.phase}"{current}>'
                 f'<b style="color:{colour}">{escape(phase)} · {escape(where)}</b><br>'
                 f'<span style="color:{RED if frame.failed else "#1a1a1a"}">'
-                f"{escape(frame.caption)}</span></div>"
-                f"<style>{''.join(rules)}</style>")
+                f"{escape(frame.caption)}</span></div>")
 
     def _last_focus(self, k):
         """Where the view stays when a frame has no current node: the one before, or the
@@ -210,9 +233,11 @@ class Player(widgets.VBox):
         placed = self.frames[0]._drawer.stage.placed
         return placed.width / 2, placed.height / 2
 
-    def _picture(self):
-        """The graph, the panel and the source, every piece of every frame drawn once."""
-        drawer, scope, count = self.frames[0]._drawer, self.scope, len(self.frames)
+    def _picture(self, scope=None):
+        """The graph, the panel and the source, every piece of every frame drawn once, with
+        the CSS that shows step `--k` inside `scope` (a selector; this player's own)."""
+        drawer, count = self.frames[0]._drawer, len(self.frames)
+        scope = scope or self.scope
         classes = SpanClasses(count)
         graph = classes.wrap(timeline(self.frames, "graph"))
         panel = classes.wrap(timeline(self.frames, "panel"))
@@ -257,16 +282,21 @@ class Player(widgets.VBox):
                 f"{source}</svg></div></div></div>")
 
     def _side_css(self, shows_source):
+        return f"<style>{self.side_rules(shows_source, self.scope)}</style>"
+
+    @staticmethod
+    def side_rules(shows_source, scope):
         """Beside the graph: the panel, or the engine's source (narrower graph window)."""
-        scope = self.scope
         if shows_source:
-            return (f"<style>{scope} .mg-side{{display:none}}"
-                    f"{scope} .mg-view{{flex-basis:300px}}</style>")
-        return f"<style>{scope} .mg-source{{display:none}}</style>"
+            return f"{scope} .mg-side{{display:none}}{scope} .mg-view{{flex-basis:300px}}"
+        return f"{scope} .mg-source{{display:none}}"
 
     def _view_css(self, follow):
+        return f"<style>{self.view_rules(follow, self.scope)}</style>"
+
+    def view_rules(self, follow, scope):
         """The graph's window: following the running node at full size, or the whole graph."""
-        scope, placed = self.scope, self.frames[0]._drawer.stage.placed
+        placed = self.frames[0]._drawer.stage.placed
         width, height = placed.width, placed.height
         view = min(height, VIEW_HEIGHT)
         if follow:      # the focus in the middle, but no empty space past the graph's edges
@@ -277,7 +307,7 @@ class Player(widgets.VBox):
         else:
             css = (f"{scope} .mg-mover svg{{width:100%;height:{view:.0f}px;"
                    f"max-width:{width}px}}")
-        return f"<style>{css}</style>"
+        return css
 
     def __repr__(self):
         return f"<Player: {len(self.frames)} frames, step {self.step}>"
