@@ -573,3 +573,24 @@ def test_the_lab_language_link_is_a_server_extension():
     assert "jupyter server extension enable --sys-prefix minigrad.tutor.lab_language" in postbuild
     readme = README.read_text(encoding="utf-8")
     assert "urlpath=minigrad%2Flab-language%2Fzh%3Fnext%3Dlab%2Ftree%2Fnotebooks%2Fzh%2F" in readme
+
+
+def test_a_copied_lesson_carries_the_kernels_language_info(tmp_path, source, launch, capsys):
+    """JupyterLab writes the kernel's language_info into a notebook when its kernel starts:
+    a lesson holding only {"name": "python"} showed as modified as soon as it was opened.
+    The copy holds what this Python's kernel reports, and a rerun still finds it unedited.
+    (tests/browser/test_tutor_sessions.py opens one and finds it unmodified.)"""
+    from ipykernel.ipkernel import IPythonKernel
+    lesson = source / "en" / f"{SLUGS[0]}.ipynb"
+    notebook = nbformat.read(lesson, as_version=4)
+    notebook.metadata.update(kernelspec={"name": "python3", "display_name": "Python 3",
+                                         "language": "python"},
+                             language_info={"name": "python"})
+    nbformat.write(notebook, lesson)
+    work = tmp_path / "work"
+    run_cli(capsys, source, "--dir", str(work), "--lang", "en")
+    copy = nbformat.read(work / "en" / lesson.name, as_version=4)
+    assert copy.metadata.language_info == IPythonKernel.language_info
+    assert copy.cells == notebook.cells
+    changes = workspace.sync(source, work, "en")
+    assert {change.status for change in changes} == {workspace.UNCHANGED}
