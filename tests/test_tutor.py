@@ -78,7 +78,7 @@ def test_first_run_copies_the_lessons_marks_the_workspace_and_opens_lesson_one(
         source / "zh" / "01-tensors-and-the-graph.ipynb")
     assert "已添加" in out and "02-backward-order.ipynb" in out
     [(command, environment)] = launch
-    assert "--LabApp.default_url=/lab/tree/zh/01-tensors-and-the-graph.ipynb" in command
+    assert "--LabApp.default_url=/lab/workspaces/minigrad-zh/tree/zh/01-tensors-and-the-graph.ipynb" in command
     assert f"--ServerApp.root_dir={work.resolve()}" in command
     assert "--ServerApp.port=9123" in command and "--ServerApp.open_browser=False" in command
     assert environment["MINIGRAD_LANG"] == "zh"
@@ -161,7 +161,7 @@ def test_solutions_open_in_their_own_folder(tmp_path, source, launch, capsys):
     work = tmp_path / "work"
     run_cli(capsys, source, "--dir", str(work), "--lang", "en", "--solutions")
     [(command, _)] = launch
-    assert "--LabApp.default_url=/lab/tree/en/solutions/01-tensors-and-the-graph.ipynb" in command
+    assert "--LabApp.default_url=/lab/workspaces/minigrad-en/tree/en/solutions/01-tensors-and-the-graph.ipynb" in command
     solution = work / "en" / "solutions" / "02-backward-order.ipynb"
     assert cell_text(solution) == "solution 02-backward-order v1"
     solution.write_text(solution.read_text().replace("v1", "annotated"))
@@ -253,14 +253,15 @@ def test_launches_jupyterlab_on_the_course_index_and_stops_cleanly(tmp_path):
         except subprocess.TimeoutExpired:
             raise AssertionError(f"a second JupyterLab started:\n{stop(second)}") from None
         assert second.returncode == 1, said
-        url = f"http://localhost:{port}/lab?token=minigrad-test-token"
+        url = (f"http://localhost:{port}/lab/workspaces/minigrad-en/tree/{first}"
+               "?token=minigrad-test-token")
         assert url in said
         with urllib.request.urlopen(url, timeout=10) as page:     # it opens as it is: no 403
             assert b"JupyterLab" in page.read()
     finally:
         output = stop(process, signal.SIGTERM)
     assert process.returncode in (0, -signal.SIGTERM), output
-    assert f"/lab/tree/{first}" in output                # the URL it printed opens the index
+    assert f"/lab/workspaces/minigrad-en/tree/{first}" in output    # it opens the index
     assert (tmp_path / "lessons" / first).exists()
 
 
@@ -451,13 +452,43 @@ def test_one_jupyterlab_per_workspace_the_second_launch_says_where(
         (runtime / f"jpserver-{os.getpid()}.json").write_text(json.dumps({
             "pid": os.getpid(), "url": "http://localhost:8890/", "token": "abc",
             "root_dir": str(work.resolve())}))
-        code, out = run_cli(capsys, source, "--dir", str(work), "--lang", "zh")
+        code, out = run_cli(capsys, source, "--dir", str(work), "--lang", "en")
         assert code == 1 and not launch
-        assert "已经在 JupyterLab 中打开：http://localhost:8890/lab?token=abc" in out
+        assert ("already open in JupyterLab: http://localhost:8890/lab/workspaces/minigrad-en/"
+                "tree/en/01-tensors-and-the-graph.ipynb?token=abc") in out
     finally:
         os.close(holder)
     code, out = run_cli(capsys, source, "--dir", str(work), "--lang", "en")
     assert code == 0 and len(launch) == 1
+
+
+def test_a_launch_in_the_other_language_while_jupyterlab_runs_switches_it(
+        tmp_path, source, launch, capsys, monkeypatch):
+    """The English tutor runs; --lang zh copies the Chinese lessons, switches the running
+    JupyterLab's menus to Chinese and gives (and opens) its Chinese course index.
+    tests/browser/test_tutor_sessions.py does the same with a real JupyterLab."""
+    work, runtime = tmp_path / "work", tmp_path / "runtime"
+    runtime.mkdir()
+    monkeypatch.setenv("JUPYTER_RUNTIME_DIR", str(runtime))
+    run_cli(capsys, source, "--dir", str(work), "--lang", "en")
+    opened = []
+    monkeypatch.setattr("webbrowser.open", opened.append)
+    holder = workspace.lock(work)
+    try:
+        (runtime / f"jpserver-{os.getpid()}.json").write_text(json.dumps({
+            "pid": os.getpid(), "url": "http://localhost:8890/", "token": "abc",
+            "root_dir": str(work.resolve())}))
+        code, out = run_cli(capsys, source, "--dir", str(work), "--lang", "zh")
+    finally:
+        os.close(holder)
+    url = ("http://localhost:8890/lab/workspaces/minigrad-zh/tree/zh/"
+           "01-tensors-and-the-graph.ipynb?token=abc")
+    assert code == 0 and len(launch) == 1 and url in out and opened == [url]
+    assert "已添加" in out and (work / "zh" / "02-backward-order.ipynb").exists()
+    environment = jupyterlab.jupyter_environment(work, "zh")
+    setting = translation_setting(environment["JUPYTERLAB_SETTINGS_DIR"])
+    assert json.loads(setting.read_text()) == {"locale": "zh_CN"}
+    assert workspace.read_marker(work)["lang"] == "zh"
 
 
 @pytest.mark.parametrize("link", ["en", ".jupyterlab-settings", "en/backups", ".minigrad-lock"])

@@ -38,6 +38,9 @@ MESSAGES = {
         "already_starting": ("minigrad-tutor is already running on {folder} (process {pid}); its\n"
                              "  terminal shows the address to open. Stop it (Ctrl+C in its terminal)\n"
                              "  before starting a new one."),
+        "switched": ("JupyterLab is already running on {folder}: your {lang_name} lessons are now in\n"
+                     "  {lessons}, and its menus are in {lang_name} in every page you open (or reload)\n"
+                     "  from now on. The course index: {url}"),
         "solutions_hidden": ("The solution notebooks are hidden in this course (your teacher set "
                              "MINIGRAD_HIDE_SOLUTIONS=1, or they are not installed here)."),
         "solutions_removed": "  Solution notebooks hidden by your teacher: {count} taken out of the workspace.",
@@ -88,6 +91,8 @@ MESSAGES = {
                             "（在它的终端里按 Ctrl+C）。"),
         "already_starting": ("minigrad-tutor 已经在 {folder} 上运行（进程 {pid}），它的终端里显示了要打开的地址。\n"
                              "  如果要重新启动，请先停止它（在它的终端里按 Ctrl+C）。"),
+        "switched": ("{folder} 的 JupyterLab 已经在运行：你的{lang_name}课程已放在 {lessons}，\n"
+                     "  之后打开（或刷新）的页面，菜单都会是{lang_name}。课程目录：{url}"),
         "solutions_hidden": "这门课隐藏了参考答案（老师设置了 MINIGRAD_HIDE_SOLUTIONS=1，或者这里没有安装参考答案）。",
         "solutions_removed": "  老师隐藏了参考答案：已从工作区移走 {count} 个参考答案笔记本。",
         "solutions_kept": "  已保留  {path}：你修改过它，所以原样保留。",
