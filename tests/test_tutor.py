@@ -343,6 +343,22 @@ def test_jupyterlab_opens_without_the_news_pop_up_unless_the_student_chose_setti
     assert chosen["JUPYTERLAB_SETTINGS_DIR"] == "/mine"
 
 
+def test_each_language_has_its_tabs_and_a_closed_lesson_ends_its_kernel(tmp_path):
+    """The tabs of one language never reopen in the other's JupyterLab layout, kept in the
+    lesson folder unless the student chose one; closing a tab shuts its kernel down."""
+    folder = tmp_path / "lessons"
+    zh = jupyterlab.jupyter_command(folder, folder / "zh" / "00-index.ipynb", "zh")
+    assert "--LabApp.default_url=/lab/workspaces/minigrad-zh/tree/zh/00-index.ipynb" in zh
+    environment = jupyterlab.jupyter_environment(folder, "zh", environ={})
+    assert environment["JUPYTERLAB_WORKSPACES_DIR"] == str(folder.resolve() / ".jupyterlab-workspaces")
+    chosen = jupyterlab.jupyter_environment(folder, "zh", environ={"JUPYTERLAB_WORKSPACES_DIR": "/mine"})
+    assert chosen["JUPYTERLAB_WORKSPACES_DIR"] == "/mine"
+    jupyterlab.seed_lab_settings(folder)
+    tracker = (jupyterlab.lab_settings_dir(folder) / "@jupyterlab" / "notebook-extension"
+               / "tracker.jupyterlab-settings")
+    assert json.loads(tracker.read_text()) == {"kernelShutdown": True}
+
+
 # ---------------------------------------------------------------- nothing a student wrote lost
 
 def edit(path, text):
