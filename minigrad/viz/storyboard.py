@@ -95,7 +95,7 @@ def frames(trace, lang=None, *, view="all", names=None):
         story = [f for f in story if f.phase == view]
         for step, frame in enumerate(story):
             frame.step = step
-    drawer, listing = FrameDrawer(stage, story), SourceView(story)
+    drawer, listing = FrameDrawer(stage, story), SourceView(story, lang)
     for frame in story:
         frame._drawer, frame._listing = drawer, listing
     return story
