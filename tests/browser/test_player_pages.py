@@ -27,7 +27,7 @@ pytestmark = pytest.mark.browser
 
 MAX_HEIGHT = 760             # px: a 1280 × 800 window minus the browser's own bars
 WINDOW = {"width": 1280, "height": 800}
-CAPTION = ".minigrad-caption"
+CAPTION = ".minigrad-player .minigrad-caption"     # the widget's (not the page player's)
 NEXT = '.minigrad-player button[title="Next"]:visible'
 
 
