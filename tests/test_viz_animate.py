@@ -364,6 +364,11 @@ def test_a_big_graph_follows_the_running_node():
         sum(leaf.exp() * leaf for leaf in leaves).sum().backward()
     big, small = viz.animate(trace), viz.animate(lesson_network()[0])
     assert big.follows and not small.follows
+    from minigrad.viz.player import MIN_LABEL, MIN_SCALE
+    placed = big.frames[0]._drawer.stage.placed
+    whole = big.view_rules(False, ".p")              # never below MIN_LABEL px: it scrolls
+    assert f"width:max({placed.width * MIN_SCALE:.0f}px," in whole and "overflow:auto" in whole
+    assert MIN_SCALE * 11 == pytest.approx(MIN_LABEL)     # 11 px: a saved tensor's label
     assert big.zoom in big.children[0].children and small.zoom not in small.children[0].children
     for frame, child in zip(big.frames, big.captions.children[1:]):
         if frame.current is not None:

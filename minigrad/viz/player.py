@@ -16,7 +16,8 @@ in Colab, in JupyterLite; and stepping is instant with a kernel too.
   goes to step i): the step's style shows only the buttons of the steps
   before and after it.  (A core `Button` needs the kernel to do anything.)
 - A big graph is shown at a readable size in a window that follows the
-  running node; "whole graph" fits it to the window instead.  The window,
+  running node; "whole graph" fits it to the window instead, never with labels
+  smaller than MIN_LABEL px: a graph too big for that scrolls in it.  The window,
   the panel and the caption fit a laptop's notebook (about 850 × 600 px).
 - Beside the graph, "Tensors & queue / 张量与队列" shows the panel, "Source /
   源码" the engine's own source (`source_view.py`): the engine loop or
@@ -36,6 +37,7 @@ except ImportError as error:       # the widgets are an optional extra
 from xml.sax.saxutils import escape
 
 from .draw import FONT_FAMILY, RED
+from .layout import FONT_SIZE
 from .frame_svg import CURRENT, FLOW_ORANGE, GRAD_BLUE
 from .settings import resolve_lang, text
 from .ipywidgets7 import Stack, html_style, tooltip
@@ -46,6 +48,8 @@ from .timeline import SpanClasses, timeline
 VIEW_HEIGHT = 480          # px: the graph's window (and the panel's most)
 ASSUMED_WIDTH = 520        # px left for the graph beside the panel in a laptop's notebook
 READABLE = 0.62            # a graph fitted smaller than this starts in the following view
+MIN_LABEL = 8              # px: the smallest label of the whole graph, at its smallest
+MIN_SCALE = MIN_LABEL / min(FONT_SIZE.values())
 
 
 class Player(widgets.VBox):
@@ -295,19 +299,21 @@ class Player(widgets.VBox):
         return f"<style>{self.view_rules(follow, self.scope)}</style>"
 
     def view_rules(self, follow, scope):
-        """The graph's window: following the running node at full size, or the whole graph."""
+        """The graph's window: following the running node at full size, or the whole graph,
+        fitted to the window but never smaller than MIN_SCALE (its smallest label
+        MIN_LABEL px): a bigger graph is then scrolled (panned) in the window."""
         placed = self.frames[0]._drawer.stage.placed
         width, height = placed.width, placed.height
         view = min(height, VIEW_HEIGHT)
         if follow:      # the focus in the middle, but no empty space past the graph's edges
-            css = (f"{scope} .mg-mover{{position:absolute;"
-                   f"left:min(max(calc(100% - {width}px), calc(50% - var(--fx))), 0px);"
-                   f"top:min(max({view - height:.0f}px, calc({view / 2:.0f}px - var(--fy))),"
-                   " 0px)}")
-        else:
-            css = (f"{scope} .mg-mover svg{{width:100%;height:{view:.0f}px;"
-                   f"max-width:{width}px}}")
-        return css
+            return (f"{scope} .mg-mover{{position:absolute;"
+                    f"left:min(max(calc(100% - {width}px), calc(50% - var(--fx))), 0px);"
+                    f"top:min(max({view - height:.0f}px, calc({view / 2:.0f}px - var(--fy))),"
+                    " 0px)}")
+        fit = view / height                       # the scale at which the height fits
+        return (f"{scope} .mg-stage .mg-view{{overflow:auto}}"
+                f"{scope} .mg-mover svg{{width:max({width * MIN_SCALE:.0f}px, "
+                f"min(100%, {width * fit:.0f}px));height:auto;max-width:{width}px}}")
 
     def __repr__(self):
         return f"<Player: {len(self.frames)} frames, step {self.step}>"

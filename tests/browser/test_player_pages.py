@@ -199,3 +199,51 @@ def test_every_lesson_player_fits_a_laptop_window(browser, jupyter_lab, artifact
     finally:
         context.close()
         jupyter_lab.shutdown_kernels()
+
+
+LESSON_11 = next(lesson for lesson in PLAYER_LESSONS if lesson.slug.startswith("11-"))
+
+
+def test_the_whole_graph_of_the_capstone_stays_legible_and_pans(browser, jupyter_lab,
+                                                                  artifacts):
+    """Lesson 11's graph is too big for the window: "whole graph" shows it no smaller than
+    labels of MIN_LABEL px, and the window scrolls to every part of it."""
+    from minigrad.viz.layout import FONT_SIZE
+    from minigrad.viz.player import MIN_LABEL
+    name = f"whole-{LESSON_11.slug}.ipynb"
+    worked = nbformat.read(lesson_path(LESSON_11, "en", solutions=True), as_version=4)
+    for cell in worked.cells:
+        if cell.cell_type == "code":
+            cell.outputs, cell.execution_count = [], None
+    nbformat.write(worked, jupyter_lab.root / name)
+    context = browser.new_context(viewport=WINDOW)
+    context.set_default_timeout(30_000)
+    page = context.new_page()
+    try:
+        open_and_run(page, jupyter_lab, name, workspace="whole-graph", expect=CAPTION,
+                     cells=sum(c.cell_type == "code" for c in worked.cells))
+        player = page.locator(".minigrad-player").first
+        player.evaluate("player => player.scrollIntoView({block: 'start'})")
+        player.get_by_role("radio", name="whole graph").or_(
+            player.locator('button:text-is("whole graph")')).first.click()
+        page.wait_for_timeout(500)
+        view = page.evaluate("""() => {
+            const view = document.querySelector('.minigrad-player .mg-view');
+            const svg = view.querySelector('svg.minigrad-graph');
+            const scale = svg.getBoundingClientRect().width / svg.viewBox.baseVal.width;
+            view.scrollLeft = view.scrollWidth; view.scrollTop = view.scrollHeight;
+            const right = svg.getBoundingClientRect().right, inside = view.getBoundingClientRect();
+            return {scale, wide: view.scrollWidth > view.clientWidth,
+                    tall: view.scrollHeight > view.clientHeight,
+                    reaches: Math.abs(right - (inside.left + view.clientWidth)) < 2};
+        }""")
+        smallest = view["scale"] * min(FONT_SIZE.values())
+        print(f"whole graph of lesson 11: scale {view['scale']:.2f}, smallest label "
+              f"{smallest:.1f} px, scrolls {view['wide']}/{view['tall']}")
+        assert smallest >= MIN_LABEL - 0.05, view
+        assert view["wide"] or view["tall"], "the graph is cut but the window does not scroll"
+        assert view["reaches"], "scrolled to the end, the graph's right edge is not in view"
+        player.screenshot(path=str(artifacts / "whole-graph-11-capstone-en.png"))
+    finally:
+        context.close()
+        jupyter_lab.shutdown_kernels()
