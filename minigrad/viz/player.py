@@ -48,6 +48,8 @@ from .timeline import SpanClasses, timeline
 VIEW_HEIGHT = 480          # px: the graph's window (and the panel's most)
 ASSUMED_WIDTH = 520        # px left for the graph beside the panel in a laptop's notebook
 READABLE = 0.62            # a graph fitted smaller than this starts in the following view
+CAPTION_BLUE, CAPTION_ORANGE = "#1a6496", "#a64b00"   # the graph's blue and orange, dark
+                                                      # enough to read on the caption (5.4:1)
 MIN_LABEL = 8              # px: the smallest label of the whole graph, at its smallest
 MIN_SCALE = MIN_LABEL / min(FONT_SIZE.values())
 
@@ -217,7 +219,7 @@ class Player(widgets.VBox):
         drawer, k = frame._drawer, frame.step
         phase = text(self.lang, "phase_" + frame.phase)
         where = text(self.lang, "step_of", k=k + 1, n=len(self.frames))
-        colour = FLOW_ORANGE if frame.phase == "backward" else GRAD_BLUE
+        colour = CAPTION_ORANGE if frame.phase == "backward" else CAPTION_BLUE
         current = "" if frame.current is None else (
             f' data-node="{frame.current}" '
             f'data-name="{escape(drawer.names.get(frame.current, "?"))}"')
@@ -271,16 +273,20 @@ class Player(widgets.VBox):
             f"@container (max-width: 620px) {{{scope} .mg-side{{max-height:180px}}}}",
         ])
         font = escape(FONT_FAMILY)
+
+        def region(name):       # a part that may scroll: named, and reached by Tab
+            return f'role="region" tabindex="0" aria-label="{escape(text(self.lang, name))}"'
         return (f"<style>{css}</style>"
-                '<div class="mg-stage"><div class="mg-view"><div class="mg-mover">'
+                f'<div class="mg-stage"><div class="mg-view" {region("graph_region")}>'
+                '<div class="mg-mover">'
                 f'<svg class="minigrad-graph" xmlns="http://www.w3.org/2000/svg" '
                 f'width="{width}" height="{height}" viewBox="0 0 {width} {height}" '
                 f'data-frames="{count}" font-family="{font}">{drawer.defs()}{graph}</svg>'
-                '</div></div><div class="mg-side">'
+                f'</div></div><div class="mg-side" {region("side_panel")}>'
                 f'<svg class="minigrad-panel" xmlns="http://www.w3.org/2000/svg" '
                 f'width="{drawer.panel_w}" height="{drawer.panel_h:.0f}" '
                 f'font-family="{font}">{panel}</svg></div>'
-                '<div class="mg-source"><div class="mg-code">'
+                f'<div class="mg-source" {region("side_source")}><div class="mg-code">'
                 f'<svg class="minigrad-source" xmlns="http://www.w3.org/2000/svg" '
                 f'width="{listing.width}" height="{listing.height}" font-family="{font}">'
                 f"{source}</svg></div></div></div>")
