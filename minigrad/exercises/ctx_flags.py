@@ -154,9 +154,12 @@ def _check_max_case(cls, values, generator):
     got = as_array(grad)
     if columns > 1 and _tools.close(got, np.repeat(g[:, None], columns, axis=1), x.dtype):
         raise Hint("grad_not_to_argmax")
-    _tools.diagnose_values(got, one_hot * g[:, None], one_hot, 0, values, x.dtype)
+    row_grads = np.broadcast_to(g[:, None], values.shape)     # each row's grad_output
+    _tools.diagnose_values(got, one_hot * g[:, None], one_hot, 0, values, x.dtype, (x,),
+                           row_grads)
     _tools.apply(cls, x)[0].backward(grad_values)
-    _tools.diagnose_values(as_array(x.grad), one_hot * g[:, None], None, 0, values, x.dtype)
+    _tools.diagnose_values(as_array(x.grad), one_hot * g[:, None], None, 0, values, x.dtype,
+                           (x,), row_grads)
 
 
 CHECKS = {"matmul": check_matmul, "max_with_index": check_max_with_index}
