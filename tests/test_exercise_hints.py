@@ -615,3 +615,14 @@ def test_a_forgotten_save_for_backward_is_named_in_forward_not_in_backward(forwa
         assert result.hint == key, result
         assert "ctx.save_for_backward" in result.message and words in result.message
         assert result.params["line"] in result.message and "saved_tensors" in result.params["line"]
+
+
+def test_a_wrong_forward_quotes_the_input_it_got_wrong():
+    wrong = fn(saving_output(lambda x: 1 / (1 + x.exp())), lambda ctx, g: g)     # exp(x), not exp(-x)
+    for lang in ("en", "zh"):
+        result = check("sigmoid", wrong, lang=lang)
+        assert result.hint == "wrong_forward", result
+        (x,) = (float(v) for v in result.params["inputs"].strip("()").split(", "))
+        assert float(result.params["expected"]) == pytest.approx(1 / (1 + np.exp(-x)), rel=2e-3)
+        assert float(result.params["got"]) == pytest.approx(1 / (1 + np.exp(x)), rel=2e-3)
+        assert result.params["inputs"] in result.message

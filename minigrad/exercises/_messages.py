@@ -142,10 +142,15 @@ COMMON = {
               "(float32 in, float32 out).",
         "zh": "{where} 返回的数据类型是 {got}，应该是 {expected}。输出要保持输入的数据类型"
               "（输入 float32，输出也是 float32）。"},
-    "wrong_forward": {
+    "wrong_forward_values": {
         "en": "{where} computes wrong values: at index {index} it gives {got}, the right value "
               "is {expected}. Check the formula.",
         "zh": "{where} 算出的数值不对：在下标 {index} 处得到 {got}，正确值是 {expected}。请检查公式。"},
+    "wrong_forward": {
+        "en": "{where} computes wrong values: at index {index}, where forward's inputs are "
+              "{inputs}, it gives {got}, the right value is {expected}. Check the formula.",
+        "zh": "{where} 算出的数值不对：在下标 {index} 处，forward 的输入依次是 {inputs}，"
+              "得到 {got}，正确值是 {expected}。请检查公式。"},
     "no_grad_fn": {
         "en": "The output of apply has no grad_fn, although an input requires grad: backward "
               "can never reach your Function. Let apply record the node: do not override "

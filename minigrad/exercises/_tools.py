@@ -94,8 +94,9 @@ def close(actual, expected, dtype):
                                                           equal_nan=True)
 
 
-def check_output(output, expected, where="forward"):
-    """Type, shape, dtype and values of one output against the reference's."""
+def check_output(output, expected, where="forward", inputs=None):
+    """Type, shape, dtype and values of one output against the reference's; a wrong value
+    is quoted with forward's `inputs` there, when they can be read there."""
     require_tensor(output, where)
     if tuple(output.shape) != tuple(expected.shape):
         raise Hint("wrong_shape", where=where, got=list(output.shape),
@@ -106,7 +107,11 @@ def check_output(output, expected, where="forward"):
     got, want = as_array(output), as_array(expected)
     if not close(got, want, expected.dtype):
         bad = first_mismatch(got, want, expected.dtype)
-        raise Hint("wrong_forward", where=where, index=list(bad),
+        numbers = _inputs_at(bad, want.shape, inputs)
+        if numbers is not None:
+            raise Hint("wrong_forward", where=where, index=list(bad), inputs=numbers,
+                       expected=f"{want[bad]:.4g}", got=f"{got[bad]:.4g}")
+        raise Hint("wrong_forward_values", where=where, index=list(bad),
                    expected=f"{want[bad]:.4g}", got=f"{got[bad]:.4g}")
 
 
@@ -269,10 +274,19 @@ def diagnose_values(got, expected, local, position, values, dtype, inputs=None,
 
 
 def _numbers_at(index, shape, inputs, grad_output):
-    """("(x, y, ...)", "g"): forward's inputs at `index` (a number as it is, a tensor of the
-    gradient's shape at `index`, a one-element tensor's value) and grad_output there; None
-    when one cannot be read there (a broadcast input, grad_output of another shape)."""
-    if inputs is None or grad_output is None or np.shape(grad_output) != shape:
+    """("(x, y, ...)", "g"): forward's inputs at `index` (`_inputs_at`) and grad_output
+    there; None when one cannot be read there (grad_output of another shape)."""
+    numbers = _inputs_at(index, shape, inputs)
+    if numbers is None or grad_output is None or np.shape(grad_output) != shape:
+        return None
+    return numbers, f"{float(np.asarray(grad_output)[index]):.4g}"
+
+
+def _inputs_at(index, shape, inputs):
+    """"(x, y, ...)": forward's inputs at `index` of an array of `shape` (a number as it is,
+    a tensor of that shape at `index`, a one-element tensor's value); None when one cannot
+    be read there (a broadcast input)."""
+    if inputs is None:
         return None
     numbers = []
     for value in inputs:
@@ -288,7 +302,7 @@ def _numbers_at(index, shape, inputs, grad_output):
         if not isinstance(value, (int, float, bool, np.number, np.ndarray)):
             return None
         numbers.append(f"{float(value):.4g}")
-    return f"({', '.join(numbers)})", f"{float(np.asarray(grad_output)[index]):.4g}"
+    return f"({', '.join(numbers)})"
 
 
 def reference_grads(reference, inputs, grad_output):
@@ -327,7 +341,7 @@ def check_function(answer, reference, cases, needs_input_grad=False, seed=0):
         require_unchanged(inputs, before)
         with no_grad():
             expected_output = reference.apply(*make_inputs())
-        check_output(output, expected_output)
+        check_output(output, expected_output, inputs=make_inputs())
         require_grad_fn(output, inputs)
         grad_output = creation.tensor(generator.uniform(-2, 2, size=output.shape),
                                       dtype=output.dtype)
