@@ -529,3 +529,15 @@ def test_the_page_player_holds_every_step_and_named_controls(lang):
         "step" if lang == "en" else "步骤", "3", str(len(player.frames)))
     assert player.picture.value.split("</style>", 1)[1].count("<svg") == html.count("<svg")
     assert f"#{root['id']}" in html and player.scope not in html
+
+
+def test_the_memory_peak_is_the_peak_so_far():
+    """At step k the panel's peak is the most held up to step k, not the whole run's."""
+    from minigrad.viz.stage import format_bytes
+    trace, _ = lesson_network()
+    story = viz.frames(trace)
+    memory = [f.memory_bytes for f in story]
+    assert memory[0] < max(memory)                     # it grows during forward
+    for frame in story:
+        peak = format_bytes(max(memory[:frame.step + 1]))
+        assert f"now {format_bytes(frame.memory_bytes)}, peak {peak}" in frame.svg
