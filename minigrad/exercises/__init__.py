@@ -35,6 +35,7 @@ Example::
     >>> check("exp", Exp, lang="zh").message[:10]
     '输入 0 的梯度没有'
 """
+import difflib
 import importlib
 import os
 from typing import NamedTuple
@@ -164,10 +165,14 @@ def check(exercise_id, answer, lang=None, *, time_limit=TIME_LIMIT):
 
 def _check(exercise_id, answer, lang, time_limit):
     if not isinstance(exercise_id, str) or exercise_id not in EXERCISES:
-        known = ", ".join(EXERCISES)
+        known = ("、" if lang == "zh" else ", ").join(EXERCISES)
         params = {"id": repr(exercise_id), "known": known}
-        return Result(exercise_id, "unknown_exercise",
-                      _messages.text("unknown_exercise", lang, **params), None, params, lang)
+        close = _close_to(exercise_id)
+        key = "unknown_exercise" if close is None else "unknown_exercise_close"
+        if close is not None:
+            params["close"] = close
+        return Result(exercise_id, "unknown_exercise", _messages.text(key, lang, **params),
+                      None, params, lang)
     module = importlib.import_module(f"{__name__}.{EXERCISES[exercise_id]['module']}")
     checker = module.CHECKS[exercise_id]
     with _isolation.default_state() as changed:
@@ -215,6 +220,17 @@ class _Verdict(NamedTuple):
             return cls(status, _messages.text(status, lang), notes=tuple(notes))
         params = {name: _plain(value) for name, value in hint.params.items()}
         return cls(status, _messages.text(hint.key, lang, **params), hint.key, params)
+
+
+def _close_to(exercise_id):
+    """The exercise id `exercise_id` was probably meant to be ("Exp" -> "exp"), or None."""
+    if not isinstance(exercise_id, str):
+        return None
+    wanted = exercise_id.strip().lower().replace("-", "_").replace(" ", "_")
+    if wanted in EXERCISES:
+        return wanted
+    close = difflib.get_close_matches(wanted, EXERCISES, n=1, cutoff=0.75)
+    return close[0] if close else None
 
 
 def _verdict(checker, answer, lang):

@@ -28,6 +28,10 @@ COMMON = {
     "unknown_exercise": {
         "en": "There is no exercise called {id}. The exercises are: {known}.",
         "zh": "没有名为 {id} 的练习。现有的练习是：{known}。"},
+    "unknown_exercise_close": {
+        "en": "There is no exercise called {id}. Did you mean {close}? The exercises are: "
+              "{known}.",
+        "zh": "没有名为 {id} 的练习。你是不是想写 {close}？现有的练习是：{known}。"},
     "timeout": {
         "en": "Your code took longer than {seconds} s and was stopped. Look for a loop that "
               "never ends, e.g. a `while` whose condition never changes, or a graph walk "
