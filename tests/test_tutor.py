@@ -641,3 +641,46 @@ def test_a_copied_lesson_carries_the_kernels_language_info(tmp_path, source, lau
     assert copy.cells == notebook.cells
     changes = workspace.sync(source, work, "en")
     assert {change.status for change in changes} == {workspace.UNCHANGED}
+
+
+def test_reset_of_a_lesson_open_in_jupyterlab_asks_to_close_its_tab_first(
+        tmp_path, source, launch, capsys, monkeypatch):
+    """A lesson reset under its open tab: JupyterLab then offered to overwrite the lesson
+    with the tab's copy.  The running JupyterLab's sessions say which lessons are open."""
+    import http.server
+    import threading
+    work, runtime = tmp_path / "work", tmp_path / "runtime"
+    runtime.mkdir()
+    monkeypatch.setenv("JUPYTER_RUNTIME_DIR", str(runtime))
+    run_cli(capsys, source, "--dir", str(work), "--lang", "en")
+    edit(work / "en" / f"{SLUGS[1]}.ipynb", "mine")
+    asked = []
+
+    class Sessions(http.server.BaseHTTPRequestHandler):
+        def do_GET(self):
+            asked.append((self.path, self.headers["Authorization"]))
+            body = json.dumps([{"path": f"en/{SLUGS[1]}.ipynb", "type": "notebook"}]).encode()
+            self.send_response(200)
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, *args):
+            pass
+    server = http.server.HTTPServer(("127.0.0.1", 0), Sessions)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    holder = workspace.lock(work)
+    try:
+        (runtime / f"jpserver-{os.getpid()}.json").write_text(json.dumps({
+            "pid": os.getpid(), "url": f"http://127.0.0.1:{server.server_port}/",
+            "token": "abc", "root_dir": str(work.resolve())}))
+        code, out = run_cli(capsys, source, "--dir", str(work), "--lang", "en", "--reset", "2")
+        assert code == 1 and "close its tab first" in out and "--reset 2" in out
+        assert cell_text(work / "en" / f"{SLUGS[1]}.ipynb") == "mine"     # untouched
+        assert asked == [("/api/sessions", "token abc")]
+        code, out = run_cli(capsys, source, "--dir", str(work), "--lang", "en", "--reset", "1")
+        assert code == 0 and "Restored" in out                  # lesson 01 is not open
+    finally:
+        os.close(holder)
+        server.shutdown()
+    code, out = run_cli(capsys, source, "--dir", str(work), "--lang", "en", "--reset", "2")
+    assert code == 0 and cell_text(work / "en" / f"{SLUGS[1]}.ipynb") == "en 02-backward-order v1"

@@ -194,10 +194,15 @@ def _reset(source, args, lang):
     if args.hide_solutions:
         _remove_solutions(args.dir, lang)
     try:
-        restored, backups = workspace.reset(source, args.dir, lang, args.reset, args.solutions)
+        lesson = workspace.find_lesson(source, lang, args.reset, args.solutions)
     except LookupError as error:
         print(error.args[0], file=sys.stderr)
         return 2
+    copy = workspace.lesson_folder(args.dir, lang, args.solutions) / lesson.name
+    if _open_in_jupyterlab(args.dir, copy):
+        print(say(lang, "reset_open", path=_relative(copy), lesson=args.reset), file=sys.stderr)
+        return 1
+    restored, backups = workspace.reset(source, args.dir, lang, args.reset, args.solutions)
     print(say(lang, "restored", path=_relative(restored)))
     for backup in backups:
         print(say(lang, "backed_up", backup=_relative(backup)))
@@ -262,6 +267,35 @@ def _join(source, args, lang, pid):
         import webbrowser
         webbrowser.open(url)
     return 0
+
+
+def _open_in_jupyterlab(folder, notebook):
+    """Whether the JupyterLab running on `folder` has `notebook` open (a tab with its
+    kernel: JupyterLab's sessions).  Resetting a lesson under an open tab made JupyterLab
+    ask, at its next save, whether to overwrite the lesson with the tab's copy."""
+    try:
+        lock = workspace.lock(folder)
+    except workspace.WorkspaceError as error:
+        if error.key != "already_running":
+            raise
+        server = running_server(folder, error.values["pid"])
+    else:
+        os.close(lock)                    # nothing runs there
+        return False
+    if server is None:
+        return False
+    import json
+    import urllib.request
+    request = urllib.request.Request(server["url"].rstrip("/") + "/api/sessions",
+                                     headers={"Authorization": f"token {server.get('token', '')}"})
+    try:
+        with urllib.request.urlopen(request, timeout=5) as answer:
+            sessions = json.loads(answer.read())
+    except (OSError, ValueError):         # no answer: say nothing rather than guess
+        return False
+    wanted = pathlib.Path(notebook).resolve().relative_to(pathlib.Path(folder).resolve())
+    return any(pathlib.PurePosixPath(session.get("path", "")) == pathlib.PurePosixPath(
+        wanted.as_posix()) for session in sessions)
 
 
 def running_server(folder, pid):

@@ -38,6 +38,9 @@ MESSAGES = {
         "already_starting": ("minigrad-tutor is already running on {folder} (process {pid}); its\n"
                              "  terminal shows the address to open. Stop it (Ctrl+C in its terminal)\n"
                              "  before starting a new one."),
+        "reset_open": ("{path} is open in JupyterLab: close its tab first (File > Close Tab,\n"
+                       "  which also stops its kernel), then run --reset {lesson} again. Reset now,\n"
+                       "  JupyterLab would offer to overwrite the lesson with the tab's copy."),
         "switched": ("JupyterLab is already running on {folder}: your {lang_name} lessons are now in\n"
                      "  {lessons}, and its menus are in {lang_name} in every page you open (or reload)\n"
                      "  from now on. The course index: {url}"),
@@ -91,6 +94,9 @@ MESSAGES = {
                             "（在它的终端里按 Ctrl+C）。"),
         "already_starting": ("minigrad-tutor 已经在 {folder} 上运行（进程 {pid}），它的终端里显示了要打开的地址。\n"
                              "  如果要重新启动，请先停止它（在它的终端里按 Ctrl+C）。"),
+        "reset_open": ("{path} 正在 JupyterLab 中打开：请先关闭它的标签页（文件 > 关闭标签页，\n"
+                       "  这也会停止它的内核），再运行 --reset {lesson}。现在就恢复的话，\n"
+                       "  JupyterLab 会提出用标签页里的版本覆盖恢复好的课程。"),
         "switched": ("{folder} 的 JupyterLab 已经在运行：你的{lang_name}课程已放在 {lessons}，\n"
                      "  之后打开（或刷新）的页面，菜单都会是{lang_name}。课程目录：{url}"),
         "solutions_hidden": "这门课隐藏了参考答案（老师设置了 MINIGRAD_HIDE_SOLUTIONS=1，或者这里没有安装参考答案）。",
