@@ -541,3 +541,18 @@ def test_the_memory_peak_is_the_peak_so_far():
     for frame in story:
         peak = format_bytes(max(memory[:frame.step + 1]))
         assert f"now {format_bytes(frame.memory_bytes)}, peak {peak}" in frame.svg
+
+
+@pytest.mark.parametrize("lang, said", [("en", "Hook at ExpBackward0: tensor hook of y"),
+                                        ("zh", "ExpBackward0 上的钩子运行：y 的张量钩子")])
+def test_a_tensor_hook_is_named_after_the_tensor_when_the_student_named_it(lang, said):
+    """Lesson 07 speaks of "the tensor hook of y": the caption says so once y is named."""
+    w = torch.tensor([2.0, -1.0], requires_grad=True)
+    with viz.record() as trace:
+        y = w.exp()
+        y.register_hook(lambda grad: None)
+        y.sum().backward()
+    named = [f.caption for f in viz.frames(trace, lang, names={"w": w, "y": y})]
+    assert any(caption.startswith(said) for caption in named), named
+    unnamed = [f.caption for f in viz.frames(trace, lang, names={"w": w})]
+    assert not any(" y " in caption or "y 的" in caption for caption in unnamed)
