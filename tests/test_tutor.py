@@ -551,7 +551,7 @@ FAKE_PYTHON = """#!/usr/bin/env bash
 # A stand-in for .venv/bin/python: logs pip's calls; FAKE_OFFLINE=1 makes pip fail.
 echo "$@" >> "$(dirname "$0")/../pip.log"
 [ -n "${FAKE_OFFLINE:-}" ] && exit 1
-printf '#!/usr/bin/env bash\\necho "tutor started $*"\\n' > "$(dirname "$0")/minigrad-tutor"
+printf '#!/usr/bin/env bash\\necho "tutor started $* (as $MINIGRAD_TUTOR_COMMAND)"\\n' > "$(dirname "$0")/minigrad-tutor"
 chmod +x "$(dirname "$0")/minigrad-tutor"
 """
 
@@ -578,6 +578,7 @@ def test_start_tutor_installs_once_then_starts_at_once_and_offline(tmp_path):
 
     first = start("--lang", "zh")
     assert first.returncode == 0 and "tutor started --lang zh" in first.stdout
+    assert f"(as {script})" in first.stdout        # its messages name the script to run again
     assert pip_calls() == 1
     again = start("--progress", offline=True)          # installed: no pip, no network
     assert again.returncode == 0 and "tutor started --progress" in again.stdout
@@ -684,3 +685,23 @@ def test_reset_of_a_lesson_open_in_jupyterlab_asks_to_close_its_tab_first(
         server.shutdown()
     code, out = run_cli(capsys, source, "--dir", str(work), "--lang", "en", "--reset", "2")
     assert code == 0 and cell_text(work / "en" / f"{SLUGS[1]}.ipynb") == "en 02-backward-order v1"
+
+
+@pytest.mark.parametrize("started, command", [(None, "minigrad-tutor"),
+                                              ("scripts/start-tutor.sh", "scripts/start-tutor.sh")])
+def test_the_launcher_names_commands_as_the_student_started_it(
+        tmp_path, source, launch, capsys, monkeypatch, started, command):
+    """A student who started with scripts/start-tutor.sh has no minigrad-tutor command:
+    what the launcher tells them to run is written the way they started it."""
+    if started is None:
+        monkeypatch.delenv("MINIGRAD_TUTOR_COMMAND", raising=False)
+    else:
+        monkeypatch.setenv("MINIGRAD_TUTOR_COMMAND", started)
+    work = tmp_path / "work"
+    run_cli(capsys, source, "--dir", str(work), "--lang", "en")
+    edit(work / "en" / f"{SLUGS[0]}.ipynb", "mine")
+    write_lesson(source, "en", SLUGS[0], "a newer lesson one")
+    code, out = run_cli(capsys, source, "--dir", str(work), "--lang", "en")
+    assert f"To switch to it: {command} --reset 01" in out
+    code, out = run_cli(capsys, source, "--dir", str(tmp_path / "nothing"), "--progress")
+    assert f"run {command} first" in out
