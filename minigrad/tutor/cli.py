@@ -31,7 +31,7 @@ import sys
 
 from minigrad import progress
 from minigrad.settings import LANGUAGES
-from minigrad.tutor import nbgrader, progress_table, workspace
+from minigrad.tutor import nbgrader, progress_table, running, workspace
 from minigrad.tutor.jupyterlab import (jupyter_command, jupyter_environment, lab_url,
                                        seed_lab_settings, set_lab_language)
 from minigrad.tutor.messages import say
@@ -163,7 +163,8 @@ def _main(argv, source):
     lang = args.lang or default_lang(folder=args.dir)
     if args.list:
         for number, _, title, exercises in lesson_table(lang):
-            print(f"{number:02d}  {title}" + (f"  [{', '.join(exercises)}]" if exercises else ""))
+            joined = ("、" if lang == "zh" else ", ").join(exercises)
+            print(f"{number:02d}  {title}" + (f"  [{joined}]" if exercises else ""))
         return 0
     if args.progress is not None:
         if args.progress or args.format != "text":
@@ -199,7 +200,7 @@ def _reset(source, args, lang):
         print(error.args[0], file=sys.stderr)
         return 2
     copy = workspace.lesson_folder(args.dir, lang, args.solutions) / lesson.name
-    if _open_in_jupyterlab(args.dir, copy):
+    if running.has_open(args.dir, copy):
         print(say(lang, "reset_open", path=_relative(copy), lesson=args.reset), file=sys.stderr)
         return 1
     restored, backups = workspace.reset(source, args.dir, lang, args.reset, args.solutions)
@@ -252,13 +253,13 @@ def _join(source, args, lang, pid):
         changes = workspace.sync(source, args.dir, lang, args.solutions)
         print(report_sync(changes, lang, _relative(args.dir), args.solutions))
         set_lab_language(jupyter_environment(args.dir, lang)["JUPYTERLAB_SETTINGS_DIR"], lang)
-    server = running_server(args.dir, pid)
+    server = running.server(args.dir, pid)
     if server is None:
         print(say(lang, "already_starting", folder=_relative(args.dir), pid=pid or "?"),
               file=sys.stderr)
         return 1
     first = workspace.source_notebooks(source, lang, args.solutions)[0].name
-    url = server_url(server, lab_url(lang, (folder / first).relative_to(args.dir)))
+    url = running.url(server, lab_url(lang, (folder / first).relative_to(args.dir)))
     if not switching:
         print(say(lang, "already_running", folder=_relative(args.dir), url=url), file=sys.stderr)
         return 1
@@ -267,56 +268,6 @@ def _join(source, args, lang, pid):
         import webbrowser
         webbrowser.open(url)
     return 0
-
-
-def _open_in_jupyterlab(folder, notebook):
-    """Whether the JupyterLab running on `folder` has `notebook` open (a tab with its
-    kernel: JupyterLab's sessions).  Resetting a lesson under an open tab made JupyterLab
-    ask, at its next save, whether to overwrite the lesson with the tab's copy."""
-    try:
-        lock = workspace.lock(folder)
-    except workspace.WorkspaceError as error:
-        if error.key != "already_running":
-            raise
-        server = running_server(folder, error.values["pid"])
-    else:
-        os.close(lock)                    # nothing runs there
-        return False
-    if server is None:
-        return False
-    import json
-    import urllib.request
-    request = urllib.request.Request(server["url"].rstrip("/") + "/api/sessions",
-                                     headers={"Authorization": f"token {server.get('token', '')}"})
-    try:
-        with urllib.request.urlopen(request, timeout=5) as answer:
-            sessions = json.loads(answer.read())
-    except (OSError, ValueError):         # no answer: say nothing rather than guess
-        return False
-    wanted = pathlib.Path(notebook).resolve().relative_to(pathlib.Path(folder).resolve())
-    return any(pathlib.PurePosixPath(session.get("path", "")) == pathlib.PurePosixPath(
-        wanted.as_posix()) for session in sessions)
-
-
-def running_server(folder, pid):
-    """The JupyterLab serving `folder` (Jupyter's own record of it: url, token, pid...),
-    found by the pid that holds the workspace's lock or by its root; None if not listed."""
-    try:
-        from jupyter_server.serverapp import list_running_servers
-        servers = list(list_running_servers())
-    except Exception:       # noqa: BLE001 — no list: the process id still tells where to look
-        servers = []
-    root = pathlib.Path(folder).resolve()
-    for server in servers:
-        if str(server.get("pid")) == pid or pathlib.Path(server.get("root_dir", "")) == root:
-            return server
-    return None
-
-
-def server_url(server, path):
-    """The address of `path` on a running server, with its token."""
-    token = server.get("token")
-    return server["url"].rstrip("/") + path + (f"?token={token}" if token else "")
 
 
 def _print_progress(folder, lang):
