@@ -211,7 +211,7 @@ COMMON = {
         "en": "The gradient for input {input} has the broadcast shape {got}, not the input's "
               "shape {expected}. Sum it over the dimensions that broadcasting expanded.",
         "zh": "输入 {input} 的梯度是广播后的形状 {got}，而不是输入本身的形状 {expected}。"
-              "要在被广播扩展的维度上求和。"},
+              "要在被广播的维度上求和。"},
     "size_one_dims": {
         "en": "The gradient for input {input} has the right number of elements but the shape "
               "{got}, not the input's shape {expected}: a dimension of size 1 was dropped or "

@@ -20,7 +20,7 @@ MESSAGES = {
               "以及它应该放在 grad_output 的哪一边（形状必须对得上）。"},
     "return_values_and_indices": {
         "en": "forward must return a tuple of two tensors: (values, indices).",
-        "zh": "forward 必须返回由两个张量组成的元组：(values, indices)。"},
+        "zh": "forward 必须返回一个元组，里面是两个张量：(values, indices)。"},
     "indices_dtype": {
         "en": "The indices have dtype {got}; they must be int64 (as x.max(dim=1) gives them).",
         "zh": "索引的数据类型是 {got}，必须是 int64（和 x.max(dim=1) 给出的一样）。"},

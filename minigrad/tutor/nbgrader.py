@@ -26,6 +26,8 @@ import re
 
 import nbformat
 
+from minigrad.lessons import YOUR_CODE_HERE
+
 CONFIG = "nbgrader_config.py"
 CONFIG_TEXT = '''\
 # nbgrader's settings for minigrad's lessons, written by `minigrad-tutor --nbgrader`.
@@ -34,11 +36,12 @@ c = get_config()  # noqa: F821 (nbgrader defines it)
 
 c.CourseDirectory.course_id = "minigrad"
 # The stub that replaces an answer in the released notebook, as minigrad's student notebooks have it.
-c.ClearSolutions.code_stub = {"python": "# YOUR CODE HERE\\nraise NotImplementedError()"}
+c.ClearSolutions.code_stub = {{"python": "{stub}\\nraise NotImplementedError()"}}
 # Seconds a cell may run while autograding (lesson 11 trains a small network).
 c.Execute.timeout = 300
 '''
-STUB = re.compile(r"^([ \t]*)# YOUR CODE HERE\n\1raise NotImplementedError\(\)$", re.MULTILINE)
+STUB = re.compile(r"^([ \t]*)(?:" + "|".join(map(re.escape, YOUR_CODE_HERE.values()))
+                  + r")\n\1raise NotImplementedError\(\)$", re.MULTILINE)
 ADDED, UNCHANGED, KEPT = "added", "unchanged", "kept"
 
 
@@ -85,7 +88,7 @@ def write_course(lessons_dir, folder, lang):
     <lang>/NN-slug.ipynb and <lang>/solutions/); returns [(path, ADDED, UNCHANGED or KEPT)]."""
     folder = pathlib.Path(folder)
     lessons = pathlib.Path(lessons_dir) / lang
-    written = [_write_new(folder / CONFIG, CONFIG_TEXT)]
+    written = [_write_new(folder / CONFIG, CONFIG_TEXT.format(stub=YOUR_CODE_HERE[lang]))]
     for student in sorted(lessons.glob("[0-9][0-9]-*.ipynb")):
         worked = lessons / "solutions" / student.name
         if not worked.exists():                   # the course index: nothing to grade
