@@ -105,15 +105,14 @@ def page_player(player):
     ident, scope = f"mgpage-{token}", f"#mgpage-{token}"
     lang, frames, step = player.lang, player.frames, player.step
     count = len(frames)
-    css = [_where_it_shows(),
-           player._picture(scope).split("<style>", 1)[1].split("</style>", 1)[0],
+    picture_css, picture = player._picture(scope).removeprefix("<style>").split("</style>", 1)
+    css = [_where_it_shows(), picture_css,
            player.side_rules(True, f"{scope}.mg-src"),
            player.side_rules(False, f"{scope}:not(.mg-src)"),
            player.view_rules(True, f"{scope}.mg-follow"),
            player.view_rules(False, f"{scope}:not(.mg-follow)"),
            f"{scope}{{{css_variables(player.step_variables(frames[step]))}}}",
            _bar_css(scope)]
-    picture = player._picture(scope).split("</style>", 1)[1]
     templates = "".join(
         '<template class="mg-step" '
         + " ".join(f'data-{name}="{value}"' for name, value in
