@@ -78,7 +78,7 @@ SOURCE_LABEL = {"en": "Source", "zh": "源码"}
 def shown_source_line(page):
     """The line number the source view highlights now (None: none shown)."""
     return page.evaluate("""() => {
-        const shown = [...document.querySelectorAll('.minigrad-source .mg-line')]
+        const shown = [...document.querySelectorAll('.minigrad-player .minigrad-source .mg-line')]
             .filter(line => getComputedStyle(line.parentElement).opacity === '1');
         return shown.length === 1 ? +shown[0].getAttribute('data-line') : null;
     }""")
@@ -110,12 +110,15 @@ def test_a_saved_page_plays_without_a_kernel(browser, html_manager, tmp_path, ar
     }""", arg=[CAPTION, first[0]], timeout=10_000)
     second = caption_state(page)
     assert second[0] == "1" and words.format(k=2) in second[1] and second[1] != first[1]
-    shown = page.evaluate("""() => [...document.querySelectorAll('.minigrad-graph g[class^=mg-t]')]
+    shown = page.evaluate("""() => [...document.querySelectorAll(
+        '.minigrad-player .minigrad-graph g[class^=mg-t]')]
         .filter(g => getComputedStyle(g).opacity === '1').length""")
     assert shown > 0, "no piece of the graph is shown at step 2"
+    assert not page.locator(".minigrad-page-player").is_visible(), (
+        "the page player shows next to the widget the page's widget manager drew")
     # the engine's source beside the graph, in the browser alone: the line moves with the step
     page.locator(f'.mg-side-toggle button:text-is("{SOURCE_LABEL[lang]}")').click()
-    page.locator(".minigrad-source").wait_for(state="visible")
+    page.locator(".minigrad-player .minigrad-source").wait_for(state="visible")
     lines = [shown_source_line(page)]
     for _ in range(4):
         if len(set(lines)) > 1:
@@ -125,7 +128,7 @@ def test_a_saved_page_plays_without_a_kernel(browser, html_manager, tmp_path, ar
         lines.append(shown_source_line(page))
     assert None not in lines and len(set(lines)) > 1, lines
     page.screenshot(path=str(artifacts / f"static-page-source-{lang}.png"), full_page=True)
-    page.locator(".widget-play button").first.click()       # Play, in the browser alone
+    page.locator(".minigrad-player .widget-play button").first.click()    # Play, browser alone
     page.wait_for_function("""selector => +document.querySelector(selector)
         .getAttribute('data-step') >= 3""", arg=CAPTION, timeout=10_000)
     page.screenshot(path=str(artifacts / f"static-page-{lang}.png"), full_page=True)
