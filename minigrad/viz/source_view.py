@@ -107,8 +107,9 @@ def _comment_start(line):
 def wrap_code(line, width=WRAP):
     """A line as rows of at most `width` characters: [(start, end)] slices of the line,
     cut before its comment, else at a space where there is one; the rows after the first
-    are shown indented four more than the line."""
-    indent = len(line) - len(line.lstrip()) + 4
+    are shown indented four more than the line (at most a third of the row: a deeply
+    indented continuation line keeps room for its words)."""
+    indent = min(len(line) - len(line.lstrip()) + 4, width // 3)
     comment = _comment_start(line)
     rows, start = [], 0
     while len(line) - start > (width if not rows else width - indent):
