@@ -11,6 +11,7 @@ loop or of `Function.apply` that was running when it was emitted, found by
 walking up Python's call stack only while a recorder listens.
 """
 import itertools
+import os
 import sys
 from collections import namedtuple
 
@@ -26,6 +27,7 @@ Where = namedtuple("Where", "file line function first_line")
 # the functions a recording points at: {code object: name}
 _SHOWN = {function.__code__: function.__qualname__
           for function in (run_backward, Function.apply.__func__)}
+_PACKAGE = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep   # minigrad/
 
 
 def where():
@@ -80,6 +82,18 @@ def packed_nbytes(packed):
     return int(nbytes) if isinstance(nbytes, int) else 0
 
 
+def called_from():
+    """The line outside minigrad that led here: the student's line that used the op (a
+    `Where`), or None when minigrad was called from nowhere else."""
+    frame = sys._getframe(1)
+    while frame is not None and frame.f_code.co_filename.startswith(_PACKAGE):
+        frame = frame.f_back
+    if frame is None:
+        return None
+    return Where(frame.f_code.co_filename, frame.f_lineno, frame.f_code.co_name,
+                 frame.f_code.co_firstlineno)
+
+
 def _short_name(node):
     return node.name().split("::")[-1]
 
@@ -103,7 +117,7 @@ class Narration:
                    sequence_nr=node._sequence_nr,
                    inputs=[(ident(n), nr) for n, nr in node.next_functions],
                    outputs=[describe(o) for o in outputs if hasattr(o, "_data")],
-                   leaves=leaves)
+                   leaves=leaves, caller=called_from())
 
     def tensor_saved(self, node, slot, tensor, is_output):
         self._emit("tensor_saved", node=ident(node), slot=slot, tensor=describe(tensor),

@@ -6,7 +6,7 @@ import operator
 
 from ..ops import ordering, reduce
 from ..ops.arithmetic import binary_arrays, is_tensor
-from . import arguments, devices, functions_compare, return_types
+from . import arguments, devices, dtypes, functions_compare, return_types
 
 
 class TensorCompare:
@@ -102,15 +102,17 @@ class TensorCompare:
     @arguments.method
     def argmax(self, dim=None, keepdim=False):
         ordering.refuse_bool(self, "argmax")
+        # numpy's argmax and argmin give numpy's platform int (int32 on 32-bit machines, as in
+        # the browser's Pyodide); PyTorch's indices are int64 everywhere
         if dim is None:
-            return self._new(self._data.argmax())
+            return self._new(self._data.argmax().astype(dtypes.int64.numpy))
         return self.max(dim, keepdim).indices
 
     @arguments.method
     def argmin(self, dim=None, keepdim=False):
         ordering.refuse_bool(self, "argmin")
         if dim is None:
-            return self._new(self._data.argmin())
+            return self._new(self._data.argmin().astype(dtypes.int64.numpy))
         return self.min(dim, keepdim).indices
 
     # --- orderings: sort, topk, median, mode ... -------------------------------
