@@ -58,7 +58,8 @@ def test_backward_highlights_the_line_of_the_engine_loop_that_did_the_step():
     shown = {}
     for frame in story:
         function, line = shown_line(frame)
-        assert function == "run_backward" and not line.startswith(("narration.", "if tracing."))
+        assert function == "run_backward" and not line.startswith(("seams.recorder.",
+                                                                   "if seams.recorder"))
         shown.setdefault(frame.event.kind, set()).add(line)
         where, _ = frame._listing.located[frame.step]
         svg = "".join(svg for _, svg in frame._listing.pieces(frame))

@@ -10,7 +10,7 @@ what the caption says highlighted:
   or their function) and the line that used the op and so created X: the event's
   `caller`.  Every node is made by the same line of Function.apply, which told
   nothing;
-- the engine narrates a step just after doing it (`narration.node_started(...)`
+- the engine narrates a step just after doing it (`seams.recorder.node_started(...)`
   under the line that took the node off the ready queue), so a highlight never
   rests on a narration call: it moves to the line that did the step (DID_IT),
   found by its text in the function as it is now.
@@ -125,6 +125,10 @@ def wrap_code(line, width=WRAP):
     return rows, indent
 
 
+# how the core's narration reads: a call on the recorder, behind a check that one listens
+NARRATION, NARRATION_GUARD = "seams.recorder.", "if seams.recorder"
+
+
 def shown_where(frame, lines_of):
     """Where frame k's highlight goes (see the module's docstring), or None.
 
@@ -137,12 +141,12 @@ def shown_where(frame, lines_of):
         return None
     first, lines = lines_of(where)
     here = where.line - first
-    if not 0 <= here < len(lines) or not lines[here].lstrip().startswith("narration."):
+    if not 0 <= here < len(lines) or not lines[here].lstrip().startswith(NARRATION):
         return where
     wanted = DID_IT.get(event.kind)
     for index in range(here - 1, -1, -1):
         code = lines[index].strip()
-        if (wanted in code if wanted else code and not code.startswith(("#", "if tracing."))):
+        if (wanted in code if wanted else code and not code.startswith(("#", NARRATION_GUARD))):
             return where._replace(line=first + index)
     return where
 
