@@ -161,6 +161,30 @@ def test_graph_is_collected_with_its_output():
     assert node() is None
 
 
+def test_what_a_pack_hook_made_is_freed_with_the_graph_without_the_garbage_collector():
+    """exp and tanh save their output: packed by hooks, it must not hold its own node (a
+    cycle only gc would break), or a pack hook's file stays on disk after `del y`."""
+    freed = []
+
+    class Packed:
+        def __init__(self, tensor):
+            self.tensor = tensor.detach().clone()
+
+        def __del__(self):
+            freed.append(1)
+
+    x = torch.tensor([1.0, 2.0], requires_grad=True)
+    gc.disable()
+    try:
+        with torch.autograd.graph.saved_tensors_hooks(Packed, lambda packed: packed.tensor):
+            y = x.exp().tanh().sin()              # two saved outputs, one saved input
+        assert freed == []
+        del y
+        assert len(freed) == 3
+    finally:
+        gc.enable()
+
+
 def test_unused_leaf_keeps_grad_none():
     x = torch.tensor([1.0], requires_grad=True)
     unused = torch.tensor([1.0], requires_grad=True)

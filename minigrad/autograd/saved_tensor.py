@@ -63,10 +63,14 @@ class SavedTensor:
         if tensor._version != self.version:
             raise RuntimeError(ERR_PACK_HOOK_IN_PLACE)
         self.unpack_hook = unpack_hook
-        # unpack() gives the hook's result the saved tensor's place in the graph back
-        self.grad_fn, self.requires_grad = tensor.grad_fn, tensor._requires_grad
-        self.accumulator = (leaf_accumulator(tensor)
-                            if self.grad_fn is None and self.requires_grad else None)
+        # unpack() gives the hook's result the saved tensor's place in the graph back; a
+        # saved output's place is the node that saves it (unpack gets it): holding it here
+        # would be a cycle, node -> saved output -> node, which only the garbage collector
+        # frees (with what the pack hook made: a file on disk, GPU memory)
+        if not self.is_output:
+            self.grad_fn, self.requires_grad = tensor.grad_fn, tensor._requires_grad
+            self.accumulator = (leaf_accumulator(tensor)
+                                if self.grad_fn is None and self.requires_grad else None)
         if tracing.active is not None:
             narration.tensor_packed(node, self.slot, self.packed)
 
