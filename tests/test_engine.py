@@ -476,3 +476,19 @@ def test_create_graph_gives_higher_order_derivatives():
     assert np.allclose(g.tolist(), np.cos([0.3, -1.2]))
     assert np.allclose(h.tolist(), -np.sin([0.3, -1.2]))
     assert np.allclose(k.tolist(), -np.cos([0.3, -1.2]))
+
+
+def test_the_gradient_of_a_power_records_pytorchs_three_nodes():
+    """Lesson 09 replays it: grad * (3 * x.pow(2)) is PowBackward0, then MulBackward1
+    (a tensor times a number, PyTorch's mul.Scalar), then MulBackward0."""
+    x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    (g,) = torch.autograd.grad((x ** 3).sum(), x, create_graph=True)
+    chain, node = [], g.grad_fn
+    while node is not None:
+        chain.append(node.name())
+        node = next((n for n, _ in node.next_functions if n is not None), None)
+    assert chain == ["MulBackward0", "MulBackward1", "PowBackward0",
+                     "torch::autograd::AccumulateGrad"]
+    assert g.grad_fn.next_functions[1][0]._saved_other == 3
+    (h,) = torch.autograd.grad(g.sum(), x)
+    assert h.tolist() == [6.0, 12.0, 18.0]

@@ -32,7 +32,7 @@ SLOT_NAMES = {
 # PyTorch's name of a non-tensor argument -> the ctx attribute an op keeps it in
 ATTRIBUTE_NAMES = {"exponent": "exponent", "alpha": "alpha", "min": "low", "max": "high",
                    "dim": "dim"}
-ATTRIBUTE_NAMES_BY_NODE = {"PowBackward2": {"self": "number"},
+ATTRIBUTE_NAMES_BY_NODE = {"PowBackward2": {"self": "number"}, "MulBackward1": {"other": "number"},
                            "SumBackward1": {"dim": "dims", "keepdim": "keepdim"},
                            "LinalgVectorNormBackward0": {"ord": "p", "keepdim": "keepdim"}}
 # the nodes whose ctx.shape is the shape of their input, PyTorch's self_sym_sizes

@@ -257,3 +257,15 @@ def case_missing_methods_used_by_graph_demos(T, rec):
         rec(m, hasattr(x, m))
     rec("allow_mutation_on_saved_tensors", hasattr(T.autograd.graph, "allow_mutation_on_saved_tensors"))
     rec("increment_version", hasattr(T.autograd.graph, "increment_version"))
+
+
+def case_double_backward_of_pow_records_pytorchs_nodes(T, rec):
+    x = T.tensor([1., 2., 3.], requires_grad=True)
+    (g,) = T.autograd.grad((x ** 3).sum(), x, create_graph=True)
+    chain, node = [], g.grad_fn
+    while node is not None:
+        chain.append(node.name())
+        node = next((n for n, _ in node.next_functions if n is not None), None)
+    rec("chain", chain)     # torch MulBackward0, MulBackward1, PowBackward0, AccumulateGrad
+    rec("second", T.autograd.grad(g.sum(), x)[0])
+
