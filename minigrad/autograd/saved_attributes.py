@@ -68,6 +68,27 @@ def saved_attribute(node, name):
     raise AttributeError(f"'{node.name()}' object has no attribute '{name}'")
 
 
+def saved_attribute_names(node):
+    """The `_saved_<x>` and `_raw_saved_<x>` names `node` answers to, for dir(node): those
+    that read a value, and those that raise as PyTorch's do once backward freed them."""
+    name = node.name()
+    keys = [*SLOT_NAMES.get(name, ()), *ATTRIBUTE_NAMES_BY_NODE.get(name, ATTRIBUTE_NAMES),
+            "self_sym_sizes", "mat2_sym_sizes", "indices", "tensors"]
+    if name in _FROM_KEY_OR_DIMS:
+        keys.extend(_FROM_KEY_OR_DIMS[name](node))
+    found = []
+    for key in dict.fromkeys(keys):
+        for prefix in ("_saved_", "_raw_saved_"):
+            try:
+                saved_attribute(node, prefix + key)
+            except AttributeError:
+                continue
+            except RuntimeError:        # freed: the name stays, reading it raises
+                pass
+            found.append(prefix + key)
+    return found
+
+
 def _transpose_dims(node):
     return {"dim0": node.dims[0], "dim1": node.dims[1]}
 

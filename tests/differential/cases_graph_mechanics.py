@@ -269,3 +269,20 @@ def case_double_backward_of_pow_records_pytorchs_nodes(T, rec):
     rec("chain", chain)     # torch MulBackward0, MulBackward1, PowBackward0, AccumulateGrad
     rec("second", T.autograd.grad(g.sum(), x)[0])
 
+
+def case_dir_lists_the_tensors_a_node_saved(T, rec):
+    x = T.tensor([[1., -2., 3.], [0.5, 4., -1.]], requires_grad=True)
+    w = T.tensor([[1., 0.], [2., -1.], [0., 3.]], requires_grad=True)
+    h = (x @ w).tanh()
+    loss = (h * h).sum() + x.exp().sum() + (x ** 2).mean() + x.clamp(-1, 1).sigmoid().sum()
+    seen, stack = [], [loss.grad_fn]
+    while stack:
+        node = stack.pop()
+        if node is None or node in seen:
+            continue
+        seen.append(node)
+        stack.extend(n for n, _ in node.next_functions)
+        saved = [a for a in dir(node) if a.startswith("_saved_")
+                 and isinstance(getattr(node, a), T.Tensor)]
+        raw = [a for a in dir(node) if a.startswith("_raw_saved_")]
+        rec(node.name() + str(len(seen)), (saved, raw))
