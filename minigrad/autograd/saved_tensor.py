@@ -5,7 +5,7 @@ import re
 import weakref
 
 from .. import dtypes, tracing
-from . import narration, tensor_door
+from . import anomaly, narration, tensor_door
 from .grad_mode import no_grad
 from .node import leaf_accumulator
 
@@ -181,12 +181,20 @@ class SavedTensor:
             "one of the variables needed for gradient computation has been modified by "
             f"an inplace operation: [{self.description}]{where} is at version "
             f"{self.version_counter.value}; expected version {self.version} instead. Hint: "
-            "enable anomaly detection to find the operation that failed to compute its "
-            "gradient, with torch.autograd.set_detect_anomaly(True).\n"
+            f"{HINT_IN_ANOMALY_MODE if anomaly.is_enabled() else HINT_ANOMALY_MODE}\n"
             f"minigrad hint: {node.name()} saved this tensor for backward and it was "
             "changed in place afterwards, so backward would use the wrong value. Use an "
             "out-of-place op instead (y = y + 1, not y.add_(1)), or clone() the tensor "
             "before modifying it.")
+
+
+# The end of PyTorch's "modified by an inplace operation" error, out of anomaly mode and in it
+HINT_ANOMALY_MODE = (
+    "enable anomaly detection to find the operation that failed to compute its gradient, "
+    "with torch.autograd.set_detect_anomaly(True).")
+HINT_IN_ANOMALY_MODE = (
+    "the backtrace further above shows the operation that failed to compute its gradient. "
+    "The variable in question was changed in there or anywhere later. Good luck!")
 
 
 ERR_BACKWARD_TWICE = (

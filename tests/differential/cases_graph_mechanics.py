@@ -286,3 +286,23 @@ def case_dir_lists_the_tensors_a_node_saved(T, rec):
                  and isinstance(getattr(node, a), T.Tensor)]
         raw = [a for a in dir(node) if a.startswith("_raw_saved_")]
         rec(node.name() + str(len(seen)), (saved, raw))
+
+
+def case_version_error_hint_in_and_out_of_anomaly_mode(T, rec):
+    import warnings
+    x = T.tensor([[1., -2., 3.], [0.5, 4., -1.]], requires_grad=True)
+    h = x.exp()
+    h[:, 0] = 0.                          # a write through a view of a saved output
+    with rec.raises("output 0 of Exp", "Hint: enable anomaly detection",
+                    name="out of anomaly mode"):
+        h.sum().backward()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        with T.autograd.detect_anomaly():
+            h = x.exp()
+            h[:, 0] = 0.
+            with rec.raises("output 0 of Exp", "the backtrace further above shows the "
+                            "operation that failed to compute its gradient. The variable in "
+                            "question was changed in there or anywhere later. Good luck!",
+                            name="in anomaly mode"):
+                h.sum().backward()
