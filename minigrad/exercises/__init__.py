@@ -98,6 +98,10 @@ EXERCISES = {
     "max_with_index": _exercise("06-ctx-flags", "ctx_flags",
                                 "MaxWithIndex: (values, indices) of the row maxima",
                                 "MaxWithIndex：每行最大值及其索引，索引不可导"),
+    "polar": _exercise("06-ctx-flags", "modern_api",
+                       "Polar: (r·cos θ, r·sin θ) with setup_context, materialization off and "
+                       "needs_input_grad",
+                       "Polar：(r·cos θ, r·sin θ)，用 setup_context、关闭补零并使用 needs_input_grad"),
     "clip_grad_hook": _exercise("07-hooks", "hooks",
                                 "hook(grad): the gradient clamped to [-1, 1]",
                                 "hook(grad)：把梯度截断到 [-1, 1] 的张量钩子"),
