@@ -282,8 +282,9 @@ def case_dir_lists_the_tensors_a_node_saved(T, rec):
             continue
         seen.append(node)
         stack.extend(n for n, _ in node.next_functions)
-        saved = [a for a in dir(node) if a.startswith("_saved_")
+        saved = [a for a in dir(node) if a.startswith("_saved")
                  and isinstance(getattr(node, a), T.Tensor)]
+        rec(node.name() + str(len(seen)) + " _saved", "_saved" in dir(node))
         raw = [a for a in dir(node) if a.startswith("_raw_saved_")]
         rec(node.name() + str(len(seen)), (saved, raw))
 
