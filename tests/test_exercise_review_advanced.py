@@ -202,6 +202,255 @@ class PolarSinSign(_Polar):
         return grad_r, grad_theta
 
 
+# ---------------------------------------------------------------- saved_bytes
+
+def _saved_tensors(output):
+    """(node, name, tensor) for every tensor a node of the graph saved, each node once."""
+    found, seen, stack = [], set(), [output.grad_fn]
+    while stack:
+        node = stack.pop()
+        if node is None or node in seen:
+            continue
+        seen.add(node)
+        for name in dir(node):
+            if name.startswith("_saved_") and isinstance(getattr(node, name), torch.Tensor):
+                found.append((node, name, getattr(node, name)))
+        stack.extend(n for n, _ in node.next_functions)
+    return found
+
+
+@right("saved_bytes")
+def saved_bytes_recursive(output):
+    """Depth first by recursion, memory told apart by data_ptr, sizes from nbytes."""
+    seen, memory = set(), {}
+
+    def visit(node):
+        if node is None or node in seen:
+            return
+        seen.add(node)
+        for name in dir(node):
+            value = getattr(node, name) if name.startswith("_saved") else None
+            if isinstance(value, torch.Tensor):
+                memory[value.data_ptr()] = value.nbytes
+        for next_node, _ in node.next_functions:
+            visit(next_node)
+
+    visit(output.grad_fn)
+    return sum(memory.values())
+
+
+@right("saved_bytes")
+def saved_bytes_breadth_first(output):
+    import collections as _collections
+    queue, seen, pointers, total = _collections.deque([output.grad_fn]), {output.grad_fn}, set(), 0
+    while queue:
+        node = queue.popleft()
+        for attribute in (a for a in dir(node) if a.startswith("_saved_")):
+            tensor = getattr(node, attribute)
+            if torch.is_tensor(tensor) and tensor.data_ptr() not in pointers:
+                pointers.add(tensor.data_ptr())
+                total += tensor.element_size() * tensor.numel()
+        for next_node, _ in node.next_functions:
+            if next_node is not None and next_node not in seen:
+                seen.add(next_node)
+                queue.append(next_node)
+    return total
+
+
+@wrong("saved_bytes", "counted_twice")
+def saved_bytes_each_save(output):
+    return sum(t.numel() * t.element_size() for _, _, t in _saved_tensors(output))
+
+
+@wrong("saved_bytes", "compared_objects")
+def saved_bytes_by_identity(output):
+    distinct = {id(t): t for _, _, t in _saved_tensors(output)}
+    return sum(t.numel() * t.element_size() for t in distinct.values())
+
+
+@wrong("saved_bytes", "counted_elements")
+def saved_bytes_elements(output):
+    return sum({t.data_ptr(): t.numel() for _, _, t in _saved_tensors(output)}.values())
+
+
+@wrong("saved_bytes", "found_nothing")
+def saved_bytes_root_only(output):
+    node = output.grad_fn
+    tensors = [getattr(node, a) for a in dir(node) if a.startswith("_saved_")]
+    return sum(t.nbytes for t in tensors if isinstance(t, torch.Tensor))
+
+
+@wrong("saved_bytes", "not_a_byte_count")
+def saved_bytes_in_mib(output):
+    return saved_bytes_recursive(output) / 2**20
+
+
+@wrong("saved_bytes", "wrong_byte_count")
+def saved_bytes_of_the_leaves_too(output):
+    """Adds the leaves (AccumulateGrad's variable), which are not saved tensors."""
+    memory = {t.data_ptr(): t.nbytes for _, _, t in _saved_tensors(output)}
+    for node in {n for n, _, _ in _saved_tensors(output)}:
+        for next_node, _ in node.next_functions:
+            if hasattr(next_node, "variable"):
+                memory[next_node.variable.data_ptr()] = next_node.variable.nbytes
+    return sum(memory.values())
+
+
+# ---------------------------------------------------------------- checkpoint
+
+class _Checkpoint(Function):
+    @staticmethod
+    def forward(ctx, fn, x):
+        ctx.fn = fn
+        ctx.save_for_backward(x)
+        return fn(x)
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        (x,) = ctx.saved_tensors
+        with torch.enable_grad():
+            x = x.detach().requires_grad_()
+            output = ctx.fn(x)
+        return None, torch.autograd.grad(output, x, grad_output)[0]
+
+
+@right("checkpoint")
+class CheckpointAsPyTorchsReentrantOne(Function):
+    """As torch.utils.checkpoint's CheckpointFunction: detached inputs, autograd.backward,
+    then their .grad."""
+    @staticmethod
+    def forward(ctx, run_function, *args):
+        ctx.run_function = run_function
+        ctx.save_for_backward(*args)
+        with torch.no_grad():
+            outputs = run_function(*args)
+        return outputs
+
+    @staticmethod
+    def backward(ctx, *grad_outputs):
+        inputs = ctx.saved_tensors
+        detached = [inp.detach() for inp in inputs]
+        for d, inp in zip(detached, inputs):
+            d.requires_grad = inp.requires_grad
+        with torch.enable_grad():
+            outputs = ctx.run_function(*detached)
+        torch.autograd.backward(outputs, grad_outputs)
+        return (None,) + tuple(d.grad for d in detached)
+
+
+@right("checkpoint")
+class CheckpointSetupContext(Function):
+    @staticmethod
+    def forward(fn, x):
+        return fn(x)
+
+    @staticmethod
+    def setup_context(ctx, inputs, output):
+        ctx.fn, x = inputs
+        ctx.save_for_backward(x)
+
+    backward = _Checkpoint.backward
+
+
+@right("checkpoint")
+class CheckpointInputOnCtx(_Checkpoint):
+    """x as a ctx attribute: PyTorch tolerates it, and it is still the only tensor kept."""
+    @staticmethod
+    def forward(ctx, fn, x):
+        ctx.fn, ctx.x = fn, x
+        return fn(x)
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        with torch.enable_grad():
+            x = ctx.x.detach().requires_grad_(True)
+            (grad,) = torch.autograd.grad(ctx.fn(x), (x,), (grad_output,))
+        return None, grad
+
+
+@wrong("checkpoint", "recompute_records_nothing")
+class CheckpointWithoutEnableGrad(_Checkpoint):
+    @staticmethod
+    def backward(ctx, grad_output):
+        (x,) = ctx.saved_tensors
+        x = x.detach().requires_grad_()
+        output = ctx.fn(x)
+        return None, torch.autograd.grad(output, x, grad_output)[0]
+
+
+@wrong("checkpoint", "saves_the_output")
+class CheckpointSavesOutput(_Checkpoint):
+    @staticmethod
+    def forward(ctx, fn, x):
+        ctx.fn = fn
+        output = fn(x)
+        ctx.save_for_backward(x, output)
+        return output
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        x, _ = ctx.saved_tensors
+        with torch.enable_grad():
+            x = x.detach().requires_grad_()
+            output = ctx.fn(x)
+        return None, torch.autograd.grad(output, x, grad_output)[0]
+
+
+@wrong("checkpoint", "keeps_intermediates")
+class CheckpointRecordsInForward(Function):
+    """Records fn's graph in forward, to reuse it in backward: the memory is kept."""
+    @staticmethod
+    def forward(ctx, fn, x):
+        with torch.enable_grad():
+            ctx.x = x.detach().requires_grad_()
+            ctx.output = fn(ctx.x)
+        return ctx.output.detach()
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        return None, torch.autograd.grad(ctx.output, ctx.x, grad_output)[0]
+
+
+@wrong("checkpoint", "backward_through_x")
+class CheckpointBackwardOnTheSavedX(_Checkpoint):
+    """Recomputes on the saved x itself and calls .backward(): the gradient goes on into
+    x's own history, and the gradient returned adds it again."""
+    @staticmethod
+    def backward(ctx, grad_output):
+        (x,) = ctx.saved_tensors
+        with torch.enable_grad():
+            output = ctx.fn(x)
+            (grad,) = torch.autograd.grad(output, x, grad_output, retain_graph=True)
+        output.backward(grad_output)
+        return None, grad
+
+
+@wrong("checkpoint", "forgot_grad_output")
+class CheckpointSumsTheOutput(_Checkpoint):
+    @staticmethod
+    def backward(ctx, grad_output):
+        (x,) = ctx.saved_tensors
+        with torch.enable_grad():
+            x = x.detach().requires_grad_()
+            output = ctx.fn(x).sum()
+        return None, torch.autograd.grad(output, x)[0]
+
+
+@wrong("checkpoint", "wrong_num_grads")
+class CheckpointOneGradient(_Checkpoint):
+    @staticmethod
+    def backward(ctx, grad_output):
+        return _Checkpoint.backward(ctx, grad_output)[1]
+
+
+@wrong("checkpoint", "saved_non_tensor")
+class CheckpointSavesFn(_Checkpoint):
+    @staticmethod
+    def forward(ctx, fn, x):
+        ctx.save_for_backward(fn, x)
+        return fn(x)
+
+
 # ---------------------------------------------------------------- the tests
 
 @pytest.fixture(autouse=True)
@@ -215,7 +464,7 @@ def _label(answer):
     return getattr(answer, "__name__", type(answer).__name__)
 
 
-EXERCISE_IDS = ("polar",)
+EXERCISE_IDS = ("polar", "saved_bytes", "checkpoint")
 
 
 def test_every_exercise_here_has_three_kinds_of_mistake_and_two_right_answers():

@@ -36,4 +36,37 @@ class Polar(Function):
         return grad_r, grad_theta
 
 
-SOLUTIONS = {"polar": Polar}
+def saved_bytes(output):
+    memory, seen, stack = {}, set(), [output.grad_fn]
+    while stack:
+        node = stack.pop()
+        if node is None or node in seen:
+            continue
+        seen.add(node)
+        for name in dir(node):
+            if name.startswith("_saved_"):
+                value = getattr(node, name)
+                if isinstance(value, torch.Tensor):
+                    memory[value.data_ptr()] = value.numel() * value.element_size()
+        stack.extend(next_node for next_node, _ in node.next_functions)
+    return sum(memory.values())
+
+
+class Checkpoint(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, fn, x):
+        ctx.fn = fn
+        ctx.save_for_backward(x)
+        return fn(x)
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        (x,) = ctx.saved_tensors
+        with torch.enable_grad():
+            x = x.detach().requires_grad_()
+            output = ctx.fn(x)
+        (grad_x,) = torch.autograd.grad(output, x, grad_output)
+        return None, grad_x
+
+
+SOLUTIONS = {"polar": Polar, "saved_bytes": saved_bytes, "checkpoint": Checkpoint}

@@ -460,9 +460,10 @@ from minigrad.lessons import show_source
 show_source(forward_ad._builtin_jvp)
 
 # %% [markdown] lang="en"
-# That was the last lesson. The course index shows the exercises you have passed; the files in
-# `minigrad/` are there to read whenever you want to see how a piece works.
+# With forward mode, both directions of automatic differentiation are open. The course index
+# shows the exercises you have passed; the files in `minigrad/` are there to read whenever you
+# want to see how a piece works.
 
 # %% [markdown] lang="zh"
-# 全部课程到此结束。课程目录里能看到你已经通过的练习；想知道某个部分是怎么实现的，
+# 学完前向模式，自动微分的两个方向就都打通了。课程目录里能看到你已经通过的练习；想知道某个部分是怎么实现的，
 # 随时可以打开 `minigrad/` 里的文件读一读。
