@@ -65,8 +65,8 @@ class SavedTensor:
         self.unpack_hook = unpack_hook
         # unpack() gives the hook's result the saved tensor's place in the graph back; a
         # saved output's place is the node that saves it (unpack gets it): holding it here
-        # would be a cycle, node -> saved output -> node, which only the garbage collector
-        # frees (with what the pack hook made: a file on disk, GPU memory)
+        # would be a cycle, node -> saved output -> node, kept until Python looks for cycles,
+        # and with it what the pack hook made (a file on disk, GPU memory)
         if not self.is_output:
             self.grad_fn, self.requires_grad = tensor.grad_fn, tensor._requires_grad
             self.accumulator = (leaf_accumulator(tensor)
