@@ -128,11 +128,11 @@ EXERCISES = {
     "mul_jvp": _exercise("12-forward-mode", "forward_mode",
                          "Mul: a·b as a custom Function with a jvp (the product rule)",
                          "Mul：带 jvp 的自定义 Function，计算 a·b（乘积法则）"),
-    "saved_bytes": _exercise("13-memory", "memory",
+    "saved_bytes": _exercise("14-memory", "memory",
                              "saved_bytes(output): the bytes a graph holds in saved tensors, "
                              "from the nodes' _saved_* attributes",
                              "saved_bytes(output)：从节点的 _saved_* 属性统计计算图保存的张量所占的字节数"),
-    "checkpoint": _exercise("13-memory", "memory",
+    "checkpoint": _exercise("14-memory", "memory",
                             "Checkpoint: fn(x) keeping only x, fn run again in backward",
                             "Checkpoint：计算 fn(x)，只保留 x，反向传播时重新运行 fn"),
 }

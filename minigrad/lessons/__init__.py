@@ -111,7 +111,7 @@ LESSONS = (
            "前向模式自动微分与对偶数", ("mul_jvp",),
            "dual numbers, forward_ad, the jvp of a custom Function",
            "对偶数、forward_ad、自定义 Function 的 jvp"),
-    Lesson(13, "13-memory", "Memory: what the graph holds, and checkpointing",
+    Lesson(14, "14-memory", "Memory: what the graph holds, and checkpointing",
            "内存：计算图持有什么，以及检查点", ("saved_bytes", "checkpoint"),
            "each node's _saved_* tensors, counting a graph's memory, checkpointing",
            "每个节点的 _saved_* 张量、统计计算图的内存、检查点"),
