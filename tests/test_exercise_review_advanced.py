@@ -451,6 +451,194 @@ class CheckpointSavesFn(_Checkpoint):
         return fn(x)
 
 
+# ---------------------------------------------------------------- logsumexp
+
+class _LogSumExp(Function):
+    @staticmethod
+    def forward(ctx, x):
+        m = x.max(dim=-1, keepdim=True).values
+        result = (x - m).exp().sum(dim=-1).log() + m.squeeze(-1)
+        ctx.save_for_backward(x, result)
+        return result
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        x, result = ctx.saved_tensors
+        return grad_output[..., None] * (x - result[..., None]).exp()
+
+
+@right("logsumexp")
+class LogSumExpSoftmax(Function):
+    """The built-ins of PyTorch: torch.logsumexp forward, torch.softmax backward."""
+    @staticmethod
+    def forward(ctx, x):
+        ctx.save_for_backward(x)
+        return torch.logsumexp(x, dim=-1)
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        (x,) = ctx.saved_tensors
+        return grad_output.unsqueeze(-1) * torch.softmax(x, dim=-1)
+
+
+@right("logsumexp")
+class LogSumExpSetupContextAmax(Function):
+    @staticmethod
+    def forward(x):
+        largest = x.amax(dim=-1, keepdim=True).detach()
+        return largest.squeeze(-1) + torch.log(torch.exp(x - largest).sum(-1))
+
+    @staticmethod
+    def setup_context(ctx, inputs, output):
+        ctx.save_for_backward(inputs[0], output)
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        x, output = ctx.saved_tensors
+        weights = torch.exp(x - output.unsqueeze(-1))
+        return weights * grad_output.unsqueeze(-1)
+
+
+@wrong("logsumexp", "overflow")
+class LogSumExpAsItReads(_LogSumExp):
+    @staticmethod
+    def forward(ctx, x):
+        result = x.exp().sum(dim=-1).log()
+        ctx.save_for_backward(x, result)
+        return result
+
+
+@wrong("logsumexp", "max_not_added_back")
+class LogSumExpShiftedOnly(_LogSumExp):
+    @staticmethod
+    def forward(ctx, x):
+        m = x.max(dim=-1, keepdim=True).values
+        result = (x - m).exp().sum(dim=-1).log()
+        ctx.save_for_backward(x, result + m.squeeze(-1))
+        return result
+
+
+@wrong("logsumexp", "backward_overflows")
+class LogSumExpPlainSoftmax(_LogSumExp):
+    @staticmethod
+    def backward(ctx, grad_output):
+        x, _ = ctx.saved_tensors
+        e = x.exp()
+        return grad_output[..., None] * e / e.sum(dim=-1, keepdim=True)
+
+
+@wrong("logsumexp", "grad_output_per_row")
+class LogSumExpGradOutputUnshaped(_LogSumExp):
+    @staticmethod
+    def backward(ctx, grad_output):
+        x, result = ctx.saved_tensors
+        return grad_output * (x - result[..., None]).exp()
+
+
+@wrong("logsumexp", "forgot_grad_output")
+class LogSumExpSoftmaxOnly(_LogSumExp):
+    @staticmethod
+    def backward(ctx, grad_output):
+        x, result = ctx.saved_tensors
+        return (x - result[..., None]).exp()
+
+
+# ---------------------------------------------------------------- pairwise_distances
+
+@right("pairwise_distances")
+def distances_by_norm(points):
+    """The built-in norm, whose backward gives 0 at 0."""
+    return (points.unsqueeze(1) - points.unsqueeze(0)).norm(dim=-1)
+
+
+@right("pairwise_distances")
+def distances_by_mask(points):
+    """A safe input where the distance is 0, then a mask; |a - b|² expanded."""
+    squares = (points * points).sum(dim=1)
+    squared = (squares[:, None] + squares[None, :] - 2 * points @ points.T).clamp(min=0)
+    coincide = squared <= 0
+    return torch.where(coincide, torch.ones_like(squared), squared).sqrt() * (~coincide)
+
+
+@wrong("pairwise_distances", "nan_gradient")
+def distances_as_written(points):
+    return ((points[:, None] - points[None]) ** 2).sum(-1).sqrt()
+
+
+@wrong("pairwise_distances", "nan_gradient")
+def distances_where_after_sqrt(points):
+    squared = ((points[:, None] - points[None]) ** 2).sum(-1)
+    return torch.where(squared > 0, squared.sqrt(), torch.zeros_like(squared))
+
+
+@wrong("pairwise_distances", "distances_changed")
+def distances_with_epsilon(points):
+    return (((points[:, None] - points[None]) ** 2).sum(-1) + 1e-12).sqrt()
+
+
+@wrong("pairwise_distances", "wrong_forward")
+def distances_squared(points):
+    return ((points[:, None] - points[None]) ** 2).sum(-1)
+
+
+@wrong("pairwise_distances", "wrong_shape")
+def distances_per_coordinate(points):
+    return (points[:, None] - points[None]).abs()
+
+
+# ---------------------------------------------------------------- fix_inplace
+
+@right("fix_inplace")
+def features_with_a_mask(x, w):
+    h = x @ w + 1
+    a = h.sigmoid() * torch.tensor([0.0, 1.0, 1.0], dtype=h.dtype)
+    return (a * a).clamp(max=0.5).sum(dim=1)
+
+
+@right("fix_inplace")
+def features_with_cat(x, w):
+    h = x @ w
+    h += 1
+    a = h.sigmoid()
+    a = torch.cat([torch.zeros_like(a[:, :1]), a[:, 1:]], dim=1)
+    b = a * a
+    b.clamp_(max=0.5)
+    return b.sum(dim=1)
+
+
+@wrong("fix_inplace", "still_modified_in_place")
+def features_clone_too_early(x, w):
+    """Clones h, which no node saved, and leaves the write into a."""
+    h = (x @ w).clone()
+    h += 1
+    a = h.sigmoid()
+    a[:, 0] = 0.0
+    b = a * a
+    b.clamp_(max=0.5)
+    return b.sum(dim=1)
+
+
+@wrong("fix_inplace", "cut_from_graph")
+def features_detached(x, w):
+    h = x @ w
+    h += 1
+    a = h.sigmoid().detach()
+    a[:, 0] = 0.0
+    b = a * a
+    b.clamp_(max=0.5)
+    return b.sum(dim=1)
+
+
+@wrong("fix_inplace", "features_changed")
+def features_without_the_zeros(x, w):
+    h = x @ w
+    h += 1
+    a = h.sigmoid()
+    b = a * a
+    b.clamp_(max=0.5)
+    return b.sum(dim=1)
+
+
 # ---------------------------------------------------------------- the tests
 
 @pytest.fixture(autouse=True)
@@ -464,7 +652,8 @@ def _label(answer):
     return getattr(answer, "__name__", type(answer).__name__)
 
 
-EXERCISE_IDS = ("polar", "saved_bytes", "checkpoint")
+EXERCISE_IDS = ("polar", "saved_bytes", "checkpoint", "logsumexp", "pairwise_distances",
+                "fix_inplace")
 
 
 def test_every_exercise_here_has_three_kinds_of_mistake_and_two_right_answers():
@@ -499,3 +688,17 @@ def test_a_right_answer_passes_quickly(exercise_id, answer, lang):
     assert result.passed, result
     assert result.message == _messages.text("passed", lang)
     assert elapsed < 1.0, f"{exercise_id} took {elapsed:.2f} s"
+
+
+def test_the_function_to_fix_is_the_lessons_own():
+    """fix_inplace's check computes the values and finite differences of `features` as the
+    lesson writes it: the same lines, in the same order."""
+    import inspect
+    import pathlib
+    from minigrad.exercises import bug_hunts
+    source = (pathlib.Path(__file__).resolve().parent.parent / "notebooks" / "sources"
+              / "15-bug-hunts.py").read_text(encoding="utf-8")
+    lesson = source[source.index("def features(x, w):"):].split("\n\n")[0].splitlines()
+    checker = [line for line in inspect.getsource(bug_hunts.features).splitlines()
+               if not line.strip().startswith('"""')]
+    assert [line.strip() for line in lesson] == [line.strip() for line in checker]

@@ -37,9 +37,11 @@ CONTRACT = {      # the ids of the lesson/exercise contract, by lesson
     "11-capstone": ("linear",),
     "12-forward-mode": ("mul_jvp",),
     "14-memory": ("saved_bytes", "checkpoint"),
+    "15-bug-hunts": ("logsumexp", "pairwise_distances", "fix_inplace"),
 }
 FUNCTION_ANSWERS = ("topo_order", "count_dependencies", "clip_grad_hook", "second_derivative",
-                    "graph_edges", "separate_gradients", "saved_bytes")
+                    "graph_edges", "separate_gradients", "saved_bytes", "pairwise_distances",
+                    "fix_inplace")
 HOOK_PAIRS = ("pack_float16", "offload_to_cpu")
 SETUP_CONTEXT = ("polar",)         # Functions written with forward(*inputs) and setup_context
 
@@ -100,11 +102,11 @@ def lesson_cells(lesson):
 
 @pytest.mark.parametrize("exercise_id", list(worked_solutions.SOLUTIONS))
 def test_a_worked_solution_kept_for_the_tests_is_its_lessons(exercise_id):
-    """Line for line: the solution blocks of the cell that defines the answer, and the rest
-    of that cell (the class and def lines the student is given)."""
+    """Line for line: the solution blocks of the last exercise cell before the check, and the
+    rest of that cell (the class and def lines the student is given)."""
     cells = lesson_cells(EXERCISES[exercise_id]["lesson"])
     checked = next(i for i, cell in enumerate(cells) if f'check("{exercise_id}"' in cell)
-    cell = cells[checked - 1]
+    cell = next(cell for cell in reversed(cells[:checked]) if "### BEGIN SOLUTION" in cell)
     blocks = re.findall(r"### BEGIN SOLUTION\n(.*?)### END SOLUTION", cell, re.S)
     solution_lines = {line.strip() for block in blocks for line in block.splitlines()} - {""}
     answer = worked_solutions.SOLUTIONS[exercise_id]

@@ -69,4 +69,40 @@ class Checkpoint(torch.autograd.Function):
         return None, grad_x
 
 
-SOLUTIONS = {"polar": Polar, "saved_bytes": saved_bytes, "checkpoint": Checkpoint}
+class LogSumExp(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x):
+        largest = x.max(dim=-1, keepdim=True).values
+        result = largest.squeeze(-1) + (x - largest).exp().sum(dim=-1).log()
+        ctx.save_for_backward(x, result)
+        return result
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        x, result = ctx.saved_tensors
+        softmax = (x - result.unsqueeze(-1)).exp()
+        return grad_output.unsqueeze(-1) * softmax
+
+
+def pairwise_distances(points):
+    differences = points[:, None, :] - points[None, :, :]
+    squared = (differences ** 2).sum(dim=-1)
+    zero = squared == 0
+    safe = torch.where(zero, torch.ones_like(squared), squared)
+    return torch.where(zero, torch.zeros_like(squared), safe.sqrt())
+
+
+def features_fixed(x, w):
+    h = x @ w
+    h += 1
+    a = h.sigmoid()
+    a = a.clone()
+    a[:, 0] = 0.0
+    b = a * a
+    b.clamp_(max=0.5)
+    return b.sum(dim=1)
+
+
+SOLUTIONS = {"polar": Polar, "saved_bytes": saved_bytes, "checkpoint": Checkpoint,
+             "logsumexp": LogSumExp, "pairwise_distances": pairwise_distances,
+             "fix_inplace": features_fixed}

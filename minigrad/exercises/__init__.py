@@ -135,6 +135,16 @@ EXERCISES = {
     "checkpoint": _exercise("14-memory", "memory",
                             "Checkpoint: fn(x) keeping only x, fn run again in backward",
                             "Checkpoint：计算 fn(x)，只保留 x，反向传播时重新运行 fn"),
+    "logsumexp": _exercise("15-bug-hunts", "bug_hunts",
+                           "LogSumExp: log Σ exp over the last dimension, with no overflow",
+                           "LogSumExp：沿最后一维计算 log Σ exp，不溢出"),
+    "pairwise_distances": _exercise(
+        "15-bug-hunts", "bug_hunts",
+        "pairwise_distances(points): exact distances, a gradient with no NaN",
+        "pairwise_distances(points)：精确的两两距离，梯度里没有 NaN"),
+    "fix_inplace": _exercise("15-bug-hunts", "bug_hunts",
+                             "features_fixed(x, w): features without its in-place error",
+                             "features_fixed(x, w)：去掉原地修改错误的 features"),
 }
 
 

@@ -14,7 +14,7 @@ from .. import settings
 
 TOPICS = ("functions", "saving", "ctx_flags", "hooks", "graph_order", "higher_order",
           "linear", "overview", "graph_basics", "debugging", "devices", "forward_mode",
-          "modern_api", "memory")
+          "modern_api", "memory", "bug_hunts")
 
 COMMON = {
     # outcomes

@@ -115,6 +115,11 @@ LESSONS = (
            "内存：计算图持有什么，以及检查点", ("saved_bytes", "checkpoint"),
            "each node's _saved_* tensors, counting a graph's memory, checkpointing",
            "每个节点的 _saved_* 张量、统计计算图的内存、检查点"),
+    Lesson(15, "15-bug-hunts", "Hunting bugs: overflow, NaN and in-place changes",
+           "排查错误：溢出、NaN 与原地修改", ("logsumexp", "pairwise_distances", "fix_inplace"),
+           "a stable log-sum-exp checked with gradcheck, a NaN traced to its inf, an in-place "
+           "change through a view",
+           "用 gradcheck 检验的稳定 log-sum-exp、追查到源头 inf 的 NaN、通过视图的原地修改"),
 )
 
 INDEX = "00-index"       # the course index notebook, next to the lessons in en/ and zh/
