@@ -639,6 +639,254 @@ def features_without_the_zeros(x, w):
     return b.sum(dim=1)
 
 
+# ---------------------------------------------------------------- hvp
+
+@right("hvp")
+def hvp_with_grad_outputs(f, x, v):
+    """vᵀH through grad_outputs: the same vector, H being symmetric."""
+    x = x.detach().requires_grad_(True)
+    (g,) = torch.autograd.grad(f(x), x, create_graph=True)
+    return torch.autograd.grad(g, x, grad_outputs=v)[0]
+
+
+@right("hvp")
+def hvp_by_pytorchs_function(f, x, v):
+    return torch.autograd.functional.hvp(f, x, v)[1]
+
+
+@right("hvp")
+def hvp_with_backward(f, x, v):
+    leaf = x.detach().clone().requires_grad_()
+    (g,) = torch.autograd.grad(f(leaf), leaf, create_graph=True)
+    torch.dot(g, v).backward()
+    return leaf.grad
+
+
+@wrong("hvp", "forgot_create_graph")
+def hvp_without_create_graph(f, x, v):
+    x = x.detach().requires_grad_()
+    (g,) = torch.autograd.grad(f(x), x)
+    return torch.autograd.grad((g * v).sum(), x)[0]
+
+
+@wrong("hvp", "returned_gradient")
+def hvp_gradient_only(f, x, v):
+    x = x.detach().requires_grad_()
+    return torch.autograd.grad(f(x), x)[0]
+
+
+@wrong("hvp", "returned_hessian")
+def hvp_the_hessian(f, x, v):
+    return torch.autograd.functional.hessian(f, x)
+
+
+@wrong("hvp", "forgot_vector")
+def hvp_without_v(f, x, v):
+    x = x.detach().requires_grad_()
+    (g,) = torch.autograd.grad(f(x), x, create_graph=True)
+    return torch.autograd.grad(g.sum(), x)[0]
+
+
+@wrong("hvp", "make_a_leaf")
+def hvp_on_x_itself(f, x, v):
+    (g,) = torch.autograd.grad(f(x), x, create_graph=True)
+    return torch.autograd.grad((g * v).sum(), x)[0]
+
+
+@wrong("hvp", "built_the_hessian")
+def hvp_hessian_times_v(f, x, v):
+    return torch.autograd.functional.hessian(f, x) @ v
+
+
+@wrong("hvp", "grad_returns_tuple")
+def hvp_tuple(f, x, v):
+    x = x.detach().requires_grad_()
+    (g,) = torch.autograd.grad(f(x), x, create_graph=True)
+    return torch.autograd.grad((g * v).sum(), x)
+
+
+# ---------------------------------------------------------------- softplus_double_backward
+
+@right("softplus_double_backward")
+class SoftplusSigmoidOfInput(Function):
+    """Saves x as well, and writes the slope as sigmoid(x); log1p for the value."""
+    @staticmethod
+    def forward(ctx, x):
+        e = torch.exp(x)
+        ctx.save_for_backward(x, e)
+        return torch.log1p(e), e
+
+    @staticmethod
+    def backward(ctx, grad_y, grad_e):
+        x, e = ctx.saved_tensors
+        return grad_y * torch.sigmoid(x) + grad_e * e
+
+
+@right("softplus_double_backward")
+class SoftplusSetupContext(Function):
+    @staticmethod
+    def forward(x):
+        e = x.exp()
+        return (1 + e).log(), e
+
+    @staticmethod
+    def setup_context(ctx, inputs, output):
+        ctx.save_for_backward(output[1])
+
+    @staticmethod
+    def backward(ctx, grad_y, grad_e):
+        (e,) = ctx.saved_tensors
+        grad_x = grad_y * e / (1 + e)
+        grad_x += grad_e * e
+        return grad_x
+
+
+@wrong("softplus_double_backward", "intermediate_not_returned")
+class SoftplusSavesTheSlope(Function):
+    """Saves e / (1 + e), computed in forward, which is no output."""
+    @staticmethod
+    def forward(ctx, x):
+        e = x.exp()
+        ctx.save_for_backward(e / (1 + e), e)
+        return (1 + e).log(), e
+
+    @staticmethod
+    def backward(ctx, grad_y, grad_e):
+        slope, e = ctx.saved_tensors
+        return grad_y * slope + grad_e * e
+
+
+@wrong("softplus_double_backward", "forgot_intermediate_gradient")
+class SoftplusIgnoresGradE(Function):
+    @staticmethod
+    def forward(ctx, x):
+        e = x.exp()
+        ctx.save_for_backward(e)
+        return (1 + e).log(), e
+
+    @staticmethod
+    def backward(ctx, grad_y, grad_e):
+        (e,) = ctx.saved_tensors
+        return grad_y * e / (1 + e)
+
+
+@wrong("softplus_double_backward", "wrong_sign")
+class SoftplusSubtractsGradE(SoftplusIgnoresGradE):
+    @staticmethod
+    def backward(ctx, grad_y, grad_e):
+        (e,) = ctx.saved_tensors
+        return grad_y * e / (1 + e) - grad_e * e
+
+
+@wrong("softplus_double_backward", "return_the_intermediate")
+class SoftplusOneOutput(Function):
+    @staticmethod
+    def forward(ctx, x):
+        e = x.exp()
+        ctx.save_for_backward(e)
+        return (1 + e).log()
+
+    @staticmethod
+    def backward(ctx, grad_y):
+        (e,) = ctx.saved_tensors
+        return grad_y * e / (1 + e)
+
+
+# ---------------------------------------------------------------- sin_backward_function
+
+class _SinBackward(Function):
+    @staticmethod
+    def forward(ctx, grad_output, x):
+        ctx.save_for_backward(grad_output, x)
+        return grad_output * torch.from_numpy(np.cos(x.numpy()))
+
+    @staticmethod
+    def backward(ctx, grad):
+        grad_output, x = ctx.saved_tensors
+        return grad * x.cos(), -grad * grad_output * x.sin()
+
+
+def _sin_calling(inner):
+    class Sin(Function):
+        @staticmethod
+        def forward(ctx, x):
+            ctx.save_for_backward(x)
+            return torch.from_numpy(np.sin(x.numpy()))
+
+        @staticmethod
+        def backward(ctx, grad_output):
+            (x,) = ctx.saved_tensors
+            return inner.apply(grad_output, x)
+    Sin.__name__ = f"SinCalling{inner.__name__}"
+    return Sin
+
+
+class SinBackwardOnce(_SinBackward):
+    """Its backward in numpy too, marked: a third derivative raises."""
+    @staticmethod
+    @torch.autograd.function.once_differentiable
+    def backward(ctx, grad):
+        grad_output, x = ctx.saved_tensors
+        cos, sin = (torch.from_numpy(f(x.numpy())) for f in (np.cos, np.sin))
+        return grad * cos, -grad * grad_output * sin
+
+
+class SinBackwardSetupContext(Function):
+    @staticmethod
+    def forward(grad_output, x):
+        return grad_output * torch.cos(x)
+
+    @staticmethod
+    def setup_context(ctx, inputs, output):
+        ctx.save_for_backward(*inputs)
+
+    backward = _SinBackward.backward
+
+
+class SinBackwardSwapped(_SinBackward):
+    @staticmethod
+    def backward(ctx, grad):
+        grad_output, x = ctx.saved_tensors
+        return -grad * grad_output * x.sin(), grad * x.cos()
+
+
+class SinBackwardXOnly(_SinBackward):
+    @staticmethod
+    def backward(ctx, grad):
+        grad_output, x = ctx.saved_tensors
+        return None, -grad * grad_output * x.sin()
+
+
+class SinBackwardPartlyNumpy(_SinBackward):
+    """sin x as tan x · cos x, the tan from numpy: right values, a third derivative that
+    records only the cos."""
+    @staticmethod
+    def backward(ctx, grad):
+        grad_output, x = ctx.saved_tensors
+        tan = torch.from_numpy(np.tan(x.detach().numpy()))
+        return grad * x.cos(), -grad * grad_output * tan * x.cos()
+
+
+right("sin_backward_function")(_sin_calling(SinBackwardOnce))
+right("sin_backward_function")(_sin_calling(SinBackwardSetupContext))
+wrong("sin_backward_function", "inner_grads_swapped")(_sin_calling(SinBackwardSwapped))
+wrong("sin_backward_function", "grad_output_derivative")(_sin_calling(SinBackwardXOnly))
+wrong("sin_backward_function", "third_order_silently_wrong")(_sin_calling(SinBackwardPartlyNumpy))
+
+
+@wrong("sin_backward_function", "backward_needs_its_function")
+class SinNumpyBackward(Function):
+    @staticmethod
+    def forward(ctx, x):
+        ctx.save_for_backward(x)
+        return torch.from_numpy(np.sin(x.numpy()))
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        (x,) = ctx.saved_tensors
+        return grad_output * torch.from_numpy(np.cos(x.numpy()))
+
+
 # ---------------------------------------------------------------- the tests
 
 @pytest.fixture(autouse=True)
@@ -653,7 +901,7 @@ def _label(answer):
 
 
 EXERCISE_IDS = ("polar", "saved_bytes", "checkpoint", "logsumexp", "pairwise_distances",
-                "fix_inplace")
+                "fix_inplace", "hvp", "softplus_double_backward", "sin_backward_function")
 
 
 def test_every_exercise_here_has_three_kinds_of_mistake_and_two_right_answers():

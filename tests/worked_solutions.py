@@ -1,6 +1,8 @@
 """The worked solutions of the exercises whose checks know the right behaviour from
 minigrad's built-in ops and finite differences, with no reference solution in the package:
 each is the code of its lesson's solution block (test_exercises.py holds them to it)."""
+import numpy as np
+
 import minigrad as torch
 from minigrad.autograd import Function
 
@@ -103,6 +105,53 @@ def features_fixed(x, w):
     return b.sum(dim=1)
 
 
+def hvp(f, x, v):
+    x = x.detach().requires_grad_()
+    (gradient,) = torch.autograd.grad(f(x), x, create_graph=True)
+    (product,) = torch.autograd.grad((gradient * v).sum(), x)
+    return product
+
+
+class Softplus(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x):
+        e = x.exp()
+        ctx.save_for_backward(e)
+        return (1 + e).log(), e
+
+    @staticmethod
+    def backward(ctx, grad_y, grad_e):
+        (e,) = ctx.saved_tensors
+        return grad_y * e / (1 + e) + grad_e * e
+
+
+class SinBackward(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, grad_output, x):
+        ctx.save_for_backward(grad_output, x)
+        return grad_output * torch.from_numpy(np.cos(x.numpy()))
+
+    @staticmethod
+    def backward(ctx, grad):
+        grad_output, x = ctx.saved_tensors
+        return grad * x.cos(), -grad * grad_output * x.sin()
+
+
+class Sin(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x):
+        ctx.save_for_backward(x)
+        return torch.from_numpy(np.sin(x.numpy()))
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        (x,) = ctx.saved_tensors
+        return SinBackward.apply(grad_output, x)
+
+
 SOLUTIONS = {"polar": Polar, "saved_bytes": saved_bytes, "checkpoint": Checkpoint,
              "logsumexp": LogSumExp, "pairwise_distances": pairwise_distances,
-             "fix_inplace": features_fixed}
+             "fix_inplace": features_fixed, "hvp": hvp, "softplus_double_backward": Softplus,
+             "sin_backward_function": Sin}
+# what else the solution cell defines, which the answer uses
+HELPERS = {"sin_backward_function": (SinBackward,)}

@@ -145,6 +145,17 @@ EXERCISES = {
     "fix_inplace": _exercise("15-bug-hunts", "bug_hunts",
                              "features_fixed(x, w): features without its in-place error",
                              "features_fixed(x, w)：去掉原地修改错误的 features"),
+    "hvp": _exercise("16-double-backward", "double_backward",
+                     "hvp(f, x, v): the Hessian times v, in two backward passes",
+                     "hvp(f, x, v)：用两次反向传播求 Hessian 乘以 v"),
+    "softplus_double_backward": _exercise(
+        "16-double-backward", "double_backward",
+        "Softplus: log(1 + eˣ), its intermediate eˣ returned as an output for double backward",
+        "Softplus：log(1 + eˣ)，把中间结果 eˣ 作为输出返回，让二次反向传播正确"),
+    "sin_backward_function": _exercise(
+        "16-double-backward", "double_backward",
+        "Sin and SinBackward: numpy in forward, double backward through a Function of its own",
+        "Sin 与 SinBackward：forward 用 numpy，二次反向传播经由独立的 Function"),
 }
 
 

@@ -120,6 +120,11 @@ LESSONS = (
            "a stable log-sum-exp checked with gradcheck, a NaN traced to its inf, an in-place "
            "change through a view",
            "用 gradcheck 检验的稳定 log-sum-exp、追查到源头 inf 的 NaN、通过视图的原地修改"),
+    Lesson(16, "16-double-backward", "Double backward in depth", "深入二次反向传播",
+           ("hvp", "softplus_double_backward", "sin_backward_function"),
+           "Jacobians, Hessians and Hessian-vector products; intermediates returned as outputs; "
+           "a backward that is a Function of its own",
+           "雅可比矩阵、Hessian 与 Hessian-向量积；作为输出返回的中间结果；写成独立 Function 的 backward"),
 )
 
 INDEX = "00-index"       # the course index notebook, next to the lessons in en/ and zh/
