@@ -190,6 +190,14 @@ class PolarZerosForTheUnwanted(_Polar):
         return tuple(torch.zeros_like(r) if g is None else g for g in grads)
 
 
+@wrong("polar", "return_two_outputs")
+class PolarStacked(_Polar):
+    """One tensor of coordinates, stacked, where the exercise asks for the pair (x, y)."""
+    @staticmethod
+    def forward(r, theta):
+        return torch.stack([r * theta.cos(), r * theta.sin()])
+
+
 @wrong("polar", "wrong_sign")
 class PolarSinSign(_Polar):
     """d/dθ (r cos θ) taken as +r sin θ."""
@@ -443,6 +451,23 @@ class CheckpointOneGradient(_Checkpoint):
         return _Checkpoint.backward(ctx, grad_output)[1]
 
 
+@wrong("checkpoint", "checkpoint_values")
+class CheckpointAppliesFnTwice(_Checkpoint):
+    @staticmethod
+    def forward(ctx, fn, x):
+        ctx.fn = fn
+        ctx.save_for_backward(x)
+        return fn(fn(x))
+
+
+@wrong("checkpoint", "no_recompute")
+class CheckpointPassesTheGradientOn(_Checkpoint):
+    """Keeps x only, as asked, but never runs fn again: the gradient is fn's at nothing."""
+    @staticmethod
+    def backward(ctx, grad_output):
+        return None, grad_output
+
+
 @wrong("checkpoint", "saved_non_tensor")
 class CheckpointSavesFn(_Checkpoint):
     @staticmethod
@@ -504,6 +529,17 @@ class LogSumExpAsItReads(_LogSumExp):
     @staticmethod
     def forward(ctx, x):
         result = x.exp().sum(dim=-1).log()
+        ctx.save_for_backward(x, result)
+        return result
+
+
+@wrong("logsumexp", "underflow")
+class LogSumExpGuardsOverflowOnly(_LogSumExp):
+    """Shifts only by a positive maximum, for fear of overflow: rows far below 0 underflow."""
+    @staticmethod
+    def forward(ctx, x):
+        m = x.max(dim=-1, keepdim=True).values.clamp(min=0)
+        result = (x - m).exp().sum(dim=-1).log() + m.squeeze(-1)
         ctx.save_for_backward(x, result)
         return result
 
@@ -696,6 +732,13 @@ def hvp_on_x_itself(f, x, v):
 @wrong("hvp", "built_the_hessian")
 def hvp_hessian_times_v(f, x, v):
     return torch.autograd.functional.hessian(f, x) @ v
+
+
+@wrong("hvp", "wrong_hvp")
+def hvp_of_the_squared_gradient(f, x, v):
+    x = x.detach().requires_grad_()
+    (g,) = torch.autograd.grad(f(x), x, create_graph=True)
+    return torch.autograd.grad((g * g * v).sum(), x)[0]
 
 
 @wrong("hvp", "grad_returns_tuple")

@@ -42,10 +42,11 @@ MESSAGES = {
         "zh": "这里的 x 不需要梯度，autograd 无法对它求导。先自己造一个叶子张量 "
               "x.detach().requires_grad_()，后面都用它。"},
     "wrong_hvp": {
-        "en": "H·v is wrong for f = {function}: at index {index} you give {got}, the right "
-              "value is {expected}. Check what you differentiate the second time.",
-        "zh": "对于 f = {function}，H·v 不对：在下标 {index} 处你给出 {got}，正确值是 {expected}。"
-              "检查第二次求导的对象是什么。"},
+        "en": "H·v is wrong for f = {function} at x = {x}, v = {v}: at index {index} you give "
+              "{got}, the right value is {expected}. Check what you differentiate the second "
+              "time.",
+        "zh": "对于 f = {function}，在 x = {x}、v = {v} 处，H·v 不对：在下标 {index} 处你给出 {got}，"
+              "正确值是 {expected}。检查第二次求导的对象是什么。"},
     "return_the_intermediate": {
         "en": "forward must return two tensors: log(1 + eˣ), and the intermediate eˣ that "
               "backward needs; got {got}.",
@@ -57,11 +58,11 @@ MESSAGES = {
         "zh": "一阶导数是对的，但它没有计算图：backward 用到的张量是 forward 算出并保存的，却不在 forward "
               "的输出里，所以没有任何路径从它通回 x。像 Sinh 那样，把它也作为输出返回（并保存它）。"},
     "forgot_intermediate_gradient": {
-        "en": "The second derivative is wrong (0 where it should be {expected}): backward "
+        "en": "The second derivative is wrong (0 at x = {value}, where it is {expected}): backward "
               "ignores the gradient of its second output, eˣ. In a double backward that "
               "gradient is what carries the derivative through eˣ: add its term, the gradient "
               "of eˣ times eˣ.",
-        "zh": "二阶导数不对（本应是 {expected} 的地方是 0）：backward 忽略了第二个输出 eˣ 的梯度。"
+        "zh": "二阶导数不对（在 x = {value} 处本应是 {expected}，却是 0）：backward 忽略了第二个输出 eˣ 的梯度。"
               "在二次反向传播中，正是这个梯度把导数经由 eˣ 传回去：把它对应的那一项加上，即 eˣ 的梯度乘以 eˣ。"},
     "backward_needs_its_function": {
         "en": "The first derivative has no graph, so it cannot be differentiated again: Sin's "
@@ -84,12 +85,12 @@ MESSAGES = {
         "zh": "SinBackward 的 backward 返回的两个梯度顺序反了：应该按它的 forward 接收参数的顺序，"
               "先返回对 grad_output 的梯度，再返回对 x 的梯度。"},
     "third_order_silently_wrong": {
-        "en": "The third derivative is silently wrong ({got} where it is {expected}): "
-              "SinBackward's backward computes something in numpy that autograd records as "
-              "a constant. Write it in tensor ops, or mark it @once_differentiable so that a "
+        "en": "The third derivative is silently wrong (at x = {value} it gives {got}, the right "
+              "value is {expected}): SinBackward's backward computes something in numpy that "
+              "autograd records as a constant. Write it in tensor ops, or mark it @once_differentiable so that a "
               "third derivative raises instead.",
-        "zh": "三阶导数悄无声息地算错了（本应是 {expected}，却得到 {got}）：SinBackward 的 backward "
-              "用 numpy 算了某个量，autograd 把它当成了常数。请用张量运算来写它，或者用 "
+        "zh": "三阶导数悄无声息地算错了（在 x = {value} 处本应是 {expected}，却得到 {got}）："
+              "SinBackward 的 backward 用 numpy 算了某个量，autograd 把它当成了常数。请用张量运算来写它，或者用 "
               "@once_differentiable 标记它，让三阶导数直接报错。"},
 }
 
@@ -133,7 +134,7 @@ def check_hvp(answer):
         passes = len(recorded.of_kind("backward_started"))
         hessian = as_array(autograd.functional.hessian(f, creation.tensor(values)))
         gradient = as_array(autograd.functional.jacobian(f, creation.tensor(values)))
-        _check_hvp_result(result, hessian, gradient, v_values, name)
+        _check_hvp_result(result, hessian, gradient, values, v_values, name)
         if passes > 3 and passes >= len(values):
             raise Hint("built_the_hessian", passes=passes, size=len(values))
 
@@ -146,7 +147,7 @@ def _diagnose_graph_error(error):
         raise Hint("make_a_leaf") from None
 
 
-def _check_hvp_result(result, hessian, gradient, v, name):
+def _check_hvp_result(result, hessian, gradient, x_values, v, name):
     if isinstance(result, (tuple, list)) and any(_tools.is_tensor(r) for r in result):
         raise Hint("grad_returns_tuple")
     _tools.require_tensor(result, "hvp")
@@ -163,8 +164,12 @@ def _check_hvp_result(result, hessian, gradient, v, name):
     if np.allclose(got, hessian.sum(axis=1), rtol=1e-6, atol=1e-8):
         raise Hint("forgot_vector")
     bad = _tools.first_mismatch(got, expected, creation.tensor(v).dtype)
-    raise Hint("wrong_hvp", function=name, index=list(bad), got=f"{got[bad]:.4g}",
-               expected=f"{expected[bad]:.4g}")
+    raise Hint("wrong_hvp", function=name, x=_numbers(x_values), v=_numbers(v),
+               index=list(bad), got=f"{got[bad]:.4g}", expected=f"{expected[bad]:.4g}")
+
+
+def _numbers(values):
+    return "[" + ", ".join(f"{value:.3g}" for value in values) + "]"
 
 
 # ---------------------------------------------------------------- softplus_double_backward
@@ -211,7 +216,7 @@ def check_softplus_double_backward(answer):
             if kept_apart:
                 raise Hint("intermediate_not_returned")
             if not got.any():
-                raise Hint("forgot_intermediate_gradient",
+                raise Hint("forgot_intermediate_gradient", value=f"{values.flat[0]:.4g}",
                            expected=f"{second_expected.flat[0]:.4g}")
             _tools.diagnose_values(got, second_expected, None, 0, values, x.dtype)
     wrapper = lambda x: _tools.apply(cls, x)[0]            # noqa: E731 — softplus(x)
@@ -279,8 +284,8 @@ def _check_third_order(second, x, expected):
     got = np.zeros_like(expected) if third is None else as_array(third)
     if not _tools.close(got, expected, x.dtype):
         bad = _tools.first_mismatch(got, expected, x.dtype)
-        raise Hint("third_order_silently_wrong", got=f"{got[bad]:.4g}",
-                   expected=f"{expected[bad]:.4g}")
+        raise Hint("third_order_silently_wrong", value=f"{x.detach().tolist()[bad[0]]:.4g}",
+                   got=f"{got[bad]:.4g}", expected=f"{expected[bad]:.4g}")
 
 
 CHECKS = {"hvp": check_hvp, "softplus_double_backward": check_softplus_double_backward,
