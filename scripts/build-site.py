@@ -170,7 +170,8 @@ def npm_assets(cache=CACHE, log=print):
 
 
 def execute(notebook):
-    """Run a notebook in a fresh kernel (in an empty folder), saving its widget state."""
+    """Run a notebook in a fresh kernel (in an empty folder), saving its widget state; what it
+    shows is sanitized as the stored lessons are (no path of the machine that built the site)."""
     from nbclient import NotebookClient
     for cell in notebook.cells:
         if cell.cell_type == "code":
@@ -180,7 +181,7 @@ def execute(notebook):
                        store_widget_state=True, record_timing=False,
                        resources={"metadata": {"path": folder}}).execute(
             stderr=subprocess.DEVNULL)      # the kernel's log: a cell's error is in its output
-    return notebook
+    return links.sanitize_outputs(notebook)
 
 
 def render_lesson(lesson, lang, page):
@@ -263,8 +264,18 @@ def build(output, lessons, lite_url="../lite", make_lite=True, log=print):
         log("JupyterLite, into lite/: scripts/build-lite.sh")
         subprocess.run(["bash", str(ROOT / "scripts" / "build-lite.sh"), str(output / "lite")],
                        check=True)
+    readable_by_all(output)
     log(f"The lesson website is in {output}: python3 -m http.server -d {output} 8000")
     return output
+
+
+def readable_by_all(folder):
+    """Every file of `folder` readable, every folder listable, by every user: a web server runs
+    as a user of its own (the build's temporary folder is made private, mode 700)."""
+    for path in [folder, *pathlib.Path(folder).rglob("*")]:
+        if not path.is_symlink():
+            mode = path.stat().st_mode
+            path.chmod(mode | (0o555 if path.is_dir() else 0o444))
 
 
 def chosen_lessons(text):

