@@ -1,4 +1,4 @@
-"""The course: twelve notebooks, each in English and in Simplified Chinese.
+"""The course: one notebook a lesson, each in English and in Simplified Chinese.
 
 The notebooks sit in the repository's `notebooks/{en,zh}/`, built from one
 bilingual source per lesson (`notebooks/sources/NN-slug.py`) by
