@@ -21,7 +21,7 @@
 
 # %% [markdown] lang="zh"
 # 每个张量都存放在某个**设备**上：`cpu`（数据是一个 numpy 数组）或 `cuda`（显存中的一个 CuPy 数组）。
-# minigrad 的算子会先看数组属于哪个模块——numpy 还是 CuPy——所以同一份算子代码在两种设备上都能运行；
+# minigrad 的运算会先看数组属于哪个模块——numpy 还是 CuPy——所以同一份运算代码在两种设备上都能运行；
 # 自动求导也不关心这些数存放在哪里。
 #
 # 这一讲在任何机器上都能运行。如果机器有 NVIDIA GPU 并安装了 CuPy（`pip install "minigrad-tutor[cuda]"`），
