@@ -1,7 +1,8 @@
-"""Answers to the exercises on today's Function form, memory, debugging and double backward
-(polar ...), in the style of test_exercise_review.py: right ones written as PyTorch 2.13's
-docs and tutorials would write them, and other forms PyTorch accepts, which must pass;
-wrong ones, each with the hint that names its mistake.  Every answer is checked in both
+"""Answers to the exercises on today's Function form, memory, debugging, double backward and
+a Function for both modes (polar ... normalize_both_modes), in the style of
+test_exercise_review.py: right ones written as PyTorch 2.13's docs and tutorials would write
+them, and other forms PyTorch accepts, which must pass; wrong ones, each with the hint that
+names its mistake.  Every answer is checked in both
 languages."""
 import collections
 
@@ -929,6 +930,207 @@ class SinNumpyBackward(Function):
         return grad_output * torch.from_numpy(np.cos(x.numpy()))
 
 
+# ---------------------------------------------------------------- normalize_both_modes
+
+class _Normalize(Function):
+    """Right in every part; the wrong answers below change one."""
+    @staticmethod
+    def forward(x):
+        return x / x.sum(-1, keepdim=True)
+
+    @staticmethod
+    def setup_context(ctx, inputs, output):
+        ctx.save_for_backward(inputs[0], output)
+        ctx.save_for_forward(inputs[0], output)
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        x, y = ctx.saved_tensors
+        return (grad_output - (grad_output * y).sum(-1, keepdim=True)) / x.sum(-1, keepdim=True)
+
+    @staticmethod
+    def jvp(ctx, x_t):
+        x, y = ctx.saved_tensors
+        return (x_t - y * x_t.sum(-1, keepdim=True)) / x.sum(-1, keepdim=True)
+
+
+@right("normalize_both_modes")
+class NormalizeSavesTheSum(Function):
+    """setup_context computes the sum from the input and saves it with the output."""
+    @staticmethod
+    def forward(x):
+        return x / x.sum(dim=-1, keepdim=True)
+
+    @staticmethod
+    def setup_context(ctx, inputs, output):
+        (x,) = inputs
+        total = x.sum(dim=-1, keepdim=True)
+        ctx.save_for_backward(output, total)
+        ctx.save_for_forward(output, total)
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        y, total = ctx.saved_tensors
+        return (grad_output - (grad_output * y).sum(dim=-1, keepdim=True)) / total
+
+    @staticmethod
+    def jvp(ctx, x_t):
+        y, total = ctx.saved_tensors
+        return (x_t - y * x_t.sum(dim=-1, keepdim=True)) / total
+
+
+@right("normalize_both_modes")
+class NormalizeOlderForm(Function):
+    """ctx in forward, both saves there: PyTorch accepts it."""
+    @staticmethod
+    def forward(ctx, x):
+        y = x / x.sum(-1, keepdim=True)
+        ctx.save_for_backward(x, y)
+        ctx.save_for_forward(x, y)
+        return y
+
+    backward = _Normalize.backward
+    jvp = _Normalize.jvp
+
+
+@right("normalize_both_modes")
+class NormalizeQuotientRule(Function):
+    """The quotient rule as it comes: 1/s, minus x over s²."""
+    @staticmethod
+    def forward(x):
+        return x / x.sum(-1, keepdim=True)
+
+    @staticmethod
+    def setup_context(ctx, inputs, output):
+        ctx.save_for_backward(*inputs)
+        ctx.save_for_forward(*inputs)
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        (x,) = ctx.saved_tensors
+        s = x.sum(-1, keepdim=True)
+        return grad_output / s - (grad_output * x).sum(-1, keepdim=True) / s ** 2
+
+    @staticmethod
+    def jvp(ctx, x_t):
+        (x,) = ctx.saved_tensors
+        s = x.sum(-1, keepdim=True)
+        return x_t / s - x * x_t.sum(-1, keepdim=True) / s ** 2
+
+
+@right("normalize_both_modes")
+class NormalizeAttributesForJvp(_Normalize):
+    """What jvp reads kept on ctx, as the tutorial's Exp keeps its result; tuples returned."""
+    @staticmethod
+    def setup_context(ctx, inputs, output):
+        ctx.save_for_backward(inputs[0], output)
+        ctx.y, ctx.total = output, inputs[0].sum(-1, keepdim=True)
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        return (_Normalize.backward(ctx, grad_output),)
+
+    @staticmethod
+    def jvp(ctx, x_t):
+        return ((x_t - ctx.y * x_t.sum(-1, keepdim=True)) / ctx.total,)
+
+
+@wrong("normalize_both_modes", "normalize_each_row")
+class NormalizeWholeTensor(_Normalize):
+    @staticmethod
+    def forward(x):
+        return x / x.sum()
+
+
+@wrong("normalize_both_modes", "add_a_jvp")
+class NormalizeWithoutJvp(Function):
+    forward, setup_context, backward = (_Normalize.forward, _Normalize.setup_context,
+                                        _Normalize.backward)
+
+
+@wrong("normalize_both_modes", "add_a_backward")
+class NormalizeWithoutBackward(Function):
+    forward, setup_context, jvp = _Normalize.forward, _Normalize.setup_context, _Normalize.jvp
+
+
+@wrong("normalize_both_modes", "jvp_needs_save_for_forward")
+class NormalizeSavesForBackwardOnly(_Normalize):
+    @staticmethod
+    def setup_context(ctx, inputs, output):
+        ctx.save_for_backward(inputs[0], output)
+
+
+@wrong("normalize_both_modes", "backward_needs_save_for_backward")
+class NormalizeSavesForForwardOnly(_Normalize):
+    @staticmethod
+    def setup_context(ctx, inputs, output):
+        ctx.save_for_forward(inputs[0], output)
+
+
+@wrong("normalize_both_modes", "backward_is_jvp")
+class NormalizeBackwardIsTheJvp(_Normalize):
+    @staticmethod
+    def backward(ctx, grad_output):
+        x, y = ctx.saved_tensors
+        return (grad_output - y * grad_output.sum(-1, keepdim=True)) / x.sum(-1, keepdim=True)
+
+
+@wrong("normalize_both_modes", "jvp_is_backward")
+class NormalizeJvpIsTheBackward(_Normalize):
+    @staticmethod
+    def jvp(ctx, x_t):
+        x, y = ctx.saved_tensors
+        return (x_t - (x_t * y).sum(-1, keepdim=True)) / x.sum(-1, keepdim=True)
+
+
+@wrong("normalize_both_modes", "sum_held_constant")
+class NormalizeSumConstantInBackward(_Normalize):
+    @staticmethod
+    def backward(ctx, grad_output):
+        x, _ = ctx.saved_tensors
+        return grad_output / x.sum(-1, keepdim=True)
+
+
+@wrong("normalize_both_modes", "sum_held_constant")
+class NormalizeSumConstantInJvp(_Normalize):
+    @staticmethod
+    def jvp(ctx, x_t):
+        x, _ = ctx.saved_tensors
+        return x_t / x.sum(-1, keepdim=True)
+
+
+@wrong("normalize_both_modes", "forgot_division_by_sum")
+class NormalizeWithoutTheDivision(_Normalize):
+    @staticmethod
+    def jvp(ctx, x_t):
+        _, y = ctx.saved_tensors
+        return x_t - y * x_t.sum(-1, keepdim=True)
+
+
+@wrong("normalize_both_modes", "sums_across_rows")
+class NormalizeSumsEveryRow(_Normalize):
+    @staticmethod
+    def backward(ctx, grad_output):
+        x, y = ctx.saved_tensors
+        return (grad_output - (grad_output * y).sum()) / x.sum(-1, keepdim=True)
+
+
+@wrong("normalize_both_modes", "wrong_normalize_gradient")
+class NormalizeBackwardSign(_Normalize):
+    @staticmethod
+    def backward(ctx, grad_output):
+        x, y = ctx.saved_tensors
+        return (grad_output + (grad_output * y).sum(-1, keepdim=True)) / x.sum(-1, keepdim=True)
+
+
+@wrong("normalize_both_modes", "wrong_normalize_tangent")
+class NormalizeJvpSquaresTheSum(_Normalize):
+    @staticmethod
+    def jvp(ctx, x_t):
+        x, y = ctx.saved_tensors
+        return (x_t - y * x_t.sum(-1, keepdim=True)) / x.sum(-1, keepdim=True) ** 2
+
+
 # ---------------------------------------------------------------- the tests
 
 @pytest.fixture(autouse=True)
@@ -943,7 +1145,8 @@ def _label(answer):
 
 
 EXERCISE_IDS = ("polar", "saved_bytes", "checkpoint", "logsumexp", "pairwise_distances",
-                "fix_inplace", "hvp", "softplus_double_backward", "sin_backward_function")
+                "fix_inplace", "hvp", "softplus_double_backward", "sin_backward_function",
+                "normalize_both_modes")
 
 
 def test_every_exercise_here_has_three_kinds_of_mistake_and_two_right_answers():

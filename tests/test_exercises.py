@@ -35,7 +35,7 @@ CONTRACT = {      # the ids of the lesson/exercise contract, by lesson
     "09-higher-order": ("second_derivative", "cube_double_backward"),
     "10-gpu": ("offload_to_cpu",),
     "11-capstone": ("linear",),
-    "12-forward-mode": ("mul_jvp",),
+    "12-forward-mode": ("mul_jvp", "normalize_both_modes"),
     "14-memory": ("saved_bytes", "checkpoint"),
     "15-bug-hunts": ("logsumexp", "pairwise_distances", "fix_inplace"),
     "16-double-backward": ("hvp", "softplus_double_backward", "sin_backward_function"),
@@ -44,7 +44,7 @@ FUNCTION_ANSWERS = ("topo_order", "count_dependencies", "clip_grad_hook", "secon
                     "graph_edges", "separate_gradients", "saved_bytes", "pairwise_distances",
                     "fix_inplace", "hvp")
 HOOK_PAIRS = ("pack_float16", "offload_to_cpu")
-SETUP_CONTEXT = ("polar",)         # Functions written with forward(*inputs) and setup_context
+SETUP_CONTEXT = ("polar", "normalize_both_modes")     # forward(*inputs) and setup_context
 
 
 def reference(exercise_id):

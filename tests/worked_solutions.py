@@ -149,9 +149,33 @@ class Sin(torch.autograd.Function):
         return SinBackward.apply(grad_output, x)
 
 
+class Normalize(torch.autograd.Function):
+    @staticmethod
+    def forward(x):
+        return x / x.sum(-1, keepdim=True)
+
+    @staticmethod
+    def setup_context(ctx, inputs, output):
+        (x,) = inputs
+        ctx.save_for_backward(x, output)
+        ctx.save_for_forward(x, output)
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        x, y = ctx.saved_tensors
+        total = x.sum(-1, keepdim=True)
+        return (grad_output - (grad_output * y).sum(-1, keepdim=True)) / total
+
+    @staticmethod
+    def jvp(ctx, x_t):
+        x, y = ctx.saved_tensors
+        total = x.sum(-1, keepdim=True)
+        return (x_t - y * x_t.sum(-1, keepdim=True)) / total
+
+
 SOLUTIONS = {"polar": Polar, "saved_bytes": saved_bytes, "checkpoint": Checkpoint,
              "logsumexp": LogSumExp, "pairwise_distances": pairwise_distances,
              "fix_inplace": features_fixed, "hvp": hvp, "softplus_double_backward": Softplus,
-             "sin_backward_function": Sin}
+             "sin_backward_function": Sin, "normalize_both_modes": Normalize}
 # what else the solution cell defines, which the answer uses
 HELPERS = {"sin_backward_function": (SinBackward,)}

@@ -128,6 +128,10 @@ EXERCISES = {
     "mul_jvp": _exercise("12-forward-mode", "forward_mode",
                          "Mul: a·b as a custom Function with a jvp (the product rule)",
                          "Mul：带 jvp 的自定义 Function，计算 a·b（乘积法则）"),
+    "normalize_both_modes": _exercise(
+        "12-forward-mode", "modern_api",
+        "Normalize: each row divided by its sum, with a backward (Jᵀg) and a jvp (J·t)",
+        "Normalize：每一行除以该行的和，带 backward（Jᵀg）和 jvp（J·t）"),
     "saved_bytes": _exercise("14-memory", "memory",
                              "saved_bytes(output): the bytes a graph holds in saved tensors, "
                              "from the nodes' _saved_* attributes",
