@@ -486,6 +486,8 @@ try:
     print("gradcheck:", torch.autograd.gradcheck(Normalize.apply, (rows,), check_forward_ad=True))
 except NotImplementedError:
     print(say("(write Normalize first)", "（请先写好 Normalize）"))
+except RuntimeError as error:        # gradcheck's verdict on a wrong Normalize  # zh: gradcheck 对错误的 Normalize 给出的结论
+    print(error)
 
 # %% [markdown] lang="en"
 # ## How minigrad gets the tangents of built-in ops
