@@ -6,6 +6,7 @@
 #   scripts/build-site.sh --lessons 1,2 OUTPUT   # some lessons only
 #   scripts/build-site.sh --skip-lite            # without JupyterLite's lite/ (built apart)
 #   scripts/build-site.sh --lite-url URL         # JupyterLite buttons to a site hosted elsewhere
+#   scripts/build-site.sh --hide-solutions       # no answers anywhere (or MINIGRAD_HIDE_SOLUTIONS=1)
 #   python3 -m http.server -d build/site 8000    # then open http://localhost:8000
 #
 # Any static web server (GitHub Pages, a department's web space) serves the folder: a page

@@ -18,9 +18,10 @@ PYTHON=${PYTHON:-python3}
 # graphviz's `dot` lets the tests draw graphs both ways (minigrad.viz draws without it too);
 # Debian's chromium runs the browser tests (tests/browser: JupyterLab driven by Playwright,
 # which never downloads a browser of its own), and a small CJK font makes the Chinese readable;
-# npm fetches the widget manager of the pages with no kernel (the lesson website, its tests).
+# npm fetches the widget manager of the pages with no kernel (the lesson website, its tests);
+# bubblewrap is the sandbox nbgrader's autograde runs each submission in (tests/test_grading*.py).
 if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null \
-    && ! { command -v dot && command -v chromium && command -v npm; } >/dev/null; then
+    && ! { command -v dot && command -v chromium && command -v npm && command -v bwrap; } >/dev/null; then
   apt-get update -qq >/dev/null 2>&1 || true
   if ! command -v dot >/dev/null; then
     echo "Installing graphviz (optional: minigrad.viz draws without it too)..."
@@ -32,6 +33,11 @@ if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null \
     DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
       chromium fonts-wqy-microhei >/dev/null 2>&1 || echo "  could not install chromium with apt-get"
   fi
+  if ! command -v bwrap >/dev/null; then
+    echo "Installing bubblewrap for the grading tests..."
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq bubblewrap >/dev/null 2>&1 \
+      || echo "  could not install bubblewrap with apt-get"
+  fi
   if ! command -v npm >/dev/null; then
     echo "Installing npm for the lesson website's tests..."
     DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends npm \
@@ -40,6 +46,8 @@ if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null \
 fi
 command -v chromium >/dev/null \
   || echo "No chromium: the browser tests (tests/browser) will be skipped; apt-get install chromium"
+command -v bwrap >/dev/null \
+  || echo "No bubblewrap: the sandboxed grading tests will be skipped; apt-get install bubblewrap"
 command -v npm >/dev/null \
   || echo "No npm: the pages with no kernel (tests/browser/test_site.py ...) will be skipped; apt-get install npm"
 if [ ! -x .venv/bin/python ]; then

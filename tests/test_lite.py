@@ -140,3 +140,29 @@ def test_a_local_pyodide_goes_into_the_site(tmp_path):
         "@jupyterlite/pyodide-kernel-extension:kernel"]
     assert settings["pyodideUrl"] == "./static/pyodide/pyodide.mjs"
     assert (tmp_path / "site" / "static" / "pyodide" / "pyodide-lock.json").is_file()
+
+
+def test_a_site_built_with_the_solutions_hidden_holds_no_answer(tmp_path):
+    """--hide-solutions (or MINIGRAD_HIDE_SOLUTIONS=1): no worked notebook in the site or in
+    the wheel piplite installs, and no line of an answer in any of the site's files."""
+    from test_site_build import answer_lines, page_text
+    output = tmp_path / "site"
+    result = subprocess.run(["bash", str(BUILD_LITE), "--hide-solutions", str(output)],
+                            capture_output=True, text=True, timeout=600,
+                            env={key: value for key, value in os.environ.items()
+                                 if key != "MINIGRAD_HIDE_SOLUTIONS"})
+    assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
+    assert not list(output.rglob("solutions"))
+    [wheel] = (output / "pypi").glob("minigrad_tutor-*-py3-none-any.whl")
+    names = zipfile.ZipFile(wheel).namelist()
+    assert "minigrad/lessons/en/03-custom-functions.ipynb" in names
+    assert not [name for name in names if "/solutions/" in name]
+    lines = set().union(*(answer_lines(lesson, lang) for lesson in LESSONS if lesson.exercises
+                          for lang in ("en", "zh")))
+    given = "\n".join(cell.source for lang in ("en", "zh") for path in list_lessons(lang)
+                      for cell in nbformat.read(path, as_version=4).cells)
+    lines = {line for line in lines if line not in given}    # a later lesson may give one
+    for path in output.rglob("*"):
+        if path.is_file() and path.suffix in (".ipynb", ".json", ".html"):
+            text = page_text(path.read_text(encoding="utf-8", errors="replace"))
+            assert not [line for line in lines if line in text], path

@@ -191,7 +191,7 @@ class SavedTensor:
 # The end of PyTorch's "modified by an inplace operation" error, out of anomaly mode and in it
 HINT_ANOMALY_MODE = (
     "enable anomaly detection to find the operation that failed to compute its gradient, "
-    "with torch.autograd.set_detect_anomaly(True).")
+    "with torch.autograd.set_detect_anomaly(True, check_nan=False).")
 HINT_IN_ANOMALY_MODE = (
     "the backtrace further above shows the operation that failed to compute its gradient. "
     "The variable in question was changed in there or anywhere later. Good luck!")

@@ -95,7 +95,7 @@ def close(actual, expected, dtype):
 
 
 def check_output(output, expected, where="forward"):
-    """Type, shape, dtype and values of one output against the reference's."""
+    """Type, shape, dtype and values of one output against the expected one."""
     require_tensor(output, where)
     if tuple(output.shape) != tuple(expected.shape):
         raise Hint("wrong_shape", where=where, got=list(output.shape),
@@ -257,12 +257,13 @@ def diagnose_values(got, expected, local, position, values, dtype):
                got=f"{got[index]:.4g}", expected=f"{expected[index]:.4g}")
 
 
-def reference_grads(reference, inputs, grad_output):
-    """Gradients of the reference Function for `grad_output`, and for ones (the local ones)."""
+def expected_grads(spec, inputs, grad_output):
+    """The gradients of `spec(*inputs)` for `grad_output`, and for ones (the local ones), as
+    minigrad's autograd computes them through its built-in ops."""
     wanted = [t for t in inputs if is_tensor(t) and t.requires_grad]
     results = []
     for seed in (grad_output, creation.ones_like(grad_output)):
-        out = reference.apply(*inputs)
+        out = spec(*inputs)
         grads = iter(autograd.grad(out, wanted, seed))
         results.append([as_array(next(grads)) if is_tensor(t) and t.requires_grad else None
                         for t in inputs])
@@ -279,10 +280,12 @@ def require_unchanged(inputs, before):
             raise Hint("input_modified")
 
 
-def check_function(answer, reference, cases, needs_input_grad=False, seed=0):
+def check_function(answer, spec, cases, needs_input_grad=False, seed=0):
     """The usual check of a one-output Function: forward, raw backward, then the engine.
 
-    `cases` are functions returning fresh input tuples (tensors and numbers).
+    `spec(*inputs)` is what the Function must compute, written with minigrad's built-in
+    ops: its output and, through minigrad's autograd, its gradients are the expected
+    ones.  `cases` are functions returning fresh input tuples (tensors and numbers).
     """
     cls = require_function_class(answer)
     generator = np.random.default_rng(seed)
@@ -292,12 +295,12 @@ def check_function(answer, reference, cases, needs_input_grad=False, seed=0):
         output = apply(cls, *inputs)
         require_unchanged(inputs, before)
         with no_grad():
-            expected_output = reference.apply(*make_inputs())
+            expected_output = spec(*make_inputs())
         check_output(output, expected_output)
         require_grad_fn(output, inputs)
         grad_output = creation.tensor(generator.uniform(-2, 2, size=output.shape),
                                       dtype=output.dtype)
-        expected, local = reference_grads(reference, inputs, grad_output)
+        expected, local = expected_grads(spec, inputs, grad_output)
         raw = raw_backward(cls, output.grad_fn, (grad_output,))
         check_gradients(raw, inputs, expected, local, output.shape, needs_input_grad)
         check_through_engine(output, inputs, grad_output, expected)

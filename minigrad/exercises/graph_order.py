@@ -2,20 +2,19 @@
 
 The answers walk the graph from `output.grad_fn`.  They are run on several
 small graphs (a chain, a diamond, an input used twice, a constant input)
-and compared with the private reference, which follows the engine's rules
+and compared with what the engine does, which follows its rules
 (see minigrad/autograd/engine.py): count the edges into each node; among
 the ready nodes run the most recently created first; AccumulateGrad first
-of all.  tests/test_exercises.py checks that reference against the engine.
+of all.  The expected order and counts are the engine's own, read from its
+trace (minigrad.tracing) on the same graph.
 """
-import heapq
-import itertools
-
 import numpy as np
 
-from .. import creation
+from .. import creation, tracing
 from ..autograd.graph import AccumulateGrad
 from . import _tools
 from ._tools import Hint
+from ._trial import field, uniform
 
 MESSAGES = {
     "not_a_list": {
@@ -92,43 +91,18 @@ MESSAGES = {
 }
 
 
-def _reachable_counts(root):
-    """Edges into each node reachable from root (root: 0), with an explicit stack."""
-    counts, stack = {root: 0}, [root]
-    while stack:
-        for child, _ in stack.pop().next_functions:
-            if child is None:
-                continue
-            if child not in counts:
-                counts[child] = 0
-                stack.append(child)
-            counts[child] += 1
-    return counts
-
-
-def _engine_order(root):
-    counts, order, tiebreak = _reachable_counts(root), [], itertools.count()
-    ready = [(-root._sequence_nr, next(tiebreak), root)]
-    while ready:
-        node = heapq.heappop(ready)[2]
-        order.append(node)
-        for child, _ in node.next_functions:
-            if child is not None:
-                counts[child] -= 1
-                if counts[child] == 0:
-                    heapq.heappush(ready, (-child._sequence_nr, next(tiebreak), child))
-    return order
-
-
-def _topo_order(output):
-    return _engine_order(output.grad_fn)
-
-
-def _count_dependencies(output):
-    return _reachable_counts(output.grad_fn)
-
-
-_REFERENCES = {"topo_order": _topo_order, "count_dependencies": _count_dependencies}
+def _engine_run(output):
+    """What the engine does on `output`'s graph, read from its own trace: the nodes in the
+    order backward runs them, and {node: the edges into it} as it counts them before it
+    starts (the root: 0).  The graph is kept (retain_graph) for the answer to walk."""
+    with tracing.record() as recorded:
+        output.backward(retain_graph=True)
+    nodes = recorded.nodes
+    order = [nodes[event["node"]] for event in recorded.of_kind("node_started")]
+    (started,) = recorded.of_kind("backward_started")
+    counts = {output.grad_fn: 0}
+    counts.update({nodes[number]: count for number, count in started["dependencies"].items()})
+    return order, counts
 
 
 def _graphs():
@@ -178,13 +152,16 @@ def check_topo_order(answer):
     topo_order = _tools.require_callable(answer)
     for build in _graphs():
         output = build()
-        got = _node_list(topo_order(output))
-        want = _engine_order(output.grad_fn)
-        if len(set(got)) != len(got):
-            raise Hint("duplicate_nodes")
-        _compare_sets(set(got), set(want), output.grad_fn)
-        if got != want:
-            raise Hint(_order_mistake(got))
+        want, _ = _engine_run(output)
+        _judge_order(_node_list(topo_order(output)), want, output.grad_fn)
+
+
+def _judge_order(got, want, root):
+    if len(set(got)) != len(got):
+        raise Hint("duplicate_nodes")
+    _compare_sets(set(got), set(want), root)
+    if got != want:
+        raise Hint(_order_mistake(got))
 
 
 def _order_mistake(got):
@@ -203,15 +180,11 @@ def check_count_dependencies(answer):
     mistakes = []
     for build in _graphs():
         output = build()
-        got = count_dependencies(output)
-        if not isinstance(got, dict):
-            raise Hint("not_a_dict", got=_tools.describe(got))
-        if not all(hasattr(node, "next_functions") for node in got):
-            raise Hint("not_nodes")
-        want = _reachable_counts(output.grad_fn)
-        _compare_sets(set(got), set(want), output.grad_fn)
-        if got != want:
-            mistakes.append(_count_mistake(got, want, output.grad_fn))
+        order, want = _engine_run(output)
+        mistake = _counts_mistake(_node_dict(count_dependencies(output)), want, order,
+                                  output.grad_fn)
+        if mistake is not None:
+            mistakes.append(mistake)
     # "only the root is wrong" must hold on every graph: on a chain every other count is 1
     # anyway, so a dict of ones would look like it there
     if mistakes:
@@ -219,11 +192,26 @@ def check_count_dependencies(answer):
         raise Hint(key, **params)
 
 
-def _count_mistake(got, want, root):
-    """Which wrong way of counting gives exactly `got`."""
+def _node_dict(result):
+    if not isinstance(result, dict):
+        raise Hint("not_a_dict", got=_tools.describe(result))
+    if not all(hasattr(node, "next_functions") for node in result):
+        raise Hint("not_nodes")
+    return result
+
+
+def _counts_mistake(got, want, order, root):
+    """None when `got` is the engine's counts, else (hint key, params) of the mistake."""
+    _compare_sets(set(got), set(want), root)
+    return None if got == want else _count_mistake(got, want, order, root)
+
+
+def _count_mistake(got, want, order, root):
+    """Which wrong way of counting gives exactly `got` (`order`: the engine's, parents
+    before children)."""
     parents, outgoing, paths = {n: 0 for n in want}, {}, {n: 0 for n in want}
     visits = {root: 1}
-    for node in _engine_order(root):            # parents before children
+    for node in order:
         outgoing[node] = sum(child is not None for child, _ in node.next_functions)
         for child in {child for child, _ in node.next_functions if child is not None}:
             parents[child] += 1
@@ -243,3 +231,85 @@ def _count_mistake(got, want, root):
 
 
 CHECKS = {"topo_order": check_topo_order, "count_dependencies": check_count_dependencies}
+
+
+# --- the trials (see _trial): a graph drawn when a grader grades -----------------------------
+
+def _random_graph(rng):
+    """A small graph drawn from `rng`: two leaves that require grad and a constant, one
+    value squared (two edges into one node), then four to seven ops on values drawn from
+    all so far (reused values make diamonds); their sum is the scalar output."""
+    x, w = (creation.tensor(uniform(rng, 2, "float64"), requires_grad=True) for _ in range(2))
+    values = [x, w, creation.tensor(uniform(rng, 2, "float64")), x * x]
+    for _ in range(int(rng.integers(4, 8))):
+        first, second = (values[int(i)] for i in rng.integers(len(values), size=2))
+        kind = int(rng.integers(5))
+        if kind < 3:
+            values.append((first.exp, first.sin, first.tanh)[kind]())
+        else:
+            values.append(first * second if kind == 3 else first + second)
+    total = values[3] + values[-1]
+    for value in values[4:-1]:
+        if rng.random() < 0.5:
+            total = total + value
+    return total.sum()
+
+
+def _canonical(root):
+    """The nodes reachable from `root` in the order a breadth-first walk along
+    next_functions meets them: the same graph, built twice, lists them alike."""
+    nodes, seen = [root], {root}
+    for node in nodes:
+        for child, _ in node.next_functions:
+            if child is not None and child not in seen:
+                seen.add(child)
+                nodes.append(child)
+    return nodes
+
+
+class _GraphTrial:
+    """The answer walks three graphs drawn from the seed; the nodes it names are reported by
+    their place in `_canonical`, and judged against the engine's own run."""
+
+    GRAPHS = 3
+
+    def __init__(self, counts):
+        self.counts = counts        # count_dependencies, else topo_order
+
+    def run(self, answer, seed):
+        walk = _tools.require_callable(answer)
+        return {"graphs": [self.run_graph(walk, seed, graph) for graph in range(self.GRAPHS)]}
+
+    def run_graph(self, walk, seed, graph):
+        output = _random_graph(np.random.default_rng([seed, graph]))
+        place = {node: index for index, node in enumerate(_canonical(output.grad_fn))}
+        result = walk(output)
+        if self.counts:
+            return [[place.get(node, -1), count if type(count) is int else None]
+                    for node, count in _node_dict(result).items()]
+        return [place.get(node, -1) for node in _node_list(result)]
+
+    def judge(self, report, seed):
+        graphs = field(report, "graphs", list)
+        for graph in range(self.GRAPHS):
+            self.judge_graph(field(graphs, graph, list), seed, graph)
+
+    def judge_graph(self, reported, seed, graph):
+        output = _random_graph(np.random.default_rng([seed, graph]))
+        nodes = _canonical(output.grad_fn)
+        order, want = _engine_run(output)
+
+        def node(index):
+            if type(index) is not int or not 0 <= index < len(nodes):
+                raise Hint("not_nodes")
+            return nodes[index]
+        if self.counts:
+            mistake = _counts_mistake({node(index): count for index, count in reported},
+                                      want, order, output.grad_fn)
+            if mistake is not None:
+                raise Hint(mistake[0], **mistake[1])
+        else:
+            _judge_order([node(index) for index in reported], order, output.grad_fn)
+
+
+TRIALS = {"topo_order": _GraphTrial(counts=False), "count_dependencies": _GraphTrial(counts=True)}

@@ -11,6 +11,8 @@ from .. import creation
 from ..autograd.function import Function
 from ..autograd.grad_mode import no_grad
 from . import _tools
+from ._trial import (FunctionTrial, In, dtype_of, matrix_shape, one_tensor, seen, tensor_of,
+                     uniform, value_of)
 from ._tools import Hint, as_array, case, values_case
 
 MESSAGES = {
@@ -83,49 +85,13 @@ MESSAGES = {
 }
 
 
-class _Func(Function):
-    @staticmethod
-    def forward(ctx, x, y, z):
-        w = x * y * z
-        out = x * y + y * z + w
-        ctx.save_for_backward(x, y, out)
-        ctx.z, ctx.w = z, w
-        return out
-
-    @staticmethod
-    def backward(ctx, grad_out):
-        x, y, out = ctx.saved_tensors
-        return grad_out * (y + y * ctx.z), grad_out * (x + ctx.z + x * ctx.z), None
+# What Func and Tanh must compute, with minigrad's built-in ops (see functions.py)
+def _func(x, y, z):
+    return x * y + y * z + x * y * z
 
 
-class _Tanh(Function):
-    @staticmethod
-    def forward(ctx, x):
-        result = x.tanh()
-        ctx.save_for_backward(result)
-        return result
-
-    @staticmethod
-    def backward(ctx, grad_output):
-        (result,) = ctx.saved_tensors
-        return grad_output * (1 - result * result)
-
-
-class _InplaceReLU(Function):
-    @staticmethod
-    def forward(ctx, x):
-        x.clamp_(min=0)
-        ctx.mark_dirty(x)
-        ctx.save_for_backward(x)
-        return x
-
-    @staticmethod
-    def backward(ctx, grad_output):
-        (x,) = ctx.saved_tensors
-        return grad_output * (x > 0).to(grad_output.dtype)
-
-
-_REFERENCES = {"seed_func": _Func, "tanh_saves_output": _Tanh, "inplace_relu": _InplaceReLU}
+def _tanh(x):
+    return x.tanh()
 
 
 def _marked_dirty(cls, x):
@@ -175,7 +141,7 @@ def check_seed_func(answer):
     cases = (case((3,), (3,), seed=21, extra=(2,)), case((2, 2), (2, 2), seed=22, extra=(-3,)),
              case((4,), (4,), seed=23, dtype="float32", extra=(5,)),
              values_case([[0.0, -1.0], [2.0, 0.0]], extra=(0,)))
-    _tools.check_function(answer, _Func, cases)
+    _tools.check_function(answer, _func, cases)
 
 
 def _diagnose_missing_w(cls, x, y, z):
@@ -209,7 +175,7 @@ def check_tanh_saves_output(answer):
         raise Hint("save_the_output")
     cases = (case((2, 3), seed=24), case((4,), seed=25, dtype="float32"),
              values_case([[0.0, -3.0, 5.0]]))
-    _tools.check_function(answer, _Tanh, cases)
+    _tools.check_function(answer, _tanh, cases)
 
 
 def check_inplace_relu(answer):
@@ -258,3 +224,127 @@ def _check_inplace_case(cls, values):
 
 CHECKS = {"seed_func": check_seed_func, "tanh_saves_output": check_tanh_saves_output,
           "inplace_relu": check_inplace_relu}
+
+
+# --- the trials (see _trial): the same, on inputs drawn when a grader grades -----------------
+
+class _FuncTrial(FunctionTrial):
+    """Func's values and gradients, and what forward kept: z and w on ctx, x, y and the
+    output saved (which objects forward saved is reported by name)."""
+
+    def __init__(self):
+        super().__init__(_func, self.draw_inputs)
+
+    @staticmethod
+    def draw_inputs(rng, dtype):
+        shape = matrix_shape(rng)
+        return [In(uniform(rng, shape, dtype)), In(uniform(rng, shape, dtype)),
+                int(rng.integers(-3, 6))]
+
+    def observe(self, cls, inputs):
+        output, saved = _tools.apply_observing_saves(cls, *inputs)
+        node = getattr(output, "grad_fn", None)
+        if node is None:
+            return None
+        z = getattr(node, "z", None)
+        names = {id(inputs[0]): "x", id(inputs[1]): "y", id(output): "output"}
+        return {"z": z if type(z) in (int, float) else seen(z), "w": seen(getattr(node, "w", None)),
+                "saved": [names.get(id(tensor), "other") for tensor in saved]}
+
+    def confirm(self, extra, inputs, expected):
+        x, y, z = inputs
+        if _number(extra["z"]) != z:
+            raise Hint("keep_z_on_ctx")
+        w = value_of(extra["w"])
+        if not _tools.same_values(w, (x * y * z).detach()):
+            raise Hint("keep_w_on_ctx")
+        if not {"x", "y", "output"} <= set(extra["saved"]):
+            raise Hint("save_x_y_out")
+
+
+def _number(entry):
+    """A reported number, or the one number of a reported tensor (a 0-d tensor z is fine)."""
+    if isinstance(entry, dict):
+        tensor = value_of(entry)
+        return as_array(tensor).item() if _tools.is_tensor(tensor) and tensor.numel() == 1 else None
+    return entry
+
+
+class _TanhTrial(FunctionTrial):
+    """Tanh's values and gradients, and the values forward saved: the output's, not x's."""
+
+    def __init__(self):
+        super().__init__(_tanh, one_tensor)
+
+    def observe(self, cls, inputs):
+        _, saved = _tools.apply_observing_saves(cls, *inputs)
+        return [seen(tensor) for tensor in saved]
+
+    def confirm(self, extra, inputs, expected):
+        saved = [value_of(entry) for entry in extra]
+        if not saved:
+            raise Hint("nothing_saved")
+        if any(_tools.same_values(tensor, inputs[0].detach()) for tensor in saved):
+            raise Hint("saved_input_not_output")
+        if not any(_tools.same_values(tensor, expected.detach()) for tensor in saved):
+            raise Hint("save_the_output")
+
+
+class _InplaceReLUTrial:
+    """A tensor that is not a leaf, clamped in place: it must be the output, marked dirty
+    (so it now comes from the answer's node), with the gradient masked where x ≤ 0."""
+
+    @staticmethod
+    def draw(seed):
+        rng = np.random.default_rng(seed)
+        values = uniform(rng, int(rng.integers(4, 9)), dtype_of(rng))
+        values[rng.random(values.shape) < 0.2] = 0.0
+        values[:2] = (-abs(values[0]) - 0.5, abs(values[1]) + 0.5)     # one of each sign
+        return rng, rng.permutation(values)
+
+    def run(self, answer, seed):
+        cls = _tools.require_function_class(answer)
+        rng, values = self.draw(seed)
+        leaf = creation.tensor(values, requires_grad=True)
+        x = leaf * 1
+        output = _tools.apply(cls, x)
+        node = getattr(output, "grad_fn", None)
+        report = {"forward": seen(output), "x": seen(x),
+                  "returned_x": output is x, "x_from_node": node is not None and x.grad_fn is node}
+        if node is None:
+            return report
+        grad_output = creation.tensor(uniform(rng, values.shape, values.dtype), dtype=x.dtype)
+        kept = as_array(grad_output)
+        with no_grad():
+            raw = cls.backward(node, grad_output)
+        report["grad_output_kept"] = bool(np.array_equal(as_array(grad_output), kept))
+        report["backward"] = [seen(grad) for grad in (raw if isinstance(raw, tuple) else (raw,))]
+        output.backward(grad_output)
+        report["grad"] = seen(leaf.grad)
+        return report
+
+    def judge(self, report, seed):
+        rng, values = self.draw(seed)
+        x = tensor_of(report["x"], "forward")
+        if np.array_equal(as_array(x), values.astype(np.float64)):
+            raise Hint("not_in_place")
+        expected = creation.tensor(np.maximum(values, 0))
+        _tools.check_output(value_of(report["forward"]), expected)
+        _tools.check_output(x, expected)
+        if not (report["returned_x"] is True and report["x_from_node"] is True):
+            raise Hint("forgot_mark_dirty")
+        if report["grad_output_kept"] is not True:
+            raise Hint("modified_grad_output")
+        grad_output = uniform(rng, values.shape, values.dtype)
+        wanted = grad_output.astype(np.float64) * (values > 0)
+        raw = [value_of(entry) for entry in report["backward"]]
+        if not raw or any(grad is not None for grad in raw[1:]):
+            raise Hint("wrong_num_grads", got=len(raw), expected=1)
+        for grad in (raw[0], value_of(report["grad"])):
+            _tools.require_tensor(grad, "backward")
+            _tools.diagnose_values(as_array(grad), wanted, (values > 0).astype(float), 0,
+                                   values, expected.dtype)
+
+
+TRIALS = {"seed_func": _FuncTrial(), "tanh_saves_output": _TanhTrial(),
+          "inplace_relu": _InplaceReLUTrial()}

@@ -355,25 +355,28 @@ else:
 # %% [markdown] lang="en"
 # ## Read the code
 #
-# minigrad's own `F.linear` computes what your `Linear` Function does, as two recorded ops
-# (`matmul`, then `+`) instead of one Function. `cross_entropy` ends in `NllLoss`, a Function like
-# yours: read its math docstring first, then its backward, which is itself an op
-# (`NllLossBackward`), so that the gradient can be differentiated again.
+# minigrad's own `F.linear` computes what your `Linear` Function does. For a 2-d input with a
+# bias it calls one Function, `Addmm` (bias + input @ weightᵀ), whose node PyTorch names
+# `AddmmBackward0` too (other inputs are first flattened to 2-d, or multiplied with `matmul` and
+# then added to the bias). `cross_entropy` ends in `NllLoss`, a Function like yours. Read each
+# math docstring first, then the backward, which is itself made of ops (`NllLoss`'s is
+# `NllLossBackward`), so that the gradient can be differentiated again.
 
 # %% [markdown] lang="zh"
 # ## 读源码
 #
-# minigrad 自带的 `F.linear` 算的正是你的 `Linear` Function 所算的东西，只不过由两个会被记录的运算
-# （先 `matmul`，再 `+`）组合而成，而不是单独一个 Function。`cross_entropy` 的最后一步是 `NllLoss`，
-# 它和你写的一样是一个 Function：先读它的数学文档字符串，再读它的 backward——backward 本身也是一个运算
-# （`NllLossBackward`），所以得到的梯度还能继续求导。
+# minigrad 自带的 `F.linear` 算的正是你的 `Linear` Function 所算的东西。对带偏置的二维输入，它只调用
+# 一个 Function——`Addmm`（偏置 + 输入 @ 权重ᵀ），PyTorch 也把这个节点叫作 `AddmmBackward0`（其他形状
+# 的输入要么先展平成二维，要么先用 `matmul` 相乘、再加上偏置）。`cross_entropy` 的最后一步是 `NllLoss`，
+# 它也和你写的一样是一个 Function。两者都先读数学文档字符串，再读 backward——backward 本身也由运算组成
+# （`NllLoss` 的是 `NllLossBackward`），所以得到的梯度还能继续求导。
 
 # %% tags=["nbval-ignore-output"]
 from minigrad.lessons import show_source
-from minigrad.nn.functional import linear
+from minigrad.ops.linalg import Addmm
 from minigrad.ops.loss import NllLoss
 
-show_source(linear, NllLoss)
+show_source(Addmm, NllLoss)
 
 # %% [markdown] lang="en"
 # One lesson remains, and it turns autograd around: forward mode, where derivatives travel with
