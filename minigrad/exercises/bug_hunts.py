@@ -13,7 +13,9 @@ import numpy as np
 from .. import autograd, creation
 from ..autograd.grad_mode import no_grad
 from . import _tools
+from ._observed import ObservedTrial
 from ._tools import Hint, as_array
+from ._trial import dtype_of, matrix_shape, uniform
 
 MESSAGES = {
     "overflow": {
@@ -291,3 +293,98 @@ def check_fix_inplace(answer):
 
 CHECKS = {"logsumexp": check_logsumexp, "pairwise_distances": check_pairwise_distances,
           "fix_inplace": check_fix_inplace}
+
+
+# ---------------------------------------------------------------- trials
+
+
+def _logsumexp_draw(rng):
+    """Rows of moderate values, then of large ones, then of very negative ones (m rows of
+    n ≠ m values, so a gradient of the wrong shape does not broadcast by chance)."""
+    dtype = dtype_of(rng)
+    big = 120.0 if dtype == "float32" else 1000.0      # exp overflows, exp(-big) is 0
+    cases = []
+    for shift in (0.0, big, -big):
+        rows = int(rng.integers(2, 5))
+        shape = (rows, rows + int(rng.integers(1, 3)))
+        values = uniform(rng, shape, dtype) + np.asarray(shift, dtype=dtype)
+        cases.append((values, uniform(rng, rows, dtype)))
+    return cases
+
+
+def _logsumexp_values(function, drawn):
+    found = {}
+    for number, (values, grad_output) in enumerate(drawn):
+        x = creation.tensor(values, requires_grad=True)
+        output = function(x)
+        _tools.require_tensor(output, "forward")
+        (grad,) = autograd.grad(output, x, creation.tensor(grad_output), allow_unused=True)
+        found[f"logsumexp {number}"], found[f"gradient {number}"] = output, grad
+    return found
+
+
+def _logsumexp_expect(drawn):
+    found = _logsumexp_values(lambda x: x.logsumexp(dim=-1), drawn)
+    return {name: value.detach() for name, value in found.items()}
+
+
+def _distances_draw(rng):
+    """Points at halves of integers, whose distances every right formula gets exactly."""
+    count, size = (int(n) for n in rng.integers(2, 5, size=2))
+    points = (np.round(rng.uniform(-3, 3, size=(count, size)) * 2) / 2).astype(dtype_of(rng))
+    if rng.random() < 0.5:
+        points[-1] = points[0]                 # two points at the same place
+    return points, uniform(rng, (count, count), points.dtype.name)
+
+
+def _distances_values(function, drawn):
+    values, grad_output = drawn
+    points = creation.tensor(values, requires_grad=True)
+    result = function(points)
+    _tools.require_tensor(result, "pairwise_distances")
+    (grad,) = autograd.grad(result, points, creation.tensor(grad_output), allow_unused=True)
+    return {"distances": result, "gradient": grad}
+
+
+def _distances_expect(drawn):
+    found = _distances_values(lambda p: (p[:, None, :] - p[None, :, :]).norm(dim=-1), drawn)
+    return {"distances": found["distances"].detach(), "gradient": found["gradient"]}
+
+
+def _features_draw(rng):
+    return uniform(rng, (3, 2), "float64", -1, 1), uniform(rng, (2, 3), "float64", -1, 1), \
+        uniform(rng, 3, "float64")
+
+
+def _features_compute(answer, drawn):
+    fixed = _tools.require_callable(answer)
+    x_values, w_values, grad_output = drawn
+    x = creation.tensor(x_values, requires_grad=True)
+    w = creation.tensor(w_values, requires_grad=True)
+    result = _tools.require_tensor(fixed(x, w), "your function")
+    grads = autograd.grad(result, (x, w), creation.tensor(grad_output), allow_unused=True)
+    return {"features": result, "gradient of x": grads[0], "gradient of w": grads[1]}
+
+
+def _features_expect(drawn):
+    x_values, w_values, grad_output = drawn
+    with no_grad():
+        expected = features(creation.tensor(x_values), creation.tensor(w_values))
+    grads = _finite_differences(x_values, w_values, grad_output)
+    return {"features": expected, "gradient of x": creation.tensor(grads[0]),
+            "gradient of w": creation.tensor(grads[1])}
+
+
+def _applied(answer):
+    cls = _tools.require_function_class(answer)
+    return lambda *inputs: _tools.apply(cls, *inputs)
+
+
+TRIALS = {"logsumexp": ObservedTrial(
+              _logsumexp_draw, lambda answer, drawn: _logsumexp_values(_applied(answer), drawn),
+              _logsumexp_expect),
+          "pairwise_distances": ObservedTrial(
+              _distances_draw,
+              lambda answer, drawn: _distances_values(_tools.require_callable(answer), drawn),
+              _distances_expect),
+          "fix_inplace": ObservedTrial(_features_draw, _features_compute, _features_expect)}

@@ -12,7 +12,9 @@ import numpy as np
 from .. import autograd, creation, tracing
 from ..autograd.grad_mode import no_grad
 from . import _tools
+from ._observed import ObservedTrial, at_most, refused_or
 from ._tools import Hint, as_array
+from ._trial import dtype_of, matrix_shape, uniform
 
 MESSAGES = {
     "returned_gradient": {
@@ -290,3 +292,107 @@ def _check_third_order(second, x, expected):
 
 CHECKS = {"hvp": check_hvp, "softplus_double_backward": check_softplus_double_backward,
           "sin_backward_function": check_sin_backward_function}
+
+
+# ---------------------------------------------------------------- trials
+
+
+def _hvp_draw(rng):
+    """x does not require grad: hvp makes its own leaf."""
+    name, f, _, _ = _HVP_FUNCTIONS[int(rng.integers(len(_HVP_FUNCTIONS)))]
+    size = int(rng.integers(3, 6))
+    return (name, f, uniform(rng, size, "float64", low=-1.5, high=1.5), False,
+            uniform(rng, size, "float64"))
+
+
+def _hvp_compute(answer, drawn):
+    hvp = _tools.require_callable(answer)
+    _, f, values, requires_grad, v = drawn
+    with tracing.record() as recorded:
+        try:
+            result = hvp(f, creation.tensor(values, requires_grad=requires_grad),
+                         creation.tensor(v))
+        except RuntimeError as error:
+            _diagnose_graph_error(error)
+            raise
+    return {"hvp": result, "passes": len(recorded.of_kind("backward_started"))}
+
+
+def _hvp_expect(drawn):
+    _, f, values, _, v = drawn
+    hessian = autograd.functional.hessian(f, creation.tensor(values))
+    return {"hvp": hessian @ creation.tensor(v),
+            "passes": at_most(max(3, len(values) - 1), "built_the_hessian", passes=None,
+                              size=len(values))}
+
+
+def _softplus_draw(rng):
+    return uniform(rng, matrix_shape(rng), dtype_of(rng), low=-3.0, high=3.0)
+
+
+def _softplus_derivatives(function, values):
+    x = creation.tensor(values, requires_grad=True)
+    outputs = function(x)
+    if (not isinstance(outputs, tuple) or len(outputs) != 2
+            or not all(_tools.is_tensor(o) for o in outputs)):
+        raise Hint("return_the_intermediate", got=_tools.describe(outputs))
+    (first,) = autograd.grad(outputs[0].sum(), x, create_graph=True)
+    if first.grad_fn is None:
+        raise Hint("backward_not_differentiable")
+    (second,) = autograd.grad(first.sum(), x, allow_unused=True)
+    return {"softplus": outputs[0], "intermediate": outputs[1], "first": first.detach(),
+            "second": second}
+
+
+def _softplus_expect(values):
+    found = _softplus_derivatives(lambda x: (_softplus(x), x.exp()), values)
+    return {name: value.detach() for name, value in found.items()}
+
+
+def _sin_draw(rng):
+    return uniform(rng, int(rng.integers(2, 7)), dtype_of(rng), low=-3.0, high=3.0)
+
+
+def _sin_derivatives(function, values):
+    x = creation.tensor(values, requires_grad=True)
+    y = function(x)
+    _tools.require_tensor(y, "forward")
+    try:
+        (first,) = autograd.grad(y.sum(), x, create_graph=True)
+    except RuntimeError as error:
+        if "Can't call numpy() on Tensor that requires grad" in str(error):
+            raise Hint("backward_needs_its_function") from None
+        raise
+    if first.grad_fn is None:
+        raise Hint("backward_needs_its_function")
+    (second,) = autograd.grad(first.sum(), x, create_graph=True)
+    try:
+        (third,) = autograd.grad(second.sum(), x, allow_unused=True)
+    except RuntimeError:           # refused by @once_differentiable: allowed
+        third = None
+    z = creation.tensor(values, requires_grad=True)
+    w = function(z)
+    (first_of_square,) = autograd.grad((w * w).sum(), z, create_graph=True)
+    (second_of_square,) = autograd.grad(first_of_square.sum(), z, allow_unused=True)
+    return {"sin": y.detach(), "first": first.detach(), "second": second.detach(),
+            "third": third, "second_of_square": second_of_square}
+
+
+def _sin_expect(values):
+    found = {name: value.detach() for name, value in _sin_derivatives(_sin, values).items()}
+    found["third"] = refused_or(found["third"], "the third derivative")
+    return found
+
+
+def _applied(answer):
+    cls = _tools.require_function_class(answer)
+    return lambda *inputs: _tools.apply(cls, *inputs)
+
+
+TRIALS = {"hvp": ObservedTrial(_hvp_draw, _hvp_compute, _hvp_expect),
+          "softplus_double_backward": ObservedTrial(
+              _softplus_draw, lambda answer, values: _softplus_derivatives(_applied(answer), values),
+              _softplus_expect),
+          "sin_backward_function": ObservedTrial(
+              _sin_draw, lambda answer, values: _sin_derivatives(_applied(answer), values),
+              _sin_expect)}

@@ -15,7 +15,10 @@ from ..autograd.grad_mode import no_grad
 from ..autograd.graph import saved_tensors_hooks
 from ..autograd.saved_tensor import saved_tensors_of
 from . import _tools
+from ._observed import ObservedTrial, at_most
+from ._observed import number as number_of
 from ._tools import Hint, as_array
+from ._trial import Unreadable, dtype_of, field, uniform
 
 MESSAGES = {
     "not_a_byte_count": {
@@ -299,3 +302,102 @@ def _gradients(fn, values, grad_output):
 
 
 CHECKS = {"saved_bytes": check_saved_bytes, "checkpoint": check_checkpoint}
+
+
+# ---------------------------------------------------------------- trials
+
+
+def _graph_draw(rng):
+    """The four programs, each with sizes and values drawn: (its number, the arrays)."""
+    drawn = []
+    for number in range(len(_GRAPH_NAMES)):
+        rows, columns = (int(n) for n in rng.integers(2, 6, size=2))
+        dtype = dtype_of(rng)
+        drawn.append((number, uniform(rng, (rows, columns), dtype),
+                      uniform(rng, (columns, 2), dtype)))
+    return drawn
+
+
+def _graph_of(drawn):
+    number, a, b = drawn
+    x = creation.tensor(a, requires_grad=True)
+    if number == 0:
+        return (x * x).tanh().sum()
+    if number == 1:
+        w = creation.tensor(b, requires_grad=True)
+        return (creation.tensor(a) @ w).relu().sum()
+    if number == 2:
+        y = x.exp()
+        return (y.sin() + x.cos()).sum()
+    s = x.sigmoid()
+    return (s * s + s).sum()
+
+
+_GRAPH_NAMES = ("out = (x * x).tanh().sum()", "out = (x @ w).relu().sum()",
+                "y = x.exp(); out = (y.sin() + x.cos()).sum()",
+                "b = x.sigmoid(); out = (b * b + b).sum()")
+
+
+def _saved_bytes_compute(answer, drawn):
+    saved_bytes = _tools.require_callable(answer)
+    counts = []
+    for program in drawn:
+        got = saved_bytes(_graph_of(program))
+        if isinstance(got, bool) or not isinstance(got, (int, float, np.integer, np.floating)):
+            raise Hint("not_a_byte_count", got=_tools.describe(got))
+        counts.append(float(got))
+    return {"counts": {"values": counts}}
+
+
+def _saved_bytes_expect(drawn):
+    def judge(entry):
+        counts = field(entry, "values", list)
+        if len(counts) != len(drawn) or not all(isinstance(n, (int, float)) for n in counts):
+            raise Unreadable()
+        for got, program in zip(counts, drawn):
+            expected = _counts(_saves(_graph_of(program)))["expected"]
+            if got != expected:
+                number, x, _ = program
+                name = f"x of shape {list(x.shape)}, {x.dtype.name}: {_GRAPH_NAMES[number]}"
+                raise Hint("wrong_byte_count", program=name, got=got, expected=expected)
+    return {"counts": judge}
+
+
+def _checkpoint_draw(rng):
+    number = int(rng.integers(len(_FUNCTIONS)))
+    shape = tuple(int(n) for n in rng.integers(2, 5, size=2))
+    dtype = dtype_of(rng)
+    return number, uniform(rng, shape, dtype, -1.5, 1.5), uniform(rng, shape, dtype)
+
+
+def _checkpoint_compute(answer, drawn):
+    cls = _tools.require_function_class(answer)
+    number, values, grad_output = drawn
+    counted, calls = _counting(_FUNCTIONS[number][1])
+    leaf = creation.tensor(values, requires_grad=True)
+    x = leaf * 2                                     # x has a history of its own
+    output, packed = _packed_bytes(cls, counted, x)
+    _tools.require_tensor(output, "forward")
+    output.backward(creation.tensor(grad_output))
+    return {"output": output, "kept": sum(tensor._data.nbytes for tensor in packed),
+            "calls": len(calls), "gradient": leaf.grad}
+
+
+def _checkpoint_expect(drawn):
+    number, values, grad_output = drawn
+    name, fn = _FUNCTIONS[number]
+    leaf = creation.tensor(values, requires_grad=True)
+    output = fn(leaf * 2)
+    output.backward(creation.tensor(grad_output))
+
+    def recomputed(entry):
+        if number_of(entry) < 2:
+            raise Hint("no_recompute", calls=int(number_of(entry)))
+    return {"output": output.detach(), "gradient": leaf.grad,
+            "kept": at_most(values.nbytes, "keeps_intermediates", got=None,
+                            expected=values.nbytes),
+            "calls": recomputed}
+
+
+TRIALS = {"saved_bytes": ObservedTrial(_graph_draw, _saved_bytes_compute, _saved_bytes_expect),
+          "checkpoint": ObservedTrial(_checkpoint_draw, _checkpoint_compute, _checkpoint_expect)}

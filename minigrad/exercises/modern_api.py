@@ -22,7 +22,9 @@ from ..autograd import forward_ad
 from ..autograd.function import Function
 from ..autograd.grad_mode import no_grad
 from . import _tools
+from ._observed import ObservedTrial
 from ._tools import Hint, as_array
+from ._trial import dtype_of, uniform
 
 MESSAGES = {
     "use_setup_context": {
@@ -293,7 +295,8 @@ _TANGENTS = np.array([[1.0, 0.5, -1.0], [0.5, 1.0, 1.0]])
 
 
 def _normalize(x):
-    return x / x.sum(-1, keepdim=True)
+    sums = x.sum(dim=-1, keepdim=True)
+    return x / sums
 
 
 def _cases():
@@ -446,3 +449,79 @@ def _numbers(values):
 
 
 CHECKS = {"polar": check_polar, "normalize_both_modes": check_normalize_both_modes}
+
+
+# ---------------------------------------------------------------- trials
+
+
+def _polar_draw(rng):
+    dtype, size = dtype_of(rng), int(rng.integers(2, 6))
+    return (uniform(rng, size, dtype, 0.5, 2.0), uniform(rng, size, dtype, -3.0, 3.0),
+            uniform(rng, size, dtype), uniform(rng, size, dtype))
+
+
+def _polar_values(function, drawn):
+    """Both outputs, and the gradients for a loss of both, of x alone, of y alone with r
+    needing no gradient (so backward gets None, or zeros, for an output left out)."""
+    r_values, theta_values, gx_values, gy_values = drawn
+    gx, gy = creation.tensor(gx_values), creation.tensor(gy_values)
+    found = {}
+    r, theta = (creation.tensor(v, requires_grad=True) for v in (r_values, theta_values))
+    outputs = function(r, theta)
+    if (not isinstance(outputs, tuple) or len(outputs) != 2
+            or not all(_tools.is_tensor(o) for o in outputs)):
+        raise Hint("return_two_outputs", got=_tools.describe(outputs))
+    found["x"], found["y"] = outputs
+    both = autograd.grad(outputs, (r, theta), (gx, gy), allow_unused=True)
+    found["gradient of r"], found["gradient of theta"] = both
+    r, theta = (creation.tensor(v, requires_grad=True) for v in (r_values, theta_values))
+    x_only = autograd.grad(function(r, theta)[0], (r, theta), gx, allow_unused=True)
+    found["gradient of r (x alone)"], found["gradient of theta (x alone)"] = x_only
+    r = creation.tensor(r_values)
+    theta = creation.tensor(theta_values, requires_grad=True)
+    (found["gradient of theta (y alone)"],) = autograd.grad(function(r, theta)[1], theta, gy,
+                                                            allow_unused=True)
+    return found
+
+
+def _polar_expect(drawn):
+    found = _polar_values(lambda r, theta: (r * theta.cos(), r * theta.sin()), drawn)
+    return {name: value.detach() for name, value in found.items()}
+
+
+def _normalize_draw(rng):
+    dtype = dtype_of(rng)
+    rows, columns = (int(n) for n in rng.integers(2, 5, size=2))
+    shape = (rows, columns) if rng.random() < 0.5 else (2, rows, columns)
+    return (uniform(rng, shape, dtype, 0.2, 3.0), uniform(rng, shape, dtype),
+            uniform(rng, shape, dtype))
+
+
+def _normalize_values(function, drawn):
+    values, g, t = drawn
+    x = creation.tensor(values, requires_grad=True)
+    output = function(x)
+    _tools.require_tensor(output, "forward")
+    (grad,) = autograd.grad(output, x, creation.tensor(g), allow_unused=True)
+    with forward_ad.dual_level():
+        dual = function(forward_ad.make_dual(creation.tensor(values), creation.tensor(t)))
+        tangent = forward_ad.unpack_dual(dual).tangent
+    return {"forward": output, "backward": grad, "jvp": tangent}
+
+
+def _normalize_expect(drawn):
+    found = _normalize_values(_normalize, drawn)
+    return {name: value.detach() for name, value in found.items()}
+
+
+def _applied(answer):
+    cls = _tools.require_function_class(answer)
+    return lambda *inputs: _tools.apply(cls, *inputs)
+
+
+TRIALS = {"polar": ObservedTrial(
+              _polar_draw, lambda answer, drawn: _polar_values(_applied(answer), drawn),
+              _polar_expect),
+          "normalize_both_modes": ObservedTrial(
+              _normalize_draw, lambda answer, drawn: _normalize_values(_applied(answer), drawn),
+              _normalize_expect)}
