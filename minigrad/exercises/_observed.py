@@ -15,7 +15,7 @@ import numpy as np
 
 from . import _tools
 from ._tools import Hint
-from ._trial import Unreadable, field, seen, tensor_of, uniform  # noqa: F401 — the trials draw with it
+from ._trial import Unreadable, field, seen, tensor_of
 
 
 def observed(value):

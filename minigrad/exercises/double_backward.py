@@ -391,7 +391,8 @@ def _applied(answer):
 
 TRIALS = {"hvp": ObservedTrial(_hvp_draw, _hvp_compute, _hvp_expect),
           "softplus_double_backward": ObservedTrial(
-              _softplus_draw, lambda answer, values: _softplus_derivatives(_applied(answer), values),
+              _softplus_draw,
+              lambda answer, values: _softplus_derivatives(_applied(answer), values),
               _softplus_expect),
           "sin_backward_function": ObservedTrial(
               _sin_draw, lambda answer, values: _sin_derivatives(_applied(answer), values),
