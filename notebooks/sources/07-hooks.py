@@ -194,7 +194,7 @@ for event in trace.of_kind("node_started", "hook_called", "grad_accumulated"):
 # 而累加后钩子要等 `w.grad` 写好之后才触发。
 
 # %% tags=["nbval-ignore-output"]
-minigrad.viz.animate(trace, view="backward", names={"w": w})
+minigrad.viz.animate(trace, view="backward", names={"w": w, "y": y})
 
 # %% [markdown] lang="en"
 # ### A use of post-accumulate hooks: the optimizer step inside backward

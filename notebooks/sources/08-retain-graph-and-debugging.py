@@ -26,6 +26,7 @@
 
 # %%
 import minigrad as torch
+from minigrad.lessons import show_error
 
 # %% [markdown] lang="en"
 # ## The second time
@@ -48,7 +49,7 @@ with minigrad.viz.record() as trace:
     try:
         y.backward()
     except RuntimeError as error:
-        print(error)
+        show_error(error)
 
 # %% [markdown] lang="en"
 # The graph is still there — `y.grad_fn` and its `next_functions` did not go away. What is gone
@@ -221,7 +222,7 @@ x = torch.tensor([-1.0, 0.0, 2.0], dtype=torch.float64, requires_grad=True)
 try:
     torch.autograd.gradcheck(BuggySigmoid.apply, (x,))
 except RuntimeError as error:
-    print(error)
+    show_error(error)
 
 # %% [markdown] lang="en"
 # Row = input element, column = output element: the diagonal is off, by exactly the missing
@@ -295,7 +296,7 @@ try:
         y = torch.where(x > 0, torch.log(x), torch.zeros_like(x))
         y.sum().backward()
 except RuntimeError as error:
-    print(error)
+    show_error(error)
 
 # %% [markdown] lang="en"
 # The warning "Error detected in LogBackward0" holds the forward stack of the failing node, the

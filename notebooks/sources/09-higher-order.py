@@ -24,6 +24,7 @@
 
 # %%
 import minigrad as torch
+from minigrad.lessons import show_error
 
 # %% [markdown] lang="en"
 # ## `torch.autograd.grad`
@@ -187,7 +188,7 @@ print("first =", first, "  first.requires_grad =", first.requires_grad)
 try:
     torch.autograd.grad(first.sum(), x)
 except RuntimeError as error:
-    print(error)
+    show_error(error)
 
 # %% [markdown] lang="en"
 # The first derivative is right (3, 12), but it is disconnected from `x`: the engine never saw the

@@ -50,7 +50,7 @@
 
 # %%
 import minigrad as torch
-from minigrad.lessons import say
+from minigrad.lessons import say, show_error
 
 # %% [markdown] lang="en"
 # ## Dual numbers
@@ -301,7 +301,7 @@ try:
                              check_backward_ad=False, check_undefined_grad=False,
                              check_batched_grad=False)
 except RuntimeError as error:
-    print(error)
+    show_error(error)
 
 # %% [markdown] lang="en"
 # The diagonal of the numerical Jacobian is `exp(x)`; the analytical one, from `jvp`, is all ones.
@@ -336,7 +336,7 @@ with fwAD.dual_level():
     try:
         ExpWithoutJvp.apply(fwAD.make_dual(torch.tensor([0.0, 1.0]), torch.ones(2)))
     except NotImplementedError as error:
-        print(error)
+        show_error(error)
 
 # %% [markdown] lang="en"
 # ### Exercise `mul_jvp`
