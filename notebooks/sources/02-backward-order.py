@@ -323,10 +323,10 @@ print(x.grad)
 # 那些提到钩子、捕获（captures）、异常检测模式或旁白（播放器听的就是它）的行属于后面几讲，每样都只是一次函数调用。
 
 # %% tags=["nbval-ignore-output"]
-from minigrad.autograd.engine import count_dependencies, run_backward
+from minigrad.autograd import engine
 from minigrad.lessons import show_source
 
-show_source(count_dependencies, run_backward)
+show_source(engine.count_dependencies, engine.run_backward)
 
 # %% [markdown] lang="en"
 # Next lesson: writing nodes of your own, with `torch.autograd.Function`.
