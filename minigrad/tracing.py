@@ -13,7 +13,8 @@ Widgets replay a `Trace`; they never look at engine internals.
 Event kinds and their fields (ids are small integers stable within a trace):
 
     node_created      node, name, sequence_nr, inputs [(node or None, input_nr)],
-                      outputs [tensor], leaves {node: tensor} for new AccumulateGrad inputs
+                      outputs [tensor], leaves {node: tensor} for new AccumulateGrad inputs,
+                      caller (a Where: the line outside minigrad that used the op, or None)
     tensor_saved      node, slot, tensor, version, nbytes, is_output, wrapped_number
     tensor_packed     node, slot, packed_nbytes (saved_tensors_hooks were active; the
                       bytes of what pack_hook returned: 0 unless a tensor or array)

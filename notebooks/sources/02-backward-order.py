@@ -56,7 +56,11 @@ minigrad.viz.graph(loss, names={"x": x, "a": a, "b": b, "c": c, "loss": loss})
 # %%
 def recursive_visits(node):
     # how many times a naive recursive backward would run nodes below `node`  # zh: 朴素的递归式反向传播会在 `node` 之下运行多少次节点
-    return 1 + sum(recursive_visits(n) for n, _ in node.next_functions if n is not None)
+    visits = 1
+    for n, _ in node.next_functions:
+        if n is not None:
+            visits += recursive_visits(n)
+    return visits
 
 
 def count_nodes(node):
@@ -319,10 +323,10 @@ print(x.grad)
 # 那些提到钩子、捕获（captures）、异常检测模式或旁白（播放器听的就是它）的行属于后面几讲，每样都只是一次函数调用。
 
 # %% tags=["nbval-ignore-output"]
-from minigrad.autograd.engine import count_dependencies, run_backward
+from minigrad.autograd import engine
 from minigrad.lessons import show_source
 
-show_source(count_dependencies, run_backward)
+show_source(engine.count_dependencies, engine.run_backward)
 
 # %% [markdown] lang="en"
 # Next lesson: writing nodes of your own, with `torch.autograd.Function`.
