@@ -7,6 +7,8 @@ tests/test_nbgrader.py that the worked notebooks themselves score full marks.
 """
 import heapq
 
+from worked_solutions import SOLUTIONS
+
 import minigrad as torch
 from minigrad.autograd import Function
 
@@ -266,3 +268,4 @@ ANSWERS = {
     "second_derivative": second_derivative, "cube_double_backward": Cube,
     "offload_to_cpu": (pack_to_cpu, unpack_from_cpu), "linear": Linear, "mul_jvp": Mul,
 }
+ANSWERS.update(SOLUTIONS)      # the later lessons' worked solutions (tests/worked_solutions.py)

@@ -21,11 +21,18 @@ BACKWARD_TWICE = (
 MODIFIED_IN_PLACE = (
     "one of the variables needed for gradient computation has been modified by an inplace "
     "operation: [{tensor}]{where} is at version {version}; expected version {saved_version} "
-    "instead. Hint: enable anomaly detection to find the operation that failed to compute "
-    "its gradient, with torch.autograd.set_detect_anomaly(True, check_nan=False).\n"
+    "instead. Hint: {hint}\n"
     "minigrad hint: {node} saved this tensor for backward and it was changed in place "
     "afterwards, so backward would use the wrong value. Use an out-of-place op instead "
     "(y = y + 1, not y.add_(1)), or clone() the tensor before modifying it.")
+
+# The end of PyTorch's error above, out of anomaly mode and in it
+HINT_ANOMALY_MODE = (
+    "enable anomaly detection to find the operation that failed to compute its gradient, "
+    "with torch.autograd.set_detect_anomaly(True, check_nan=False).")
+HINT_IN_ANOMALY_MODE = (
+    "the backtrace further above shows the operation that failed to compute its gradient. "
+    "The variable in question was changed in there or anywhere later. Good luck!")
 
 DETACHED_IN_PLACE = (
     "Trying to use a saved tensor that has been detached in-place, i.e. with .detach_()."

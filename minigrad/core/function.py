@@ -381,10 +381,14 @@ class SavedTensor:
         if tensor._version != self.version:
             raise RuntimeError(errors.PACK_HOOK_IN_PLACE)
         self.unpack_hook = unpack_hook
-        # unpack() gives the hook's result the saved tensor's place in the graph back
-        self.grad_fn, self.requires_grad = tensor.grad_fn, tensor._requires_grad
-        self.accumulator = (leaf_accumulator(tensor)
-                            if self.grad_fn is None and self.requires_grad else None)
+        # unpack() gives the hook's result the saved tensor's place in the graph back; a
+        # saved output's place is the node that saves it (unpack gets it): holding it here
+        # would be a cycle, node -> saved output -> node, kept until Python looks for cycles,
+        # and with it what the pack hook made (a file on disk, GPU memory)
+        if not self.is_output:
+            self.grad_fn, self.requires_grad = tensor.grad_fn, tensor._requires_grad
+            self.accumulator = (leaf_accumulator(tensor)
+                                if self.grad_fn is None and self.requires_grad else None)
         if seams.recorder is not None:
             seams.recorder.tensor_packed(node, self.slot, self.packed)
 
@@ -474,7 +478,9 @@ class SavedTensor:
             f", which is output {output_nr} of {_op_name(maker.name())},")
         return errors.MODIFIED_IN_PLACE.format(
             tensor=self.kept_tensor()._type_description(), where=where,
-            version=self.version_counter.value, saved_version=self.version, node=node.name())
+            version=self.version_counter.value, saved_version=self.version, node=node.name(),
+            # in anomaly mode PyTorch's hint points at the backtrace that mode printed
+            hint=errors.HINT_ANOMALY_MODE if seams.anomaly is None else errors.HINT_IN_ANOMALY_MODE)
 
 
 def _op_name(node_name):

@@ -13,7 +13,8 @@ import importlib
 from .. import settings
 
 TOPICS = ("functions", "saving", "ctx_flags", "hooks", "graph_order", "higher_order",
-          "linear", "overview", "graph_basics", "debugging", "devices", "forward_mode")
+          "linear", "overview", "graph_basics", "debugging", "devices", "forward_mode",
+          "modern_api", "memory", "bug_hunts", "double_backward")
 
 COMMON = {
     # outcomes

@@ -18,7 +18,7 @@ they follow PyTorch's:
 """
 from ..core.function import BackwardNode, Function
 from ..surface import devices, function_rules
-from ..surface.saved_attributes import saved_attribute
+from ..surface.saved_attributes import saved_attribute, saved_attribute_names
 
 
 class BuiltinBackward(BackwardNode):
@@ -39,6 +39,9 @@ class BuiltinBackward(BackwardNode):
         if name.startswith(("_saved_", "_raw_saved_")):
             return saved_attribute(self, name)
         raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
+
+    def __dir__(self):     # dir(y.grad_fn) lists the _saved_* names, as PyTorch's does
+        return [*super().__dir__(), *saved_attribute_names(self)]
 
 
 class BuiltinFunction(Function):

@@ -14,7 +14,7 @@ from .. import backend
 from ..core import function as core
 from ..core.grad_mode import state as modes
 from . import function_rules, view_history
-from .saved_attributes import saved_attribute
+from .saved_attributes import saved_attribute, saved_attribute_names
 
 
 class BackwardCFunction(core.BackwardNode):
@@ -58,6 +58,9 @@ class BackwardCFunction(core.BackwardNode):
                           DeprecationWarning, stacklevel=2)
             return self.saved_tensors
         raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
+
+    def __dir__(self):     # dir(y.grad_fn) lists the _saved_* names, as PyTorch's does
+        return [*super().__dir__(), *saved_attribute_names(self)]
 
     def __repr__(self):     # a custom Function's node prints with its module, as in PyTorch
         return f"<minigrad.autograd.function.{self.name()} object at {hex(id(self))}>"

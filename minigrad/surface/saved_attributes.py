@@ -38,7 +38,7 @@ SLOT_NAMES = {
 # PyTorch's name of a non-tensor argument -> the ctx attribute an op keeps it in
 ATTRIBUTE_NAMES = {"exponent": "exponent", "alpha": "alpha", "min": "low", "max": "high",
                    "dim": "dim"}
-ATTRIBUTE_NAMES_BY_NODE = {"PowBackward2": {"self": "number"},
+ATTRIBUTE_NAMES_BY_NODE = {"PowBackward2": {"self": "number"}, "MulBackward1": {"other": "number"},
                            "SumBackward1": {"dim": "dims", "keepdim": "keepdim"},
                            "LinalgVectorNormBackward0": {"ord": "p", "keepdim": "keepdim"},
                            "AddmmBackward0": {"alpha": "alpha", "beta": "beta"},
@@ -68,7 +68,7 @@ def saved_attribute(node, name):
         found = _FROM_KEY_OR_DIMS[node.name()](node).get(key, _MISSING)
         if found is not _MISSING:
             return found
-    if key == "other" and "number" in node.__dict__:      # x * 2: the 2 (MulNumber ...)
+    if key == "other" and "number" in node.__dict__ and node._saved:    # x * 2: MulNumber ...
         _save_the_number(node)
     if key in slots:
         saved = (node._saved or (None,) * len(slots))[slots.index(key)]
@@ -93,6 +93,27 @@ def _save_the_number(node):
     number = node._output_metadata[0].tensor_class._make(np.array(node.number))
     number._wrapped_number = True
     node._saved = (SavedTensor(number, node, 0),) + node._saved[1:]
+
+
+def saved_attribute_names(node):
+    """The `_saved_<x>` and `_raw_saved_<x>` names `node` answers to, for dir(node): those
+    that read a value, and those that raise as PyTorch's do once backward freed them."""
+    name = node.name()
+    keys = [*SLOT_NAMES.get(name, ()), *ATTRIBUTE_NAMES_BY_NODE.get(name, ATTRIBUTE_NAMES),
+            "self_sym_sizes", "mat2_sym_sizes", "indices", "tensors"]
+    if name in _FROM_KEY_OR_DIMS:
+        keys.extend(_FROM_KEY_OR_DIMS[name](node))
+    found = []
+    for key in dict.fromkeys(keys):
+        for prefix in ("_saved_", "_raw_saved_"):
+            try:
+                saved_attribute(node, prefix + key)
+            except AttributeError:
+                continue
+            except RuntimeError:        # freed: the name stays, reading it raises
+                pass
+            found.append(prefix + key)
+    return found
 
 
 def _transpose_dims(node):
