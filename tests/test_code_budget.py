@@ -15,7 +15,7 @@ PACKAGE = pathlib.Path(minigrad.__file__).parent
 # concept, never cut in pieces to meet a number: these hold one idea that is longer.
 ONE_IDEA_OVER_400 = {
     "surface/tensor_math.py": "Tensor's math methods, one line each",
-    "ops/arithmetic.py": "+ - * / ** and how every op takes its operands",
+    "ops/arithmetic.py": "+ - * / and how every op takes its operands",
     "core/function.py": "a Function call: its ctx, the node it records, what it saves",
     "core/graph.py": "the backward graph: its nodes and the engine that runs them",
 }

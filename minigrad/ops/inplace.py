@@ -6,9 +6,10 @@ modified before backward.
 """
 from ..surface import dtypes
 from .builtin import InPlaceFunction
-from .arithmetic import Pow, PowTensor, _power, array_of, check_broadcast, check_sub, is_tensor
+from .arithmetic import array_of, check_broadcast, check_sub, is_tensor
 from .combine import check_mask
 from .index import getitem, is_advanced, key_on_device, to_key
+from .power import Pow, PowTensor, _power
 from .unary import _where_inside
 
 

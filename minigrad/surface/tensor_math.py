@@ -3,8 +3,8 @@
 minigrad/ops/; read the op's class for its forward and backward.  Comparing, max/min and
 sorting are in tensor_compare.py.  A mixin of Tensor."""
 from ..core.tensor import TensorBase
-from ..ops import (arithmetic, combine, linalg, pieces, reduce, rounding, scatter, special,
-                   stats, transcendental, unary)
+from ..ops import (arithmetic, combine, linalg, pieces, power, reduce, rounding, scatter,
+                   special, stats, transcendental, unary)
 from ..ops.arithmetic import is_tensor, wrap_number
 from ..ops.shape import check_expandable
 from . import arguments, functions_math
@@ -46,8 +46,8 @@ class TensorMath:
     @arguments.method
     def pow(self, exponent):
         if is_tensor(exponent):
-            return arithmetic.PowTensor.apply(self, exponent)
-        return arithmetic.Pow.apply(self, exponent)
+            return power.PowTensor.apply(self, exponent)
+        return power.Pow.apply(self, exponent)
 
     def neg(self):
         return arithmetic.Neg.apply(self)
@@ -56,7 +56,7 @@ class TensorMath:
         return arithmetic.Reciprocal.apply(self)
 
     def square(self):
-        return arithmetic.Pow.apply(self, 2)
+        return power.Pow.apply(self, 2)
 
     @arguments.method
     def matmul(self, other):
@@ -122,7 +122,7 @@ class TensorMath:
         return self.reciprocal() * other
 
     def _rpow(self, other):
-        return arithmetic.RPow.apply(self, other)
+        return power.RPow.apply(self, other)
 
     def _rmatmul(self, other):
         return linalg.matmul(other, self)
