@@ -20,6 +20,7 @@ import os
 import pathlib
 import shutil
 import sqlite3
+import string
 import subprocess
 import sys
 import textwrap
@@ -470,8 +471,10 @@ def expected_words(key, lang):
     if key in grading.MESSAGES["en"]:
         return grading.MESSAGES[lang][key].split("{")[0]
     if key in _messages.table():
-        return _messages.text(key, lang, **{name: "" for name in ("where", "index", "expected",
-                                                                   "got")}).split("\n")[0][:12]
+        template = _messages.table()[key][lang]
+        # every placeholder the message has, empty: its fixed words are what feedback shows
+        blanks = {name: "" for _, name, _, _ in string.Formatter().parse(template) if name}
+        return _messages.text(key, lang, **blanks).split("\n")[0][:12]
     return key
 
 
