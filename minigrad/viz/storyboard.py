@@ -9,6 +9,10 @@ accumulated into a leaf, backward finishing.  Events that only complete a
 step are folded into it: the tensors a node saves join its node_created
 frame; the tensors freed after a node ran join its node_finished frame.
 
+The view "apply" shows forward as `Function.apply` does it, each op in five
+steps of its own: the node made (no edges yet), its edges connected, forward
+run with grad mode off, the outputs attached, the tensors saved.
+
 Each `Frame` is plain data (ids are the trace's small integers), so tests
 assert on it without drawing anything; `frame.svg` draws it on first use.
 The widget (`player.py`) and the exports (`animation_export.py`) only read frames.
@@ -29,10 +33,11 @@ Example::
 from .frame_svg import FrameDrawer
 from .settings import resolve_lang, text
 from .source_view import SourceView
-from .stage import Stage, format_bytes, format_tensor
+from .model import shape_text
+from .stage import LEAF_PRIORITY, Stage, format_bytes, format_tensor
 
-VIEWS = ("all", "forward", "backward")
-LEAF_PRIORITY = float("inf")
+VIEWS = ("all", "forward", "backward", "apply")
+APPLY_STEPS = ("apply_node_made", "apply_edges_connected", "apply_forward_ran")
 
 
 class Frame:
@@ -62,7 +67,8 @@ def frames(trace, lang=None, *, view="all", names=None):
     Args:
         trace: a `Trace` from `minigrad.viz.record()` (or `minigrad.tracing.record()`).
         lang: "en" or "zh"; default `minigrad.settings.lang`, MINIGRAD_LANG, "en".
-        view: "all", or only the "forward" or "backward" frames (renumbered from 0).
+        view: "all", or only the "forward" or "backward" frames (renumbered from 0), or
+            "apply": the forward frames, each op in the five steps of Function.apply.
         names: optional {"x": x, "loss": loss, ...}: label leaves, outputs and saved
             tensors by the names you gave them.  Without it a leaf is "leaf" ("leaf 1",
             "leaf 2" ... when there are several) and an output "output"; both show
@@ -81,6 +87,8 @@ def frames(trace, lang=None, *, view="all", names=None):
         `freed_access` ((node, slot) when backward needed a saved tensor that was
         already freed: the "second time" error), `failed` (either), `stale`
         {(node, slot): (saved, now)},
+        `unconnected` [node] (made, its edges not yet connected: view "apply"),
+        `unattached` [node] (its outputs not yet attached: view "apply"),
         `ready` [(node, priority)] (next to run first), `dependencies` {node: count},
         `done` (nodes that ran), `grad_edges` [(from, to)] (gradient direction) and
         `flowing` (those of this step), `leaf_grads` {leaf tensor id: text},
@@ -90,9 +98,10 @@ def frames(trace, lang=None, *, view="all", names=None):
         raise ValueError(f"view must be one of {VIEWS}, got {view!r}")
     lang = resolve_lang(lang)
     stage = Stage(trace, lang=lang, names=names)
-    story = _Replay(stage).run()
+    story = _Replay(stage, apply_steps=view == "apply").run()
     if view != "all":
-        story = [f for f in story if f.phase == view]
+        phase = "forward" if view == "apply" else view
+        story = [f for f in story if f.phase == phase]
         for step, frame in enumerate(story):
             frame.step = step
     drawer, listing = FrameDrawer(stage, story), SourceView(story)
@@ -107,8 +116,9 @@ class _Replay:
     OPENERS = {"node_created", "backward_started", "node_started", "grad_accumulated",
                "hook_called", "backward_finished", "saved_tensor_freed_access"}
 
-    def __init__(self, stage):
-        self.stage, self.trace = stage, stage.trace
+    def __init__(self, stage, apply_steps=False):
+        self.stage, self.trace, self.apply_steps = stage, stage.trace, apply_steps
+        self.unconnected, self.unattached = [], []
         self.story, self.open, self.pending = [], None, []
         self.phase, self.current, self.flowing = "forward", None, []
         introduced = {leaf for e in self.trace.of_kind("node_created") for leaf in e["leaves"]}
@@ -118,8 +128,8 @@ class _Replay:
         self.bumped = []
         self.ready, self.dependencies, self.done = [], {}, []
         self.grad_edges, self.leaf_grads = [], {}
-        # NOTE: AccumulateGrad runs as soon as it is ready (PyTorch gives it the top
-        # priority, UINT64_MAX; minigrad float("inf")); other nodes by sequence number.
+        # NOTE: AccumulateGrad runs as soon as it is ready (PyTorch and minigrad give it
+        # the top priority, UINT64_MAX); other nodes by sequence number.
         self.priority = {n: LEAF_PRIORITY for n in stage.leaves}
         self.priority.update({e["node"]: e["sequence_nr"]
                               for e in self.trace.of_kind("node_created", "node_found")})
@@ -150,11 +160,16 @@ class _Replay:
 
     def _role(self, event):
         kind, opened = event.kind, self.open
+        if kind in APPLY_STEPS:                  # a step of its own in view "apply" only
+            return "open" if self.apply_steps else "pend"
         if kind in ("tensor_freed", "node_found"):
             return "pend"
         if opened is None:
             return "open"
         first = opened[0]
+        if (kind == "tensor_saved" and self.apply_steps and first.kind != "tensor_saved"
+                and not event["wrapped_number"]):
+            return "open"                        # step 5, after the outputs are attached
         if kind in ("tensor_saved", "tensor_packed"):
             return "join"
         if kind == "node_finished":
@@ -177,7 +192,26 @@ class _Replay:
         if handler is not None:
             handler(event)
 
+    def _on_apply_node_made(self, event):
+        if event["node"] not in self.shown:
+            self.shown.append(event["node"])
+        self.unconnected.append(event["node"])
+        self.unattached.append(event["node"])
+
+    def _on_apply_edges_connected(self, event):
+        self._forget(self.unconnected, event["node"])
+        for node in event["leaves"]:
+            if node not in self.shown:
+                self.shown.append(node)
+
+    @staticmethod
+    def _forget(nodes, node):
+        if node in nodes:
+            nodes.remove(node)
+
     def _on_node_created(self, event):
+        self._forget(self.unconnected, event["node"])
+        self._forget(self.unattached, event["node"])
         for node in list(event["leaves"]) + [event["node"]]:
             if node not in self.shown:
                 self.shown.append(node)
@@ -275,6 +309,8 @@ class _Replay:
             failed_check=self.failed, freed_access=self.freed_access,
             failed=self.failed is not None or self.freed_access is not None,
             bumped=list(self.bumped),
+            unconnected=list(self.unconnected), unattached=list(self.unattached),
+            apply_steps=self.apply_steps,
             ready=list(self.ready),
             dependencies=dict(self.dependencies), done=list(self.done),
             grad_edges=list(self.grad_edges), flowing=list(self.flowing),
@@ -283,6 +319,36 @@ class _Replay:
         self.story.append(frame)
         if event.kind == "backward_finished":
             self.phase = "forward"
+
+
+APPLY_CAPTIONS = APPLY_STEPS + ("node_created", "tensor_saved")
+
+
+def _apply_caption(frame, stage, name):
+    """The caption of a step of Function.apply (view "apply")."""
+    lang, event = stage.lang, frame.event
+    kind = event.kind
+    if kind == "apply_node_made":
+        return text(lang, "cap_apply_made", function=event["function"], name=name)
+    if kind == "apply_edges_connected":
+        edges = len(event["inputs"])
+        said = text(lang, "cap_apply_edges", name=name, edges=_count(lang, edges, "edge"))
+        if any(n is None for n, _ in event["inputs"]):
+            said += text(lang, "cap_apply_edges_none")
+        return said
+    if kind == "apply_forward_ran":
+        shapes = [shape_text(o["shape"]) for o in event["outputs"]]
+        made = text(lang, "returns_one" if len(shapes) == 1 else "returns_many",
+                    shapes=(", " if lang == "en" else "、").join(shapes))
+        said = text(lang, "cap_apply_forward", outputs=made)
+        if event["to_save"]:
+            said += text(lang, "cap_apply_to_save", tensors=_count(lang, event["to_save"],
+                                                                   "tensor"))
+        return said
+    if kind == "node_created":
+        return text(lang, "cap_apply_attached", name=name)
+    saved = sum(e.kind == "tensor_saved" and not e["wrapped_number"] for e in frame.events)
+    return text(lang, "cap_apply_saved", name=name, tensors=_count(lang, saved, "tensor"))
 
 
 def _count(lang, number, noun):
@@ -295,6 +361,8 @@ def caption(frame, stage):
     lang, event, names = stage.lang, frame.event, stage.trace.names
     kind = event.kind
     name = names.get(event.get("node"), "?")
+    if frame.apply_steps and kind in APPLY_CAPTIONS:
+        return _apply_caption(frame, stage, name)
     if kind == "node_created":
         saved = sum(e.kind == "tensor_saved" and not e["wrapped_number"] for e in frame.events)
         if frame.bumped:
