@@ -18,6 +18,7 @@ import nbformat
 import pytest
 
 from minigrad.lessons import INDEX, LESSONS, LESSONS_DIR, lesson_path, list_lessons
+from minigrad.lessons.plan import PLAN
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 SOURCES = ROOT / "notebooks" / "sources"
@@ -140,7 +141,7 @@ def test_every_notebook_opens_with_a_colab_badge_for_itself(lesson):
 def test_readme_opens_every_lesson_in_colab_in_both_languages():
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     links = re.findall(re.escape(COLAB) + r"([\w.-]+/[\w.-]+)/blob/main/([^)\s]+)", readme)
-    assert len(links) == len(set(links)) == 2 * len(LESSONS) == 24
+    assert len(links) == len(set(links)) == 2 * len(LESSONS) == 26
     assert {path for _, path in links} == {lesson_path(lesson, lang).relative_to(ROOT).as_posix()
                                            for lesson in LESSONS for lang in ("en", "zh")}
     assert {repository for repository, _ in links} == {builder.repository()}
@@ -195,7 +196,7 @@ def test_the_repository_of_the_links_is_named_once_in_pyproject(tmp_path, monkey
                                      f"build)" for name in builder.PAGES]
     builder.write_pages(log=lambda message: None)
     readme = (tmp_path / "README.md").read_text(encoding="utf-8")
-    assert "minigrad/minigrad" not in readme and readme.count("/a-teacher/course/") == 26
+    assert "minigrad/minigrad" not in readme and readme.count("/a-teacher/course/") == 28
     badge = builder.colab_cell(LESSONS[0].slug, "zh", False).source
     assert badge.endswith("/github/a-teacher/course/blob/main/notebooks/zh/"
                           f"{LESSONS[0].slug}.ipynb)") and "在 Colab 中打开" in badge
@@ -315,6 +316,30 @@ def test_headings_and_next_links_come_from_the_list_of_lessons(lesson):
             assert (later and f"{later[0].title(lang)} →" in prose_cells[-1]) or not later
 
 
+@pytest.mark.parametrize("lesson", LESSONS, ids=lambda lesson: lesson.slug)
+def test_each_lesson_states_its_time_and_what_it_builds_on(lesson):
+    """The line under the title, from minigrad/lessons/plan.py, in each notebook's language;
+    the lessons it names exist and are linked."""
+    from minigrad.lessons.plan import PLAN
+    plan = PLAN[lesson.slug]
+    assert 10 <= plan.minutes <= 120 and lesson.slug not in plan.after
+    words = {"en": ("**Time:** about {} minutes", "**Before it:**"),
+             "zh": ("**用时：**约 {} 分钟", "**先学：**")}
+    for lang in ("en", "zh"):
+        for solutions in (False, True):
+            path = lesson_path(lesson, lang, solutions)
+            title = [c.source for c in read(path).cells if c.cell_type == "markdown"][1]
+            line = title.split("\n")[2]
+            time, before = words[lang]
+            assert line.startswith(time.format(plan.minutes)), line
+            assert (before in line) == bool(plan.after)
+            links = re.findall(r"\]\(([^)]+\.ipynb)\)", line)
+            assert links == [f"{slug}.ipynb" for slug in plan.after]
+            assert all((path.parent / link).is_file() for link in links)
+            know = plan.know_zh if lang == "zh" else plan.know_en
+            assert know in line and (CJK.search(line) is not None) == (lang == "zh")
+
+
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_the_course_index_lists_every_lesson_and_shows_progress(lang):
     path = LESSONS_DIR / lang / f"{INDEX}.ipynb"
@@ -323,6 +348,8 @@ def test_the_course_index_lists_every_lesson_and_shows_progress(lang):
     for lesson in LESSONS:
         assert f"[{lesson.number:02d} · {lesson.title(lang)}]({lesson.slug}.ipynb)" in table
         assert lesson.learn(lang) and lesson.learn(lang) in table
+        minutes = PLAN[lesson.slug].minutes
+        assert (f"约 {minutes} 分钟" if lang == "zh" else f"{minutes} min") in table
         assert all(f"`{exercise}`" in table for exercise in lesson.exercises)
     code = code_cells(notebook)
     assert code[0].source.endswith(f'lang = "{lang}"') and "progress()" in code[-1].source

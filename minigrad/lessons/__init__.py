@@ -1,4 +1,4 @@
-"""The course: twelve notebooks, each in English and in Simplified Chinese.
+"""The course: thirteen notebooks, each in English and in Simplified Chinese.
 
 The notebooks sit in the repository's `notebooks/{en,zh}/`, built from one
 bilingual source per lesson (`notebooks/sources/NN-slug.py`) by
@@ -37,7 +37,7 @@ def _lessons_dir():
 LESSONS_DIR = _lessons_dir()
 
 __all__ = ["LESSONS", "LESSONS_DIR", "INDEX", "Lesson", "list_lessons", "lesson_path", "say",
-           "plot_font", "show_source"]
+           "plot_font", "show_source", "ask"]
 
 
 class Lesson(NamedTuple):
@@ -64,17 +64,21 @@ class Lesson(NamedTuple):
 # "Next lesson" links, the course index and the README's table all come from it.
 LESSONS = (
     Lesson(1, "01-tensors-and-the-graph", "Tensors and the graph", "张量与计算图",
-           ("graph_edges",),
-           "what forward records: nodes (grad_fn), edges (next_functions), leaves",
-           "前向传播记录了什么：节点（grad_fn）、边（next_functions）、叶子张量"),
+           ("graph_edges", "jacobian"),
+           "what forward records: nodes (grad_fn), edges (next_functions), leaves; "
+           "backward as vector-Jacobian products",
+           "前向传播记录了什么：节点（grad_fn）、边（next_functions）、叶子张量；"
+           "反向传播即向量-雅可比积"),
     Lesson(2, "02-backward-order", "The order of backward", "反向传播的顺序",
-           ("topo_order", "count_dependencies"),
-           "how the engine schedules the nodes: dependency counts and a ready queue",
-           "引擎怎样安排节点的运行顺序：依赖计数与就绪队列"),
+           ("topo_order", "count_dependencies", "backpropagate"),
+           "how the engine schedules the nodes: dependency counts and a ready queue; "
+           "a whole backward by hand",
+           "引擎怎样安排节点的运行顺序：依赖计数与就绪队列；亲手完成一次反向传播"),
     Lesson(3, "03-custom-functions", "Custom Functions", "自定义 Function",
-           ("exp", "sigmoid", "relu", "mul_constant", "add_broadcast"),
-           "writing forward and backward yourself; broadcasting; gradcheck",
-           "自己编写 forward 和 backward；广播；gradcheck"),
+           ("exp", "sigmoid", "relu", "mul_constant", "add_broadcast", "batched_matmul"),
+           "writing forward and backward yourself: vector-Jacobian products; broadcasting; "
+           "what Function.apply does; gradcheck",
+           "自己编写 forward 和 backward：向量-雅可比积；广播；Function.apply 做了什么；gradcheck"),
     Lesson(4, "04-saving-tensors", "Saving tensors for backward", "为反向传播保存张量",
            ("seed_func", "tanh_saves_output"),
            "what to save for backward, how, and what it costs in memory",
@@ -111,6 +115,12 @@ LESSONS = (
            "前向模式自动微分与对偶数", ("mul_jvp",),
            "dual numbers, forward_ad, the jvp of a custom Function",
            "对偶数、forward_ad、自定义 Function 的 jvp"),
+    Lesson(13, "13-out-of-the-graph", "Keeping things out of the graph",
+           "把运算挡在计算图之外", ("straight_through", "newton_sqrt", "finetune_head"),
+           "who requires grad; the graph rebuilt on every run; detach, no_grad, "
+           "inference_mode, set_grad_enabled; freezing part of a model",
+           "谁需要梯度；每次运行都重建的计算图；detach、no_grad、inference_mode、"
+           "set_grad_enabled；冻结模型的一部分"),
 )
 
 INDEX = "00-index"       # the course index notebook, next to the lessons in en/ and zh/
@@ -143,3 +153,4 @@ def lesson_path(lesson, lang, solutions=False):
 
 from .course import plot_font, say      # noqa: E402 — they read LESSONS
 from .source import show_source         # noqa: E402
+from .reading import ask                # noqa: E402
