@@ -173,3 +173,159 @@ _add(Question(
             "nothing is recorded.",
             "梯度模式是关闭的，所以第 0 步把这次调用交给 `_run_unrecorded`：forward 照常运行，什么都不记录。")),
 ))
+
+_add(Question(
+    "06-materialized-zeros", "06-ctx-flags",
+    "`BackwardNode.apply` fills in what `materialize_grads` asks for. A Function returns two "
+    "outputs, `x * 2` and `x * 3`, and the loss uses only the first. With the default "
+    "settings, what does backward receive for the second output?",
+    "`BackwardNode.apply` 按 `materialize_grads` 的要求补上梯度。一个 Function 返回两个输出 `x * 2` 和 "
+    "`x * 3`，而损失只用到了第一个。在默认设置下，backward 为第二个输出收到的是什么？",
+    (Choice("None: nothing flowed into it", "None：没有梯度流向它", False,
+            "None is what it gets after `ctx.set_materialize_grads(False)`. By default "
+            "missing gradients are materialized.",
+            "只有调用了 `ctx.set_materialize_grads(False)` 之后收到的才是 None。默认情况下，缺失的梯度会被补上。"),
+     Choice("a tensor of zeros of the output's shape", "一个形状与该输出相同的全零张量", True,
+            "`materialize_grads` is True by default: the node gives backward zeros of the "
+            "output's shape, so that backward can compute without checking for None.",
+            "`materialize_grads` 默认为 True：节点交给 backward 的是一个形状与输出相同的全零张量，"
+            "这样 backward 不必检查 None 就能直接计算。"),
+     Choice("backward is not called at all", "backward 根本不会被调用", False,
+            "the first output did get a gradient, so the node runs; only the second "
+            "output's gradient is missing, and that one is filled in.",
+            "第一个输出确实收到了梯度，所以节点会运行；缺的只是第二个输出的梯度，而这一个会被补上。")),
+))
+
+_add(Question(
+    "07-retain-grad-last", "07-hooks",
+    "`call_pre_hooks` runs the tensor hooks of a node's outputs, then `retain_grad`. "
+    "Predict: `y = x * 2`, then `y.retain_grad()`, then `y.register_hook(lambda g: g * 2)`, "
+    "then `y.sum().backward()`. What is `y.grad`?",
+    "`call_pre_hooks` 先运行节点各个输出上的张量钩子，然后才是 `retain_grad`。预测一下："
+    "`y = x * 2`，然后 `y.retain_grad()`，再 `y.register_hook(lambda g: g * 2)`，最后 `y.sum().backward()`。"
+    "`y.grad` 是多少？",
+    (Choice("ones: `retain_grad` was called before the hook was registered",
+            "全是 1：`retain_grad` 是在注册钩子之前调用的",
+            False,
+            "the order of the calls does not matter: `retain_grad` always comes after the "
+            "tensor hooks, as in PyTorch since 2.0.",
+            "调用的先后顺序并不重要：`retain_grad` 总是排在张量钩子之后，从 PyTorch 2.0 起就是这样。"),
+     Choice("twos: the gradient after the hook", "全是 2：钩子处理之后的梯度", True,
+            "the hook doubles the gradient first; `retain_grad` then keeps what the hook "
+            "returned, and that is also what flows on to `x`.",
+            "钩子先把梯度翻倍；`retain_grad` 随后保留的是钩子返回的结果，继续流向 `x` 的也是它。"),
+     Choice("None: `y` is not a leaf", "None：`y` 不是叶子张量", False,
+            "`retain_grad()` is exactly what gives a tensor that is not a leaf a `.grad`.",
+            "`retain_grad()` 的作用正是让非叶子张量也有 `.grad`。")),
+))
+
+_add(Question(
+    "08-twice-without-retain", "08-retain-graph-and-debugging",
+    "After each node, the engine calls `release_saved` unless `retain_graph` was given. "
+    "Predict: `loss = (x * 2).sum()`, `loss.backward()`, then `loss.backward()` again, "
+    "without `retain_graph`. What happens?",
+    "每运行完一个节点，只要没有指定 `retain_graph`，引擎就会调用 `release_saved`。预测一下："
+    "`loss = (x * 2).sum()`，`loss.backward()`，然后不加 `retain_graph` 再调用一次 `loss.backward()`。"
+    "会发生什么？",
+    (Choice("it works: the derivative of `x * 2` is the constant 2, nothing saved is needed",
+            "没问题：`x * 2` 的导数是常数 2，用不着保存的张量",
+            False,
+            "`MulBackward0` saved the number 2 as a tensor (PyTorch's wrapped number), and "
+            "the first backward freed it like any saved tensor.",
+            "`MulBackward0` 把数字 2 存成了一个张量（PyTorch 所说的 wrapped number），"
+            "第一次反向传播像释放其他保存的张量一样把它释放了。"),
+     Choice("the “second time” error", "报“第二次反向传播”的错误", True,
+            "what `MulBackward0` saved, the number 2, was freed by the first backward: the "
+            "second needs it, and the engine refuses.",
+            "`MulBackward0` 保存的数字 2 已经被第一次反向传播释放了：第二次反向传播需要它，引擎于是拒绝执行。"),
+     Choice("it works, and `x.grad` doubles", "没问题，而且 `x.grad` 翻倍", False,
+            "that is what `retain_graph=True` on the first backward would give: .grad "
+            "accumulates. Without it, the saved number is gone.",
+            "那是第一次反向传播加了 `retain_graph=True` 时的结果：.grad 会累加。不加的话，保存的数字已经没了。")),
+))
+
+_add(Question(
+    "09-gradient-has-a-graph", "09-higher-order",
+    "With `create_graph=True` the engine runs the nodes with grad mode on. Predict: `g = "
+    "torch.autograd.grad(x.sin().sum(), x, create_graph=True)[0]`. What is `g.grad_fn`?",
+    "指定 `create_graph=True` 时，引擎在开启梯度模式的情况下运行各个节点。预测一下："
+    "`g = torch.autograd.grad(x.sin().sum(), x, create_graph=True)[0]`。`g.grad_fn` 是什么？",
+    (Choice("None: a gradient is a result, not an operation", "None：梯度是结果，不是运算", False,
+            "without `create_graph` it would be None. With it, the ops inside `SinBackward0`'s "
+            "backward are recorded like any others.",
+            "不加 `create_graph` 时确实是 None。加了它之后，`SinBackward0` 的 backward 里的运算会像其他运算一样被记录下来。"),
+     Choice("`MulBackward0`: the backward's last op, grad_output times cos(x)",
+            "`MulBackward0`：backward 里的最后一个运算，grad_output 乘以 cos(x)",
+            True,
+            "`Sin`'s backward is written in tensor ops, `grad_output * x.cos()`; recorded, its "
+            "last op, the product, is `g`'s node.",
+            "`Sin` 的 backward 是用张量运算写的，即 `grad_output * x.cos()`；它被记录下来，"
+            "最后一个运算（乘法）就是 `g` 的节点。"),
+     Choice("`SinBackward0`, the node that computed it", "`SinBackward0`，算出它的那个节点", False,
+            "`SinBackward0` ran, but `g` is the output of the ops it ran, not of the node "
+            "itself.",
+            "运行的确实是 `SinBackward0`，但 `g` 是它里面那些运算的输出，而不是这个节点本身的输出。")),
+))
+
+_add(Question(
+    "10-no-copy-in-place", "10-gpu",
+    "`backend.move` copies nothing when the array already is where it should be. Predict: "
+    "`x = torch.tensor([1., 2.])` on the CPU. Is `x.to(\"cpu\")` a copy?",
+    "如果数组已经在目标设备上，`backend.move` 什么也不复制。预测一下：`x = torch.tensor([1., 2.])` 在 CPU 上。"
+    "`x.to(\"cpu\")` 是一份副本吗？",
+    (Choice("yes: `to` always returns a new tensor", "是的：`to` 总是返回一个新张量", False,
+            "`to` returns the tensor itself when nothing has to change (device and dtype "
+            "already right); pass `copy=True` to force a copy.",
+            "当设备和数据类型都不用变时，`to` 直接返回张量本身；要强制复制，得传入 `copy=True`。"),
+     Choice("no: it is `x` itself", "不是：它就是 `x` 本身", True,
+            "`x.to(\"cpu\") is x` is True: no copy, no new tensor. On a GPU, moving to the "
+            "device a tensor already lives on costs nothing either.",
+            "`x.to(\"cpu\") is x` 为 True：不复制，也不创建新张量。在 GPU 上，把张量移到它本来所在的设备也一样不花任何代价。"),
+     Choice("a view: a new tensor sharing `x`'s memory", "一个视图：与 `x` 共享内存的新张量", False,
+            "no new tensor at all: `to` hands back `x` itself.",
+            "根本没有新张量：`to` 直接把 `x` 本身交回来。")),
+))
+
+_add(Question(
+    "11-rows-sum-to-zero", "11-capstone",
+    "`NllLoss`'s backward, after the softmax of `cross_entropy`, gives each sample the "
+    "gradient softmax(logits) − one_hot(target), divided by N. Predict: for a batch of 4 "
+    "samples, what does each row of `logits.grad` sum to?",
+    "在 `cross_entropy` 的 softmax 之后，`NllLoss` 的 backward 给每个样本的梯度是 softmax(logits) − one_hot(target)，"
+    "再除以 N。预测一下：一批 4 个样本，`logits.grad` 的每一行加起来是多少？",
+    (Choice("1/4", "1/4", False,
+            "softmax sums to 1 and so does the one-hot target: their difference sums to 0, "
+            "whatever the division by N.",
+            "softmax 的和是 1，one-hot 目标的和也是 1：两者之差的和是 0，除以 N 之后依然是 0。"),
+     Choice("0", "0", True,
+            "softmax(logits) sums to 1, one_hot(target) sums to 1: every row of the gradient "
+            "sums to 0. Raising one logit's score takes it from the others.",
+            "softmax(logits) 的和为 1，one_hot(target) 的和也为 1：梯度的每一行加起来都是 0。"
+            "提高一个类别的得分，就要从其他类别那里拿走。"),
+     Choice("1", "1", False,
+            "that is the sum of the softmax alone; the target's one-hot is subtracted from it.",
+            "那只是 softmax 本身的和；还要减去目标的 one-hot。")),
+))
+
+_add(Question(
+    "12-probe-at-zero", "12-forward-mode",
+    "`_builtin_jvp` probes with `u` of zeros: the first `grad` (with `create_graph=True`) "
+    "gives Jᵀu, which is then zero. Predict: the second `grad`, of ⟨Jᵀu, t⟩ with respect to "
+    "`u`: what does it give?",
+    "`_builtin_jvp` 用全零的 `u` 作探针：第一次 `grad`（带 `create_graph=True`）得到的 Jᵀu 因此是零。"
+    "预测一下：第二次 `grad` 对 `u` 求 ⟨Jᵀu, t⟩ 的导数，得到的是什么？",
+    (Choice("zero: Jᵀu was zero", "零：Jᵀu 本来就是零", False,
+            "a value of zero does not make a derivative zero: ⟨Jᵀu, t⟩ is linear in u, and "
+            "the derivative of a linear function is the same at every u, zero included.",
+            "值为零并不意味着导数为零：⟨Jᵀu, t⟩ 是 u 的线性函数，线性函数在任何一点的导数都相同，包括 u = 0 处。"),
+     Choice("J·t, the jvp, whatever u is", "J·t，也就是 jvp，与 u 取什么值无关", True,
+            "⟨Jᵀu, t⟩ = ⟨u, J·t⟩, so its derivative in u is J·t at every u: zeros are as good "
+            "a probe as any.",
+            "⟨Jᵀu, t⟩ = ⟨u, J·t⟩，所以它对 u 的导数在任何一点都是 J·t：全零和其他值一样都能当探针。"),
+     Choice("an error: nothing requires grad in a tensor of zeros",
+            "报错：全零张量里没有东西需要梯度",
+            False,
+            "the probe is made with `requires_grad_()`: zeros or not, it is a leaf the second "
+            "grad differentiates against.",
+            "探针是用 `requires_grad_()` 创建的：不管是不是全零，它都是第二次 grad 求导所针对的叶子张量。")),
+))

@@ -354,6 +354,8 @@ else:
 # (`matmul`, then `+`) instead of one Function. `cross_entropy` ends in `NllLoss`, a Function like
 # yours: read its math docstring first, then its backward, which is itself an op
 # (`NllLossBackward`), so that the gradient can be differentiated again.
+#
+# Then the question below the code: answer it from what you read, before you try it.
 
 # %% [markdown] lang="zh"
 # ## 读源码
@@ -362,6 +364,8 @@ else:
 # （先 `matmul`，再 `+`）组合而成，而不是单独一个 Function。`cross_entropy` 的最后一步是 `NllLoss`，
 # 它和你写的一样是一个 Function：先读它的数学文档字符串，再读它的 backward——backward 本身也是一个运算
 # （`NllLossBackward`），所以得到的梯度还能继续求导。
+#
+# 然后回答代码下面的问题：先根据你读到的代码作答，再动手验证。
 
 # %% tags=["nbval-ignore-output"]
 from minigrad.lessons import show_source
@@ -369,6 +373,11 @@ from minigrad.nn.functional import linear
 from minigrad.ops.loss import NllLoss
 
 show_source(linear, NllLoss)
+
+# %% tags=["nbval-ignore-output"]
+from minigrad.lessons import ask
+
+ask("11-rows-sum-to-zero")
 
 # %% [markdown] lang="en"
 # One lesson remains, and it turns autograd around: forward mode, where derivatives travel with
