@@ -491,6 +491,7 @@ WRONG = [
     ("linear", fn(linear_forward, linear_backward(count=2)), "wrong_num_grads"),
     ("jacobian", jacobian_rows(seed="ones"), "jacobian_every_row_the_sum"),
     ("jacobian", jacobian_rows(clear=False), "jacobian_accumulated"),
+    ("jacobian", jacobian_rows(seed="ones", clear=False), "jacobian_every_row_the_sum"),
     ("jacobian", jacobian_rows(transpose=True), "jacobian_transposed"),
     ("jacobian", lambda f, x: list(jacobian_rows()(f, x)), "jacobian_not_a_tensor"),
     ("backpropagate", backprop(add=False), "add_the_gradients"),

@@ -324,7 +324,7 @@ def test_each_lesson_states_its_time_and_what_it_builds_on(lesson):
     plan = PLAN[lesson.slug]
     assert 10 <= plan.minutes <= 120 and lesson.slug not in plan.after
     words = {"en": ("**Time:** about {} minutes", "**Before it:**"),
-             "zh": ("**用时：**约 {} 分钟", "**先学：**")}
+             "zh": ("**用时**：约 {} 分钟", "**先学**：")}
     for lang in ("en", "zh"):
         for solutions in (False, True):
             path = lesson_path(lesson, lang, solutions)
@@ -375,6 +375,21 @@ def test_every_prose_cell_comes_in_both_languages(lesson):
             assert not re.search(r"[A-Za-z]{4,}|" + CJK.pattern, text), (
                 f"a markdown cell without lang goes to both languages, so it must have no "
                 f"words (formulas, numbers only):\n{cell.source}")
+
+
+@pytest.mark.parametrize("lesson", LESSONS, ids=lambda lesson: lesson.slug)
+def test_a_prose_cell_and_its_twin_have_the_same_headings_and_tables(lesson):
+    """A section heading, or a table, in one language and not in the other is a section or a
+    table the other language's student never sees."""
+    cells = builder.read_source(source_of(lesson))
+    for en, zh in zip(cells, cells[1:]):
+        if en.metadata.get("lang") != "en":
+            continue
+        def shape(cell):
+            lines = cell.source.splitlines()
+            return ([line.split(" ")[0] for line in lines if line.startswith("#")],
+                    sum(line.startswith("|") for line in lines))
+        assert shape(en) == shape(zh), f"{lesson.slug}:\n{en.source}\n---\n{zh.source}"
 
 
 # --- exercises ------------------------------------------------------------------------

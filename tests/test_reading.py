@@ -281,7 +281,7 @@ def test_each_choice_gets_its_own_explanation(lang):
             assert result.passed is choice.right
             why = choice.why_zh if lang == "zh" else choice.why_en
             prefix = WORDS[lang]["right" if choice.right else "wrong"]
-            assert result.message == prefix + why
+            assert result.message == prefix + why[:1].upper() + why[1:]
             assert f"<code>{question.id}</code>" in result._repr_html_()
 
 

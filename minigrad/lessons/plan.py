@@ -74,7 +74,9 @@ PLAN = {
 _WORDS = {
     "en": ("**Time:** about {minutes} minutes", "**Before it:** {lessons}",
            "**You should know:** {know}", " · ", ", "),
-    "zh": ("**用时：**约 {minutes} 分钟", "**先学：**{lessons}", "**需要了解：**{know}", " · ", "、"),
+    # (the colon after the bold: Markdown ends bold before a CJK character only when the
+    # closing ** follows no punctuation)
+    "zh": ("**用时**：约 {minutes} 分钟", "**先学**：{lessons}", "**需要了解**：{know}", " · ", "、"),
 }
 
 

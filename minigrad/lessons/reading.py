@@ -85,6 +85,7 @@ def answer(question_id, choice, lang=None):
         return Result(question_id, "failed", message, "unknown_choice", {}, lang)
     picked = question.choices[labels.index(key)]
     why = picked.why_zh if lang == "zh" else picked.why_en
+    why = why[:1].upper() + why[1:]           # a sentence of its own after "Right." 
     if picked.right:
         return Result(question_id, "passed", words["right"] + why, None, {}, lang)
     return Result(question_id, "failed", words["wrong"] + why, "wrong_choice", {}, lang)

@@ -275,16 +275,21 @@ check("newton_sqrt", newton_sqrt)
 # %% [markdown] lang="en"
 # The last step is recorded with `x` a constant, so backward differentiates
 # (x + a / x) / 2 with respect to `a` alone: 1 / (2x), which is 1 / (2√a) at the fixed
-# point. The loop before it leaves no trace, however long it ran:
+# point. The loop before it leaves no trace, however long it ran (your `newton_sqrt`, once
+# written):
 
 # %% [markdown] lang="zh"
 # 最后一步被记录时 `x` 是常数，所以反向传播只对 `a` 求 (x + a / x) / 2 的导数：1 / (2x)，
-# 在不动点处正是 1 / (2√a)。它前面的循环不论跑了多久，都不留下任何痕迹：
+# 在不动点处正是 1 / (2√a)。它前面的循环不论跑了多久，都不留下任何痕迹（用你写好的 `newton_sqrt` 来看）：
 
 # %%
 for values in ([4.0, 9.0], [1e-4, 1e4]):
     a = torch.tensor(values, dtype=torch.float64, requires_grad=True)
-    root = newton_sqrt(a)
+    try:
+        root = newton_sqrt(a)
+    except NotImplementedError:
+        print(say("(write newton_sqrt above first)", "（请先写好上面的 newton_sqrt）"))
+        break
     root.sum().backward()
     print(f"a = {values}: {count_nodes(root)} nodes, √a = {root.tolist()}, "
           f"a.grad = {[round(g, 6) for g in a.grad.tolist()]}")
@@ -298,6 +303,8 @@ for values in ([4.0, 9.0], [1e-4, 1e4]):
 # `.grad`, and backward stops where the body begins. Compare the graphs:
 
 # %% [markdown] lang="zh"
+# ## 冻结模型的一部分
+#
 # 微调（fine-tuning）只训练模型的一部分，也就是**头部**（head），其余部分，即**主干**（body），保持不变：
 # 对主干的参数调用 `requires_grad_(False)`。这样主干里什么都不会被记录（它的运算没有一个输入需要梯度），
 # 主干的参数也得不到 `.grad`，反向传播到主干开始的地方就停下了。比较一下两张计算图：
@@ -321,7 +328,8 @@ print(say("nodes, everything trained:", "节点数，全部训练："), count_no
 print(say("nodes, body frozen:       ", "节点数，冻结主干："), count_nodes(head_only))
 
 # %% tags=["nbval-ignore-output"]
-names = {"x": x, "w1": w1, "b1": b1, "w2": w2, "b2": b2}
+names = {"w1": w1, "b1": b1, "w2": w2, "b2": b2, say("all trained", "全部训练"): everything,
+         say("body frozen", "冻结主干"): head_only}
 minigrad.viz.graph([everything, head_only], names=names)
 
 # %% [markdown] lang="en"
