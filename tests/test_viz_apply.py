@@ -51,7 +51,7 @@ def test_the_edges_and_leaves_appear_at_step_2_the_output_at_step_4():
     square = story[0].current
     leaf = trace.of_kind("apply_edges_connected")[0]["inputs"][0][0]
     made, connected, ran, attached = story[:4]
-    assert made.unconnected == [square] and square in made.nodes_shown
+    assert made.unconnected == [str(square)] and square in made.nodes_shown
     assert leaf not in made.nodes_shown and leaf in connected.nodes_shown
     assert f'data-dst="{square}"' not in made.svg and f'data-dst="{square}"' in connected.svg
     assert ran.unattached == [square] and attached.unattached == []

@@ -195,17 +195,13 @@ class FrameDrawer:
     def graph(self, frame):
         """The graph as pieces: the edges, then the boxes on top of them."""
         stage, shown = self.stage, {str(n) for n in frame.nodes_shown}
-        shown |= {out for out, root in stage.outputs.items() if str(root) in shown}
+        shown |= {out for out, root in stage.outputs.items() if str(root) in shown} - frame.hidden
         shown |= {f"{n}.s{s}" for n, s in frame.saved_states}
-        shown -= {out for out, root in stage.outputs.items() if root in frame.unattached}
-        unconnected = {str(n) for n in frame.unconnected}       # (view "apply": step 1)
         carried = {(str(b), str(a)) for a, b in frame.grad_edges}
         flowing = {(str(b), str(a)) for a, b in frame.flowing}
         out = []
         for k, (edge, points) in enumerate(stage.placed.routes):
-            if edge.style != "saved" and edge.dst in unconnected:
-                continue
-            if edge.src in shown and edge.dst in shown:
+            if edge.src in shown and edge.dst in shown and edge.dst not in frame.unconnected:
                 out.append(((0, k), self.edge(edge, points, carried, flowing)))
         for k, node in enumerate(stage.model.nodes):
             if node.id in shown:

@@ -33,11 +33,10 @@ Example::
 from .frame_svg import FrameDrawer
 from .settings import resolve_lang, text
 from .source_view import SourceView
-from .model import shape_text
+from .apply_steps import APPLY_CAPTIONS, APPLY_STEPS, apply_caption
 from .stage import LEAF_PRIORITY, Stage, format_bytes, format_tensor
 
 VIEWS = ("all", "forward", "backward", "apply")
-APPLY_STEPS = ("apply_node_made", "apply_edges_connected", "apply_forward_ran")
 
 
 class Frame:
@@ -87,8 +86,9 @@ def frames(trace, lang=None, *, view="all", names=None):
         `freed_access` ((node, slot) when backward needed a saved tensor that was
         already freed: the "second time" error), `failed` (either), `stale`
         {(node, slot): (saved, now)},
-        `unconnected` [node] (made, its edges not yet connected: view "apply"),
-        `unattached` [node] (its outputs not yet attached: view "apply"),
+        `unconnected` [box id] (made, its edges not yet connected: view "apply"),
+        `unattached` [node] (its outputs not yet attached: view "apply") and `hidden`
+        {box id} (their output boxes),
         `ready` [(node, priority)] (next to run first), `dependencies` {node: count},
         `done` (nodes that ran), `grad_edges` [(from, to)] (gradient direction) and
         `flowing` (those of this step), `leaf_grads` {leaf tensor id: text},
@@ -195,11 +195,11 @@ class _Replay:
     def _on_apply_node_made(self, event):
         if event["node"] not in self.shown:
             self.shown.append(event["node"])
-        self.unconnected.append(event["node"])
+        self.unconnected.append(str(event["node"]))
         self.unattached.append(event["node"])
 
     def _on_apply_edges_connected(self, event):
-        self._forget(self.unconnected, event["node"])
+        self._forget(self.unconnected, str(event["node"]))
         for node in event["leaves"]:
             if node not in self.shown:
                 self.shown.append(node)
@@ -210,7 +210,7 @@ class _Replay:
             nodes.remove(node)
 
     def _on_node_created(self, event):
-        self._forget(self.unconnected, event["node"])
+        self._forget(self.unconnected, str(event["node"]))
         self._forget(self.unattached, event["node"])
         for node in list(event["leaves"]) + [event["node"]]:
             if node not in self.shown:
@@ -310,6 +310,7 @@ class _Replay:
             failed=self.failed is not None or self.freed_access is not None,
             bumped=list(self.bumped),
             unconnected=list(self.unconnected), unattached=list(self.unattached),
+            hidden={out for out, root in self.stage.outputs.items() if root in self.unattached},
             apply_steps=self.apply_steps,
             ready=list(self.ready),
             dependencies=dict(self.dependencies), done=list(self.done),
@@ -319,36 +320,6 @@ class _Replay:
         self.story.append(frame)
         if event.kind == "backward_finished":
             self.phase = "forward"
-
-
-APPLY_CAPTIONS = APPLY_STEPS + ("node_created", "tensor_saved")
-
-
-def _apply_caption(frame, stage, name):
-    """The caption of a step of Function.apply (view "apply")."""
-    lang, event = stage.lang, frame.event
-    kind = event.kind
-    if kind == "apply_node_made":
-        return text(lang, "cap_apply_made", function=event["function"], name=name)
-    if kind == "apply_edges_connected":
-        edges = len(event["inputs"])
-        said = text(lang, "cap_apply_edges", name=name, edges=_count(lang, edges, "edge"))
-        if any(n is None for n, _ in event["inputs"]):
-            said += text(lang, "cap_apply_edges_none")
-        return said
-    if kind == "apply_forward_ran":
-        shapes = [shape_text(o["shape"]) for o in event["outputs"]]
-        made = text(lang, "returns_one" if len(shapes) == 1 else "returns_many",
-                    shapes=(", " if lang == "en" else "、").join(shapes))
-        said = text(lang, "cap_apply_forward", outputs=made)
-        if event["to_save"]:
-            said += text(lang, "cap_apply_to_save", tensors=_count(lang, event["to_save"],
-                                                                   "tensor"))
-        return said
-    if kind == "node_created":
-        return text(lang, "cap_apply_attached", name=name)
-    saved = sum(e.kind == "tensor_saved" and not e["wrapped_number"] for e in frame.events)
-    return text(lang, "cap_apply_saved", name=name, tensors=_count(lang, saved, "tensor"))
 
 
 def _count(lang, number, noun):
@@ -362,7 +333,7 @@ def caption(frame, stage):
     kind = event.kind
     name = names.get(event.get("node"), "?")
     if frame.apply_steps and kind in APPLY_CAPTIONS:
-        return _apply_caption(frame, stage, name)
+        return apply_caption(frame, stage, name, _count)
     if kind == "node_created":
         saved = sum(e.kind == "tensor_saved" and not e["wrapped_number"] for e in frame.events)
         if frame.bumped:
