@@ -4,7 +4,9 @@ The notebooks are kept once, in notebooks/{en,zh} (scripts/build-lessons.py
 writes them).  Building the wheel copies them into the package as
 minigrad/lessons/{en,zh}, where `minigrad.lessons` finds them once
 installed; the sdist carries them as notebooks/.  An editable install copies
-nothing: `minigrad.lessons` reads the clone's notebooks/ folder itself.
+nothing: `minigrad.lessons` reads the clone's notebooks/ folder itself.  A build
+starts from an empty <build>/lib/minigrad, so nothing an earlier build left there
+(worked notebooks, deleted modules) goes into the wheel.
 """
 import os
 import pathlib
@@ -34,6 +36,8 @@ class BuildPyWithLessons(build_py):
     """build_py, then the notebooks copied to <build>/minigrad/lessons/<lang>/."""
 
     def run(self):
+        if not self.editable_mode:
+            self.forget_earlier_builds()
         super().run()
         if self.editable_mode:
             return
@@ -42,6 +46,13 @@ class BuildPyWithLessons(build_py):
                                   *notebook.parts[1:])         # notebooks/en/x -> en/x
             target.parent.mkdir(parents=True, exist_ok=True)
             shutil.copyfile(ROOT / notebook, target)
+
+    def forget_earlier_builds(self):
+        """Take out the copy of the packages an earlier build left in <build>/lib (`pip wheel .`
+        reuses the clone's build/): its lessons were copied with or without the solutions,
+        its modules may since be deleted.  The wheel then holds the tree as it is now."""
+        for top in sorted({package.split(".")[0] for package in self.packages or ()}):
+            shutil.rmtree(pathlib.Path(self.build_lib, top), ignore_errors=True)
 
     def get_source_files(self):
         """What the sdist must hold to build the wheel again: the notebooks too."""

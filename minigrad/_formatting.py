@@ -14,6 +14,34 @@ PRECISION = 4
 THRESHOLD = 1000        # summarize with "..." above this many elements
 EDGE_ITEMS = 3
 LINE_WIDTH = 80
+SCI_MODE = None         # None: chosen from the values; True / False: always / never
+_PROFILES = {"default": (4, 1000, 3, 80), "short": (2, 1000, 2, 80),
+             "full": (4, math.inf, 3, 80)}
+
+
+def set_printoptions(precision=None, threshold=None, edgeitems=None, linewidth=None,
+                     profile=None, sci_mode=None):
+    """torch.set_printoptions: digits after the point, the element count above which a
+    tensor is summarized, the edge items kept, the line width; a profile ("default",
+    "short", "full") sets all four.  sci_mode: True or False forces scientific notation
+    on or off, None lets the values choose.
+
+    Example::
+
+        >>> import minigrad as torch
+        >>> torch.set_printoptions(precision=2)
+        >>> torch.tensor([1.2345, 2.0])
+        tensor([1.23, 2.00])
+        >>> torch.set_printoptions(profile="default")
+    """
+    global PRECISION, THRESHOLD, EDGE_ITEMS, LINE_WIDTH, SCI_MODE
+    if profile is not None:
+        PRECISION, THRESHOLD, EDGE_ITEMS, LINE_WIDTH = _PROFILES[profile]
+    PRECISION = PRECISION if precision is None else precision
+    THRESHOLD = THRESHOLD if threshold is None else threshold
+    EDGE_ITEMS = EDGE_ITEMS if edgeitems is None else edgeitems
+    LINE_WIDTH = LINE_WIDTH if linewidth is None else linewidth
+    SCI_MODE = sci_mode
 
 
 class _Formatter:
@@ -32,6 +60,8 @@ class _Formatter:
         largest, smallest = np.abs(shown).max(), np.abs(shown).min()
         self.int_mode = bool(np.all(shown == np.ceil(shown)))
         self.sci_mode = bool(largest / smallest > 1000.0 or largest > 1.0e8 or smallest < 1.0e-4)
+        if SCI_MODE is not None:
+            self.sci_mode = SCI_MODE
         if self.sci_mode:
             pattern, extra = f"{{:.{PRECISION}e}}", 0
         elif self.int_mode:

@@ -12,6 +12,9 @@ Tensor methods and operators, and nn.functional:
 
 Nothing here computes; the ops do (ops/), behind these checks."""
 import functools
+import inspect
+import os
+import sys
 
 import numpy as np
 
@@ -21,8 +24,21 @@ from .autograd import tensor_door
 _ALIASES = {"axis": "dim", "keepdims": "keepdim"}
 # the functions and Tensor methods with a dim (and keepdim) argument that take them
 WITH_DIM = ("sum", "mean", "max", "min", "prod", "std", "var", "argmax", "argmin", "any",
-            "all", "amax", "amin", "logsumexp", "cumsum", "softmax", "log_softmax",
+            "all", "amax", "amin", "logsumexp", "cumsum", "cumprod", "softmax", "log_softmax",
             "squeeze", "unsqueeze", "median", "nansum", "count_nonzero")
+
+
+_PACKAGE = os.path.dirname(os.path.abspath(__file__)) + os.sep        # minigrad/
+
+
+def callers_stacklevel():
+    """warnings.warn's stacklevel that names the first line outside minigrad on the way
+    here, as PyTorch's warnings (raised in C++) name the line that called it: the checks
+    above wrap a function in one frame or more, so a fixed stacklevel would name them."""
+    frame, level = sys._getframe(1), 1
+    while frame is not None and frame.f_code.co_filename.startswith(_PACKAGE):
+        frame, level = frame.f_back, level + 1
+    return level
 
 
 def accept_numpy_names(function):
@@ -169,8 +185,9 @@ class Signature:
         return not self.hidden and self.min_args <= count and (
             self.varargs or count <= len(self.parameters))
 
-    def error(self, name, args, kwargs):
-        """PyTorch's TypeError for this overload, in the order its parser finds them."""
+    def error(self, name, args, kwargs, skip=0):
+        """PyTorch's TypeError for this overload, in the order its parser finds them
+        (positions counted after the first `skip` arguments)."""
         packed = self._pack(args)
         if len(packed) > len(self.positional):
             n = len(self.positional)
@@ -181,7 +198,7 @@ class Signature:
         if missing:
             return TypeError(f"{name}() missing {len(missing)} required positional arguments: "
                              + ", ".join(f'"{m}"' for m in missing))
-        for position, (parameter, value) in enumerate(zip(self.positional, packed), 1):
+        for position, (parameter, value) in enumerate(zip(self.positional, packed), 1 - skip):
             if not parameter.fits(value):
                 return _wrong_type(name, parameter, value, position)
         for key, value in kwargs.items():
@@ -205,10 +222,6 @@ class Signature:
         return ", ".join(parts)
 
 
-def _type_name(value):
-    return "Tensor" if isinstance(value, tensor_door.Tensor) else type(value).__name__
-
-
 def _wrong_type(name, parameter, value, position):
     where = f" (position {position})" if position else ""
     expected = _NAMES.get(parameter.kind, parameter.kind)
@@ -216,19 +229,20 @@ def _wrong_type(name, parameter, value, position):
         index, item = next((i, v) for i, v in enumerate(value) if not _is_ints([v]))
         return TypeError(f"{name}(): argument '{parameter.name}' failed to unpack the object "
                          f"at pos {index + 1} with error \"type must be tuple of ints,but got "
-                         f"{_type_name(item)}\"")
+                         f"{dtypes.type_name(item)}\"")
     return TypeError(f"{name}(): argument '{parameter.name}'{where} must be {expected}, not "
-                     f"{_type_name(value)}")
+                     f"{dtypes.type_name(value)}")
 
 
-def _refusal(name, overloads, args, kwargs):
+def _refusal(name, overloads, args, kwargs, skip=0):
     """PyTorch's TypeError for a call that fits none of `overloads`: the one overload's
     own complaint when only one is plausible, else the list of them all."""
     plausible = [s for s in overloads if s.plausible(args, kwargs)]
     if len(overloads) == 1 or len(plausible) == 1:
-        return (overloads[0] if len(overloads) == 1 else plausible[0]).error(name, args, kwargs)
-    got = ", ".join([_type_name(a) for a in args]
-                    + [f"{k}={_type_name(v)}" for k, v in kwargs.items()])
+        chosen = overloads[0] if len(overloads) == 1 else plausible[0]
+        return chosen.error(name, args, kwargs, skip)
+    got = ", ".join([dtypes.type_name(a) for a in args]
+                    + [f"{k}={dtypes.type_name(v)}" for k, v in kwargs.items()])
     shown = [s.shown() for s in overloads if not s.hidden]
     expected = (f"({shown[0]})" if len(shown) == 1 else
                 "one of:\n" + "\n".join(f" * ({text})" for text in shown))
@@ -236,9 +250,12 @@ def _refusal(name, overloads, args, kwargs):
                      f"but expected {expected}")
 
 
-def parsed(name, texts, function, method=False):
-    """`function`, checking its arguments against PyTorch's signatures `texts` first."""
+def parsed(name, texts, function, method=False, shown_name=None, skip=0):
+    """`function`, checking its arguments against PyTorch's signatures `texts` first; its
+    messages name `shown_name` (PyTorch's function behind it) and count positions after
+    the first `skip` arguments (F.softmax's are those of input.softmax)."""
     overloads = [Signature(t, name in signatures.NUMBERS_AS_TENSORS) for t in texts]
+    shown_name = shown_name or name
     takes_nothing = any(s.fits((), {}) for s in overloads)     # x.exp(), x.sum()
 
     @functools.wraps(function)
@@ -253,17 +270,52 @@ def parsed(name, texts, function, method=False):
                 if names.get("out") is not None:
                     return out_argument.call_with_out(name, function, args, dict(names))
                 return function(*args, **names)
-        raise _refusal(name, overloads, given, names)
+        raise _refusal(shown_name, overloads, given, names, skip)
     checked.parsed = True                   # (it takes numpy's axis= and keepdims= too)
     return checked
 
 
-def parse_arguments_in(owner, table, method=False):
+def parse_arguments_in(owner, table, method=False, shown_names=(), as_methods=()):
     """Check the arguments of each function of `table` that `owner` (a module, or the
     Tensor class for its methods) has."""
     for name, texts in table.items():
         if hasattr(owner, name):
-            setattr(owner, name, parsed(name, texts, getattr(owner, name), method))
+            setattr(owner, name, parsed(name, texts, getattr(owner, name), method,
+                                        dict(shown_names).get(name), int(name in as_methods)))
+
+
+_MISSING = object()
+
+
+def reading_first(reads, function):
+    """`function`, reading first what PyTorch's Python function reads of its arguments
+    ("target.size()": target's size, called): a value that is not a tensor raises what
+    Python raises there."""
+    parameters = inspect.signature(function).parameters
+    names = list(parameters)
+    required = sum(p.default is inspect.Parameter.empty for p in parameters.values())
+    rules = [(text.split(".")[0], names.index(text.split(".")[0]),
+              text.split(".")[1].rstrip("()"), text.endswith("()")) for text in reads]
+
+    @functools.wraps(function)
+    def reading(*args, **kwargs):
+        if len(args) + len(kwargs) < required:
+            return function(*args, **kwargs)                 # Python's "missing" TypeError
+        for name, position, attribute, called in rules:
+            value = args[position] if position < len(args) else kwargs.get(name, _MISSING)
+            if value is not _MISSING and not isinstance(value, tensor_door.Tensor):
+                found = getattr(value, attribute)            # Python's AttributeError
+                if called:
+                    found()                                  # (an int is not callable)
+        return function(*args, **kwargs)
+    return reading
+
+
+def read_first_in(owner, table):
+    """Wrap each function of `table` (name -> what it reads) that `owner` has."""
+    for name, reads in table.items():
+        if hasattr(owner, name):
+            setattr(owner, name, reading_first(reads, getattr(owner, name)))
 
 
 # --- operators ------------------------------------------------------------------------------
@@ -283,10 +335,22 @@ def giving_way(operator, operands):
     return binary
 
 
+def giving_way_to_non_tensors(operator, operands):
+    """The same for @, whose operands are tensors (x @ 2.0 is refused too)."""
+    @functools.wraps(operator)
+    def binary(self, other):
+        return operator(self, other) if isinstance(other, operands) else NotImplemented
+    return binary
+
+
 def operators_give_way_in(cls):
     """Make the operators of `cls` (the Tensor class) give way to other operands."""
     numbers = (cls, bool, int, float, np.number, np.bool_, np.ndarray)
     matrices = (cls, np.ndarray)                     # x @ 2 is refused as well
-    for name in OPERATORS:
+    reflected = (cls, bool, int, float, np.number, np.bool_)    # array + x is refused, as
+    for name in OPERATORS:                                     # in PyTorch (array / x is not)
         operands = matrices if "matmul" in name else numbers
-        setattr(cls, name, giving_way(getattr(cls, name), operands))
+        if name.startswith("__r") and name != "__rtruediv__":
+            operands = (cls,) if "matmul" in name else reflected
+        wrap = giving_way_to_non_tensors if "matmul" in name else giving_way
+        setattr(cls, name, wrap(getattr(cls, name), operands))

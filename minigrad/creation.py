@@ -206,11 +206,16 @@ def linspace(start, end, steps, dtype=None, device=None, requires_grad=False):
         if isinstance(bound, Tensor) and bound.ndim != 0:
             raise RuntimeError("linspace only supports 0-dimensional start and end tensors, "
                                f"but got {name} with {bound.ndim} dimension(s).")
+    if steps < 0:
+        raise RuntimeError("number of steps must be non-negative")
     dtype = dtypes.get_default_dtype() if dtype is None else dtypes.to_dtype(dtype)
     return _finish(np.linspace(start, end, steps, dtype=dtype.numpy), dtype, device, requires_grad)
 
 
 def eye(n, m=None, dtype=None, device=None, requires_grad=False):
+    for name, size in (("n", n), ("m", m)):
+        if size is not None and size < 0:
+            raise RuntimeError(f"{name} must be greater or equal to 0, got {size}")
     dtype = dtypes.get_default_dtype() if dtype is None else dtypes.to_dtype(dtype)
     return _finish(np.eye(n, m, dtype=dtype.numpy), dtype, device, requires_grad)
 
@@ -236,6 +241,20 @@ def randn(*size, dtype=None, device=None, requires_grad=False):
                    device, requires_grad)
 
 
+def normal(mean=0.0, std=1.0, size=None, *, generator=None, dtype=None, device=None,
+           requires_grad=False):
+    """Normal random numbers: normal(mean, std, size) for two numbers, or one sample for
+    each element of a tensor mean and/or std (their shapes broadcast)."""
+    if isinstance(mean, Tensor) or isinstance(std, Tensor):
+        from .ops.sampling import normal as sample
+        return sample(mean, std)
+    if std < 0:
+        raise RuntimeError(f"normal expects std >= 0.0, but found std {std:g}")
+    _random_dtype(dtype, "normal_kernel_cpu")
+    return _filled(lambda s, d: _rng["generator"].normal(mean, std, s).astype(d), (size,),
+                   dtype, device, requires_grad)
+
+
 def randint(low, high=None, size=(), dtype=None, device=None, requires_grad=False):
     if isinstance(high, (tuple, list)):          # randint(high, size)
         high, size = None, high
@@ -245,7 +264,7 @@ def randint(low, high=None, size=(), dtype=None, device=None, requires_grad=Fals
     if not low < high:
         raise RuntimeError(f"random_ expects 'from' to be less than 'to', but got from={low} "
                            f">= to={high}")
-    array = _rng["generator"].integers(low, high, size=size).astype(dtype.numpy)
+    array = _rng["generator"].integers(low, high, size=_size(size)).astype(dtype.numpy)
     return _finish(array, dtype, device, requires_grad)
 
 

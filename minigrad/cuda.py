@@ -8,7 +8,14 @@ Example::
     >>> torch.cuda.memory_allocated() >= 0
     True
 """
+import sys
+
 from . import backend
+from . import cuda_amp as amp
+from .legacy_types import CUDA_TYPES
+
+globals().update(CUDA_TYPES)             # torch.cuda.FloatTensor ...: a tensor on the GPU
+sys.modules[__name__ + ".amp"] = amp     # `from torch.cuda.amp import custom_fwd`
 
 
 def is_available():
@@ -35,6 +42,13 @@ def memory_allocated(device=None):
     if backend._cupy is None and not is_available():
         return 0
     return int(backend.cupy().get_default_memory_pool().used_bytes())
+
+
+def empty_cache():
+    """Give the GPU memory that CuPy's pool keeps for reuse back to the device (nothing
+    without CuPy)."""
+    if backend._cupy is not None:
+        backend.cupy().get_default_memory_pool().free_all_blocks()
 
 
 def synchronize(device=None):

@@ -150,3 +150,14 @@ _CPP_NAMES = {"float32": "float", "float64": "double", "float16": "c10::Half",
 def cpp_name(d):
     """The C++ name some of PyTorch's messages use: int64 -> long int."""
     return _CPP_NAMES.get(d.name, d.name)
+
+
+def type_name(value):
+    """The type of `value` as PyTorch's messages name it: Tensor, torch.dtype, numpy's
+    types with their module (numpy.ndarray), else Python's name (int, str ...)."""
+    if getattr(value, "_is_minigrad_tensor", False):
+        return "Tensor"
+    if isinstance(value, dtype):
+        return "torch.dtype"
+    module = type(value).__module__
+    return f"numpy.{type(value).__name__}" if module == "numpy" else type(value).__name__

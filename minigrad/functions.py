@@ -5,6 +5,7 @@ import numpy as np
 
 from . import backend, dtypes
 from .ops import combine
+from .ops.arithmetic import check_shapes_broadcast
 from .ops.arithmetic import is_tensor as _is_tensor
 
 
@@ -22,8 +23,12 @@ def mul(input, other):
     return input.mul(other) if _is_tensor(input) else other.__rmul__(input)
 
 
-def div(input, other):
-    return input.div(other) if _is_tensor(input) else other.__rtruediv__(input)
+def div(input, other, *, rounding_mode=None):
+    if _is_tensor(input):
+        return input.div(other, rounding_mode=rounding_mode)
+    if rounding_mode is not None:                  # torch.div(7, x, rounding_mode="floor")
+        return other.new_tensor(input).div(other, rounding_mode=rounding_mode)
+    return other.__rtruediv__(input)
 
 
 def pow(input, exponent):
@@ -90,15 +95,19 @@ def sum(x, dim=None, keepdim=False):
     return x.sum(dim, keepdim)
 
 
-def mean(x, dim=None, keepdim=False):
-    return x.mean(dim, keepdim)
+def mean(x, dim=None, keepdim=False, *, dtype=None):
+    return x.mean(dim, keepdim, dtype=dtype)
 
 
 def max(x, dim=None, keepdim=False):
+    if dim is None or _is_tensor(dim):         # torch.max(a, b) is torch.maximum(a, b)
+        return x.max() if dim is None else x.max(dim)
     return x.max(dim, keepdim)
 
 
 def min(x, dim=None, keepdim=False):
+    if dim is None or _is_tensor(dim):         # torch.min(a, b) is torch.minimum(a, b)
+        return x.min() if dim is None else x.min(dim)
     return x.min(dim, keepdim)
 
 
@@ -159,11 +168,11 @@ def t(x):
 
 
 def permute(x, dims):
-    return x.permute(*dims)
+    return x.permute(dims)
 
 
 def squeeze(x, dim=None):
-    return x.squeeze(dim)
+    return x.squeeze() if dim is None else x.squeeze(dim)
 
 
 def unsqueeze(x, dim):
@@ -208,6 +217,8 @@ def cat(tensors, dim=0):
 
 def stack(tensors, dim=0):
     _check_sequence(tensors, "stack")
+    if not tensors:
+        raise RuntimeError("stack expects a non-empty TensorList")
     return combine.Stack.apply(dim, *tensors)
 
 
@@ -223,6 +234,8 @@ def allclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
         raise RuntimeError(f"{dtypes.legacy_name(a.dtype)} did not match {dtypes.legacy_name(b.dtype)}")
     if _is_tensor(a) and _is_tensor(b) and a.device is not b.device:
         a, b = backend.match_devices("elementwise", (a, b))      # PyTorch's error
+    if _is_tensor(a) and _is_tensor(b):
+        check_shapes_broadcast(a.shape, b.shape)
     x = a._data if _is_tensor(a) else a
     y = b._data if _is_tensor(b) else b
     xp = backend.array_module(x if _is_tensor(a) else y if _is_tensor(b) else np.asarray(x))

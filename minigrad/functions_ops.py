@@ -49,7 +49,8 @@ def swapaxes(input, axis0, axis1):
     return input.swapaxes(axis0, axis1)
 
 
-swapdims = swapaxes
+def swapdims(input, dim0, dim1):
+    return input.transpose(dim0, dim1)
 
 
 def gather(input, dim, index):
@@ -73,7 +74,7 @@ def cumsum(input, dim, dtype=None):
 
 
 def prod(input, dim=None, keepdim=False, dtype=None):
-    return input.prod(dim, keepdim, dtype=dtype)
+    return input.prod(dtype=dtype) if dim is None else input.prod(dim, keepdim, dtype=dtype)
 
 
 def amax(input, dim=(), keepdim=False):
@@ -93,11 +94,21 @@ def norm(input, p="fro", dim=None, keepdim=False, dtype=None):
 
 
 def var(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
-    return input.var(dim, unbiased, keepdim, correction=correction)
+    return input.var(**_given(dim, unbiased, keepdim, correction))
 
 
 def std(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
-    return input.std(dim, unbiased, keepdim, correction=correction)
+    return input.std(**_given(dim, unbiased, keepdim, correction))
+
+
+def _given(dim, unbiased, keepdim, correction):
+    """var's and std's arguments as the method's overloads take them (only those given;
+    torch.var(x, False) is unbiased=False)."""
+    if isinstance(dim, bool):
+        dim, unbiased = None, dim
+    given = {"dim": dim, "keepdim": keepdim, "unbiased": unbiased, "correction": correction}
+    return {name: value for name, value in given.items()
+            if value is not None or name == "dim"}
 
 
 def var_mean(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
@@ -211,12 +222,20 @@ def bmm(input, mat2):
     return input.bmm(mat2)
 
 
+def addmm(input, mat1, mat2, *, beta=1, alpha=1):
+    return input.addmm(mat1, mat2, beta=beta, alpha=alpha)
+
+
 def clamp_min(input, min):
     return input.clamp_min(min)
 
 
 def clamp_max(input, max):
     return input.clamp_max(max)
+
+
+def index_add(input, dim, index, source, *, alpha=1):
+    return input.index_add(dim, index, source, alpha=alpha)
 
 
 def index_fill(input, dim, index, value):

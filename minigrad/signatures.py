@@ -42,6 +42,8 @@ FUNCTIONS = {
     "bmm": ["Tensor input, Tensor mat2, *, any out=None",
             "Tensor input, Tensor mat2, dtype out_dtype, *, any out=None"],
     "outer": ["Tensor input, Tensor vec2, *, any out=None"],
+    "addmm": ["Tensor input, Tensor mat1, Tensor mat2, *, Number beta=1, Number alpha=1, "
+              "any out=None"],
     "maximum": ["Tensor input, Tensor other, *, any out=None"],
     "minimum": ["Tensor input, Tensor other, *, any out=None"],
     "atan2": ["Tensor input, Tensor other, *, any out=None"],
@@ -85,6 +87,9 @@ FUNCTIONS = {
     "index_fill": ["Tensor input, int dim, Tensor index, Tensor value",
                    "Tensor input, int dim, Tensor index, Number value"],
     "unflatten": ["Tensor input, int dim, int[] sizes"],
+    "index_add": ["Tensor input, int dim, Tensor index, Tensor source, *, Number alpha=1, "
+                  "any out=None",
+                  "Tensor input, Dimname dim, Tensor index, Tensor source, *, Number alpha=1"],
     "tensor_split": ["Tensor input, int sections, int dim=0",
                      "Tensor input, int[] indices, int dim=0",
                      "Tensor input, Tensor tensor_indices_or_sections, int dim=0"],
@@ -93,6 +98,8 @@ FUNCTIONS = {
                   "Tensor input, Dimname[] dim, bool keepdim=False"],
     "cumsum": ["Tensor input, int dim, *, dtype? dtype=None, any out=None",
                "Tensor input, Dimname dim, *, dtype? dtype=None"],
+    "cumprod": ["Tensor input, int dim, *, dtype? dtype=None, any out=None",
+                "Tensor input, Dimname dim, *, dtype? dtype=None"],
     "softmax": ["Tensor input, int dim, dtype? dtype=None",
                 "Tensor input, Dimname dim, *, dtype? dtype=None"],
     "reshape": ["Tensor input, int[] shape"],
@@ -156,6 +163,62 @@ FUNCTIONS = {
     "randint": [f"int high, int[] size, *, any generator=None, any out=None, {_CREATION}",
                 f"int low, int high, int[] size, *, any generator=None, any out=None, "
                 f"{_CREATION}"],
+    "normal": ["Tensor mean, Tensor std, *, any generator=None, any out=None",
+               "Tensor mean, float std=1, *, any generator=None, any out=None",
+               "float mean, Tensor std, *, any generator=None, any out=None",
+               "float mean, float std, int[] size, *, any generator=None, any out=None, "
+               "dtype? dtype=None, any layout=None, any device=None, bool pin_memory=False, "
+               "bool requires_grad=False"],
+    "diag": ["Tensor input, int diagonal=0, *, any out=None"],
+    "amax": ["Tensor input, int[1]? dim=(), bool keepdim=False, *, any out=None"],
+    "all": ["Tensor input, *, any out=None",
+            "Tensor input, int[]? dim=None, bool keepdim=False, *, any out=None",
+            "Tensor input, int dim, bool keepdim=False, *, any out=None"],
+    "topk": ["Tensor input, int k, int dim=-1, bool largest=True, bool sorted=True, *, "
+             "any out=None"],
+    "sort": ["Tensor input, *, bool? stable, int dim=-1, bool descending=False, any out=None",
+             "Tensor input, int dim=-1, bool descending=False, *, any out=None"],
+    "round": ["Tensor input, *, any out=None", "Tensor input, *, int decimals, any out=None"],
+    "unbind": ["Tensor input, int dim=0"],
+    "cross": ["Tensor input, Tensor other, int? dim=None, *, any out=None"],
+    "isclose": ["Tensor input, Tensor other, float rtol=1e-05, float atol=1e-08, "
+                "bool equal_nan=False"],
+    "eq": ["Tensor input, Tensor other, *, any out=None",
+           "Tensor input, Number other, *, any out=None"],
+    "bitwise_and": ["Tensor input, Tensor other, *, any out=None", "Number self, Tensor other",
+                    "Tensor input, Number other, *, any out=None"],
+    "logical_and": ["Tensor input, Tensor other, *, any out=None"],
+    "lerp": ["Tensor input, Tensor end, Tensor weight, *, any out=None",
+             "Tensor input, Tensor end, Number weight, *, any out=None"],
+    "addcmul": ["~Tensor self, Number value, Tensor tensor1, Tensor tensor2, *, any out=None",
+                "Tensor input, Tensor tensor1, Tensor tensor2, *, Number value=1, any out=None"],
+    "masked_select": ["Tensor input, Tensor mask, *, any out=None"],
+    "nonzero": ["Tensor input, *, any out=None, bool as_tuple=False"],
+    "repeat_interleave": ["Tensor input, Tensor repeats, int? dim=None, *, int? output_size=None",
+                          "Tensor repeats, *, int? output_size=None",
+                          "Tensor input, int repeats, int? dim=None, *, int? output_size=None"],
+    "scatter": ["Tensor input, int dim, Tensor index, Tensor src, *, any out=None",
+                "Tensor input, int dim, Tensor index, Tensor src, *, str reduce, any out=None",
+                "Tensor input, int dim, Tensor index, Number value, *, any out=None",
+                "Tensor input, int dim, Tensor index, Number value, *, str reduce, "
+                "any out=None"],
+    "scatter_add": ["Tensor input, int dim, Tensor index, Tensor src, *, any out=None"],
+    "movedim": ["Tensor input, int source, int destination",
+                "Tensor input, int[] source, int[] destination"],
+    "swapaxes": ["Tensor input, int axis0, int axis1"],
+    "swapdims": ["Tensor input, int dim0, int dim1"],
+    "broadcast_to": ["Tensor input, int[] size"],
+    "nan_to_num": ["Tensor input, float? nan=None, float? posinf=None, float? neginf=None, *, "
+                   "any out=None"],
+    "clip": ["Tensor input, Tensor? min=None, Tensor? max=None, *, any out=None",
+             "Tensor input, Number? min=None, Number? max=None, *, any out=None"],
+    "unique": ["Tensor input, bool sorted=True, bool return_inverse=False, "
+               "bool return_counts=False, int? dim=None"],
+    "fill_": ["Tensor input, Tensor value", "Tensor input, Number value"],
+    "clamp_max_": ["Tensor input, Tensor max", "Tensor input, Number max"],
+    "clamp_min_": ["Tensor input, Tensor min", "Tensor input, Number min"],
+    "clamp_": ["Tensor input, Tensor? min=None, Tensor? max=None",
+               "Tensor input, Number? min=None, Number? max=None"],
     "threshold": ["Tensor input, Number threshold, Number value, *, any out=None"],
     "threshold_": ["Tensor input, Number threshold, Number value"],
     "ones_like": [f"Tensor input, {_CREATION}, any memory_format=None"],
@@ -169,7 +232,14 @@ for _same, _as in (("exp log sin cos tan tanh sigmoid sqrt neg reciprocal sign s
                    ("unsafe_chunk", "chunk"), ("unsafe_split_with_sizes", "split_with_sizes"),
                    ("log_softmax", "softmax"), ("triu", "tril"),
                    ("zeros empty", "ones"), ("zeros_like empty_like rand_like randn_like",
-                                             "ones_like")):
+                                             "ones_like"),
+                   ("ger", "outer"),
+                   ("rsqrt is_floating_point arccos arcsin arctan bitwise_not logical_not abs_ cos_ exp_ log_ "
+                    "neg_ reciprocal_ relu_ sigmoid_ sin_ sqrt_ tanh_ zero_ detach_", "numel"),
+                   ("amin", "amax"), ("any", "all"), ("addcdiv", "addcmul"),
+                   ("ne lt le gt ge greater less not_equal greater_equal less_equal", "eq"),
+                   ("bitwise_or bitwise_xor", "bitwise_and"),
+                   ("logical_or logical_xor arctan2", "logical_and"), ("moveaxis", "movedim")):
     for _name in _same.split():
         FUNCTIONS.setdefault(_name, FUNCTIONS.get(_as, ["Tensor input"]))
 
@@ -205,13 +275,41 @@ METHODS = {
     "new_full": [f"int[] size, Number fill_value, {_CREATION}"],
     "new_ones": [f"int... size, {_CREATION}"],
     "new_zeros": [f"int... size, {_CREATION}"],
+    "index_add_": ["int dim, Tensor index, Tensor source, *, Number alpha=1"],
+    "scatter_": ["int dim, Tensor index, Tensor src", "int dim, Tensor index, Tensor src, *, "
+                 "str reduce", "int dim, Tensor index, Number value",
+                 "int dim, Tensor index, Number value, *, str reduce"],
+    "scatter_add_": ["int dim, Tensor index, Tensor src"],
+    "addcmul_": ["~Number value, Tensor tensor1, Tensor tensor2",
+                 "Tensor tensor1, Tensor tensor2, *, Number value=1"],
+    "lerp_": ["Tensor end, Tensor weight", "Tensor end, Number weight"],
+    "repeat_interleave": ["Tensor repeats, int? dim=None, *, int? output_size=None",
+                          "int repeats, int? dim=None, *, int? output_size=None"],
+    "pow": ["Tensor exponent", "Number exponent"], "pow_": ["Tensor exponent", "Number exponent"],
+    "clamp_min_": ["Tensor min", "Number min"], "clamp_max_": ["Tensor max", "Number max"],
+    "expand_as": ["Tensor other"], "view_as": ["Tensor other"], "reshape_as": ["Tensor other"],
+    "squeeze_": ["", "int dim", "int[] dim"], "unsqueeze_": ["int dim"],
+    "normal_": ["float mean=0, float std=1, *, any generator=None"],
+    "uniform_": ["float from=0, float to=1, *, any generator=None"],
+    "max": ["", "Tensor other", "int dim, bool keepdim=False", "Dimname dim, bool keepdim=False"],
+    "stride": ["int? dim=None"],
+    "unique": ["bool sorted=True, bool return_inverse=False, bool return_counts=False, "
+               "int? dim=None"],
 }
+METHODS["min"] = METHODS["max"]
+METHODS["addcdiv_"] = METHODS["addcmul_"]
 
 for _name in ("sum mean reshape permute flip transpose unsqueeze gather index_select narrow "
               "chunk split split_with_sizes unsafe_split unsafe_split_with_sizes unsafe_chunk "
-              "select diagonal median nanmedian kthvalue mode mv bmm index_fill unflatten "
+              "select diagonal median nanmedian kthvalue mode mv bmm index_fill index_add unflatten "
               "tensor_split argsort take_along_dim count_nonzero roll tril triu clamp "
-              "allclose equal mm matmul dot outer maximum minimum atan2").split():
+              "allclose equal mm matmul dot outer maximum minimum atan2 addmm diag amax amin "
+              "all any topk sort round unbind cross isclose eq ne lt le gt ge lerp addcmul "
+              "addcdiv masked_select nonzero scatter scatter_add movedim swapaxes swapdims "
+              "broadcast_to nan_to_num cumprod logical_and logical_or logical_xor argmax argmin "
+              "cumsum softmax log_softmax logsumexp flatten arctan2 prod std var squeeze "
+              "clamp_min clamp_max clip remainder floor_divide ger bitwise_and bitwise_or "
+              "bitwise_xor not_equal greater greater_equal less less_equal").split():
     METHODS.setdefault(_name, [t[len("Tensor input"):].lstrip(", ").replace(
         "int[] shape", "int... shape").replace("int[] dims", "int... dims")  # x.reshape(2, 3)
         for t in FUNCTIONS[_name]])
@@ -224,14 +322,24 @@ FUNCTIONAL = {
     "relu": ["Tensor input, bool inplace=False"],
     "gelu": ["Tensor input, *, str approximate='none'"],
     "silu": ["Tensor input, bool inplace=False"],
-    "threshold": ["Tensor input, float threshold, float value, bool inplace=False"],
-    "threshold_": ["Tensor input, float threshold, float value"],
+    "threshold": ["Tensor input, Number threshold, Number value, bool inplace=False"],
+    "threshold_": ["Tensor input, Number threshold, Number value"],
+    "elu": ["Tensor input, Number alpha=1.0, any inplace=False"],
+    "softplus": ["Tensor input, Number beta=1, Number threshold=20"],
+    "hardtanh": ["Tensor input, any min_val=-1.0, any max_val=1.0, any inplace=False"],
+    "hardtanh_": ["Tensor input, Number min_val=-1.0, Number max_val=1.0"],
+    "relu6": ["Tensor input, any inplace=False"],
+    "relu_": ["Tensor input"], "elu_": ["Tensor input, Number alpha=1.0"],
+    "leaky_relu_": ["Tensor input, Number negative_slope=0.01"],
+    "logsigmoid": ["Tensor input"],
+    "pad": ["Tensor input, int[] pad, str mode='constant', float? value=None"],
+    "cosine_similarity": ["Tensor x1, Tensor x2, int dim=1, float eps=1e-08"],
     "leaky_relu": ["Tensor input, Number negative_slope=0.01, bool inplace=False"],
     "linear": ["Tensor input, Tensor weight, Tensor? bias=None"],
     "one_hot": ["Tensor input, int num_classes=-1"],
     "dropout": ["Tensor input, any p=0.5, bool training=True, bool inplace=False"],
-    "softmax": ["Tensor input, int? dim=None, any _stacklevel=3, dtype? dtype=None"],
-    "log_softmax": ["Tensor input, int? dim=None, any _stacklevel=3, dtype? dtype=None"],
+    "softmax": ["any input, int? dim=None, any _stacklevel=3, dtype? dtype=None"],
+    "log_softmax": ["any input, int? dim=None, any _stacklevel=3, dtype? dtype=None"],
     # the losses in minigrad's order (without PyTorch's deprecated size_average and reduce)
     "mse_loss": ["Tensor input, Tensor target, str reduction='mean'"],
     "binary_cross_entropy": ["Tensor input, Tensor target, Tensor? weight=None, "
@@ -241,3 +349,22 @@ FUNCTIONAL = {
     "nll_loss": ["Tensor input, Tensor target, Tensor? weight=None, int ignore_index=-100, "
                  "str reduction='mean'"],
 }
+
+# What PyTorch's functions written in Python read of an argument before its parser sees
+# it: a value without that attribute raises Python's AttributeError ("'int' object has no
+# attribute 'size'"), a numpy array's size, an int, Python's TypeError when called.
+READS_FIRST = {"norm": ["input.layout"], "split": ["tensor.split"]}
+_SIZES = ["target.size()", "input.size()"]          # the losses compare the two sizes first
+FUNCTIONAL_READS_FIRST = {
+    "mse_loss": _SIZES, "l1_loss": _SIZES, "smooth_l1_loss": _SIZES,
+    "binary_cross_entropy": _SIZES, "binary_cross_entropy_with_logits": _SIZES,
+    "softmax": ["input.softmax"], "log_softmax": ["input.log_softmax"],
+    "sigmoid": ["input.sigmoid"], "tanh": ["input.tanh"], "normalize": ["input.norm"],
+}
+# The name PyTorch's messages use where its Python function calls another one
+# (F.cross_entropy's arguments are checked by cross_entropy_loss's parser)
+MESSAGE_NAMES = {"unique": "_unique2", "logsigmoid": "log_sigmoid",
+                 "cross_entropy": "cross_entropy_loss", "nll_loss": "nll_loss_nd"}
+# nn.functional functions that call their Tensor method: the positions in their messages
+# count from after the tensor (F.softmax(x, "a"): "argument 'dim' (position 1)")
+FUNCTIONAL_AS_METHODS = {"softmax", "log_softmax"}

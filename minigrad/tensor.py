@@ -30,9 +30,12 @@ from .autograd import tensor_door
 from .autograd.grad_mode import _state as _grad_mode, mark_inference
 from .autograd.node import leaf_accumulator
 from .ops import combine, view_history
+from .tensor_arith import TensorArith
 from .tensor_convert import TensorConvert
 from .tensor_inplace import TensorInPlace
+from .tensor_logic import TensorLogic
 from .tensor_math import TensorMath
+from .tensor_select import TensorSelect
 from .tensor_shape import Size, TensorShape
 from .utils.hooks import HookDict, add_hook
 
@@ -43,7 +46,8 @@ class VersionCounter:
     value = 0                   # until the first write
 
 
-class Tensor(TensorMath, TensorShape, TensorInPlace, TensorConvert):
+class Tensor(TensorMath, TensorLogic, TensorShape, TensorSelect, TensorArith, TensorInPlace,
+             TensorConvert):
     """A multi-dimensional array that can record the operations made with it.
 
     Make tensors with `minigrad.tensor(...)`, `ones`, `zeros`, `randn` ...
@@ -68,6 +72,7 @@ class Tensor(TensorMath, TensorShape, TensorInPlace, TensorConvert):
     _retains_grad = False
     _inference = False          # set on tensors made inside inference_mode()
     _is_minigrad_tensor = True
+    __module__ = "minigrad"         # type(x) shows <class 'minigrad.Tensor'> (torch.Tensor)
     __array_ufunc__ = None          # numpy defers to Tensor's reflected operators
     __hash__ = object.__hash__      # == is elementwise, so hash by identity
 
@@ -297,6 +302,8 @@ class Tensor(TensorMath, TensorShape, TensorInPlace, TensorConvert):
 
     @property
     def _version(self):
+        if self._inference:          # (PyTorch keeps no counter for them: nothing saves them)
+            raise RuntimeError("Inference tensors do not track version counter.")
         return 0 if self._counter is None else self._counter.value
 
     @property

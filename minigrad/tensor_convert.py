@@ -2,7 +2,7 @@
 float(t), int(t), bool(t), len(t) and iteration; copies (clone), .to(dtype or device),
 .cpu(), .cuda(), .double() ...; and new tensors like this one (new_zeros ...).  A mixin
 of Tensor."""
-from . import backend, dtypes
+from . import backend, dtypes, legacy_types
 from .autograd.grad_mode import _state as _grad_mode
 from .ops import shape
 from .ops.arithmetic import is_tensor
@@ -105,6 +105,8 @@ class TensorConvert:
                 dtype, device = arg.dtype, arg.device
             elif isinstance(arg, (str, backend.device)):
                 device = arg
+            elif type(arg) is int:                      # a device index: x.to(0) is cuda:0
+                device = _device_index(arg)
             else:
                 dtype = arg
         dtype = self.dtype if dtype is None else dtypes.to_dtype(dtype)
@@ -140,6 +142,13 @@ class TensorConvert:
     def type_as(self, other):
         return self.to(other.dtype)
 
+    def type(self, dtype=None, non_blocking=False):
+        """The legacy type's name ('torch.FloatTensor'), or this tensor converted to `dtype`
+        (a legacy type, its name, or a dtype)."""
+        if dtype is None:
+            return legacy_types.type_name(self)
+        return legacy_types.converted(self, dtype)
+
 
     # --- new tensors like this one ----------------------------------------------
     def new_full(self, size, fill_value, *, dtype=None, device=None, requires_grad=False):
@@ -156,7 +165,21 @@ class TensorConvert:
         return self.new_full(_sizes(size), 1, dtype=dtype, device=device,
                              requires_grad=requires_grad)
 
+    def new(self, *args, **kwargs):
+        """The legacy constructor like this tensor: x.new(2, 3), x.new([1, 2]), x.new(y)."""
+        return legacy_types.new(self, *args, **kwargs)
+
     def new_tensor(self, data, *, dtype=None, device=None, requires_grad=False):
         from .creation import tensor
         return tensor(data, dtype=dtype or self.dtype, device=device or self.device,
                       requires_grad=requires_grad)
+
+
+def _device_index(index):
+    """The device x.to(index) names: a GPU's, with PyTorch's errors when there is none."""
+    from . import cuda
+    if index < 0:
+        raise RuntimeError("Device index must not be negative")
+    if not cuda.is_available():
+        raise RuntimeError("Cannot access accelerator device when none is available.")
+    return f"cuda:{index}"

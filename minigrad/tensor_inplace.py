@@ -15,7 +15,7 @@ from .autograd.forward_ad import _state as _forward_ad
 from .autograd.grad_mode import _state as _grad_mode, is_grad_enabled
 from .ops import index, inplace, inplace_unary, inplace_views, view_history
 from .ops import inplace_compare as compare
-from .ops.arithmetic import is_tensor, wrap_number
+from .ops.arithmetic import check_rounding_mode, is_tensor, wrap_number
 
 
 def no_grad_view_error(view, what="is being modified inplace"):
@@ -55,6 +55,18 @@ def view_made_by_error(view, what="is being modified inplace"):
     return RuntimeError(f"Output {nr} of {name} is a view and {what}. {why}")
 
 
+def setitem_value(x, value):
+    """The value of x[key] = value as PyTorch takes it: a tensor, or a Python number made a
+    0-dim tensor of x's dtype (it shows in the node's next_functions as (None, 0))."""
+    if is_tensor(value):
+        return value
+    if isinstance(value, (bool, int, float, np.integer, np.float64)):
+        return x._new(x._xp.asarray(value, dtype=x._data.dtype))
+    kind = type(value)
+    name = kind.__name__ if kind.__module__ == "builtins" else f"{kind.__module__}.{kind.__name__}"
+    raise TypeError(f"can't assign a {name} to a torch.{dtypes.legacy_name(x.dtype)}Tensor")
+
+
 def _own_node(view):
     """(name, output number) of the node that made a view, as PyTorch's messages name it:
     "Output 0 of View"."""
@@ -88,7 +100,11 @@ class TensorInPlace:
     def mul_(self, other):
         return self._inplace(inplace.MulInplace, wrap_number(other, self))
 
-    def div_(self, other):
+    def div_(self, other, *, rounding_mode=None):
+        if rounding_mode is not None:
+            check_rounding_mode(rounding_mode)
+            return self._inplace(inplace_unary.DivRoundingInplace, wrap_number(other, self),
+                                 rounding_mode)
         return self._inplace(inplace.DivInplace, wrap_number(other, self))
 
     def pow_(self, exponent):
@@ -99,12 +115,16 @@ class TensorInPlace:
         return self._inplace(inplace.ZeroInplace)
 
     def fill_(self, value):
+        if is_tensor(value):                     # fill_.Tensor: the value gets a gradient
+            return self._inplace(inplace.FillTensorInplace, value)
         return self._inplace(inplace.FillInplace, value)
 
     def copy_(self, src):
         return self._inplace(inplace.CopyInplace, src)
 
     def clamp_(self, min=None, max=None):
+        if is_tensor(min) or is_tensor(max):       # (the argument check refuses a mix)
+            return self._inplace(inplace_unary.ClampTensorInplace, min, max)
         return self._inplace(inplace.ClampInplace, min, max)
 
     def clamp_min_(self, min):
@@ -115,6 +135,9 @@ class TensorInPlace:
 
     def index_fill_(self, dim, index, value):
         return self._inplace(inplace_unary.IndexFillInplace, dim, index, value)
+
+    def index_add_(self, dim, index, source, *, alpha=1):
+        return self._inplace(inplace_unary.IndexAddInplace, dim, index, source, alpha)
 
     # in-place comparisons: 1 where true, 0 where not, in self's dtype (no gradient)
     def eq_(self, other):
@@ -150,9 +173,25 @@ class TensorInPlace:
 
     def __setitem__(self, key, value):
         key = index.as_tuple_if_sequence_inside(key)
-        advanced = inplace.is_advanced_key(key)
-        self._inplace(inplace.IndexPut if advanced else inplace.SetItem, key, value,
-                      through_view=not advanced and index.makes_view(self, key))
+        value = setitem_value(self, value)
+        if inplace.is_advanced_key(key):        # (a key in a tuple: indices get no edge)
+            self._inplace(inplace.IndexPut, key if isinstance(key, tuple) else (key,), value)
+        elif index.makes_view(self, key):
+            self._inplace(inplace.SetItem, key, value, through_view=True)
+        else:
+            self._copy_to(value)
+
+    def _copy_to(self, value):
+        """x[...] = value, x[:] = value: no view is made, x itself is written, as PyTorch's
+        copy_to writes it: copy_ from a value of x's shape (CopyBackwards), fill_ with a
+        0-dim one (FillBackward3), else copy_ from the value expanded to x's shape."""
+        if value.shape == self.shape:
+            return self.copy_(value)
+        if value.ndim == 0:
+            return self.fill_(value)
+        ones = next((i for i, size in enumerate(value.shape) if size != 1), value.ndim)
+        value = value.view(value.shape[ones:]) if ones else value   # leading 1s dropped
+        return self.copy_(value.expand(self.shape))
 
     def masked_fill_(self, mask, value):
         """Write `value` where `mask` (a bool tensor broadcastable to self) is True.
@@ -174,6 +213,9 @@ class TensorInPlace:
 
     def uniform_(self, a=0.0, b=1.0):
         """Fill with random numbers uniform in [a, b)."""
+        if a > b:
+            raise RuntimeError(f"uniform_ expects to return a [from, to) range, but found "
+                               f"from={a} > to={b}")
         return self._inplace(inplace_unary.UniformFill, "uniform", a, b)
 
 

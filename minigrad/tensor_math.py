@@ -5,8 +5,8 @@ and backward.  A mixin of Tensor."""
 import operator
 
 from . import backend, functions_ops, return_types
-from .ops import (arithmetic, combine, linalg, ordering, pieces, reduce, special, stats, unary,
-                  unary_more)
+from .ops import (arithmetic, combine, linalg, ordering, pieces, reduce, scatter, special, stats,
+                  unary, unary_more)
 from .ops.arithmetic import binary_arrays, is_tensor, wrap_number
 from .ops.shape import check_expandable
 from .tensor_shape import _sizes
@@ -25,7 +25,9 @@ class TensorMath:
     def mul(self, other):
         return arithmetic.Mul.apply(self, wrap_number(other, self))
 
-    def div(self, other):
+    def div(self, other, *, rounding_mode=None):
+        if rounding_mode is not None:
+            return arithmetic.div_rounded(self, wrap_number(other, self), rounding_mode)
         return arithmetic.Div.apply(self, wrap_number(other, self))
 
     def pow(self, exponent):
@@ -57,6 +59,10 @@ class TensorMath:
             raise RuntimeError(f"vector + matrix @ vector expected, got 1, {self.ndim}, "
                                f"{vec.ndim}")
         return linalg.Mv.apply(self, vec)
+
+    def addmm(self, mat1, mat2, *, beta=1, alpha=1):
+        """beta * self + alpha * (mat1 @ mat2), one AddmmBackward0 (F.linear's node)."""
+        return linalg.Addmm.apply(self, mat1, mat2, beta, alpha)
 
     def bmm(self, mat2):
         """Batches of matrices multiplied pairwise, (b, n, m) @ (b, m, p) (BmmBackward0)."""
@@ -174,6 +180,10 @@ class TensorMath:
     def clamp_max(self, max):
         return unary.clamp(self, None, max) if is_tensor(max) else unary.ClampMax.apply(self, max)
 
+    def index_add(self, dim, index, source, *, alpha=1):
+        """self with alpha·source's slices added at `index` along dim (IndexAddBackward0)."""
+        return scatter.IndexAddSource.apply(self, dim, index, source, alpha)
+
     def index_fill(self, dim, index, value):
         """self with `value` in the slices at `index` along dim (IndexFillBackward0)."""
         return pieces.IndexFill.apply(self, dim, index, value)
@@ -284,8 +294,9 @@ class TensorMath:
         result = (reduce.Sum if dim is None else reduce.SumDim).apply(self, dim, keepdim)
         return result if dtype is None else result.to(dtype)
 
-    def mean(self, dim=None, keepdim=False):
-        return (reduce.Mean if dim is None else reduce.MeanDim).apply(self, dim, keepdim)
+    def mean(self, dim=None, keepdim=False, *, dtype=None):
+        source = self if dtype is None else reduce.cast_for_mean(self, dtype)
+        return (reduce.Mean if dim is None else reduce.MeanDim).apply(source, dim, keepdim)
 
     def max(self, dim=None, keepdim=False):
         if is_tensor(dim):
@@ -324,11 +335,13 @@ class TensorMath:
         return return_types.nanmedian(*ordering.NanmedianDim.apply(self, dim, keepdim))
 
     def argmax(self, dim=None, keepdim=False):
+        ordering.refuse_bool(self, "argmax")
         if dim is None:
             return self._new(self._data.argmax())
         return self.max(dim, keepdim).indices
 
     def argmin(self, dim=None, keepdim=False):
+        ordering.refuse_bool(self, "argmin")
         if dim is None:
             return self._new(self._data.argmin())
         return self.min(dim, keepdim).indices

@@ -153,6 +153,8 @@ class TensorShape:
     def squeeze(self, dim=None):
         if dim is None:
             return shape.Squeeze.apply(self, None)
+        if isinstance(dim, (tuple, list)):
+            return shape.SqueezeDims.apply(self, tuple(dim))
         return shape.SqueezeDim.apply(self, dim)
 
     def unsqueeze(self, dim):

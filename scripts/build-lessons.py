@@ -18,9 +18,11 @@ and Chinese prose lines joined where a line break would show as a space.
 The wheel carries them as well (setup.py copies them into the package).
 Every notebook opens with an "Open in Colab" badge, and its first code cell
 installs minigrad-tutor where minigrad is missing (Colab, JupyterLite) before
-setting the language.  The script also writes the parts of README.md and
-docs/teaching.md marked `<!-- begin NAME -->` ... `<!-- end NAME -->`: the
-Binder links and the lesson table with its Colab links, all made from the
+setting the language: from PyPI once pyproject.toml's [tool.minigrad-tutor]
+on-pypi says it is there, until then from the repository on GitHub.  The script
+also writes the parts of README.md and docs/teaching.md marked
+`<!-- begin NAME -->` ... `<!-- end NAME -->`: the Binder links, the lesson table
+with its Colab links and how to install minigrad-tutor, all made from the
 repository named once, in pyproject.toml's [project.urls].
 The student versions carry nbgrader's cell metadata (see `nbgrader_metadata`),
 which nothing but nbgrader reads: `minigrad-tutor --nbgrader` makes a course
@@ -38,7 +40,8 @@ A solution notebook keeps the outputs it already has while its code and prose
 are unchanged, so a plain rebuild never throws away an execution; `--execute`
 runs only the solution notebooks that changed or have no outputs yet
 (`--force`: all of them).  `--check` compares sources, not outputs, and the
-generated parts of the pages.
+generated parts of the pages.  What an execution stores is sanitized as nbval
+compares it (notebooks/nbval-sanitize.cfg): no path of the machine that ran it.
 """
 import argparse
 import copy
@@ -139,15 +142,31 @@ def check_blocks(source):
 
 # --- links: one repository, named in pyproject.toml ---------------------------------------
 
+def pyproject():
+    with open(ROOT / "pyproject.toml", "rb") as file:
+        return tomllib.load(file)
+
+
 def repository():
     """"owner/name" of the GitHub repository: [project.urls] Repository in pyproject.toml."""
-    with open(ROOT / "pyproject.toml", "rb") as file:
-        url = tomllib.load(file)["project"]["urls"]["Repository"]
+    url = pyproject()["project"]["urls"]["Repository"]
     match = re.fullmatch(r"https://github\.com/([\w.-]+/[\w.-]+?)/?", url)
     if not match:
         raise LessonError(f"pyproject.toml: Repository must be https://github.com/OWNER/NAME, "
                           f"not {url!r} (Binder and Colab open GitHub repositories)")
     return match.group(1)
+
+
+def on_pypi():
+    """Whether minigrad-tutor is on PyPI yet: [tool.minigrad-tutor] on-pypi in pyproject.toml,
+    set after the first upload (docs/release.md).  Until then pip finds no distribution of that
+    name, and the notebooks and the README install it from the repository instead."""
+    return pyproject().get("tool", {}).get("minigrad-tutor", {}).get("on-pypi", False) is True
+
+
+def git_requirement(extras=""):
+    """minigrad-tutor as pip installs it from the repository's branch on GitHub."""
+    return f"minigrad-tutor{extras} @ git+https://github.com/{repository()}@{BRANCH}"
 
 
 def notebook_path(stem, lang, solution=False):
@@ -174,6 +193,10 @@ INSTALL_COMMENT = {
     "en": "# Colab and JupyterLite need minigrad installed first; elsewhere it already is.",
     "zh": "# 在 Colab 和 JupyterLite 里要先安装 minigrad；其他环境里已经装好了。",
 }
+FROM_THE_SITE = {"en": "# JupyterLite: the wheel its site carries",
+                 "zh": "# JupyterLite：用网站自带的 wheel"}
+FROM_GITHUB = {"en": "# Colab: not on PyPI yet, so from GitHub",
+               "zh": "# Colab：还没有发布到 PyPI，所以从 GitHub 安装"}
 
 
 def colab_cell(stem, lang, solution):
@@ -186,14 +209,24 @@ def language_cell(lang):
     """The first code cell: installs minigrad where it is missing, then sets the language.
 
     Where minigrad imports (a clone, the tutor's workspace, Binder) it installs nothing;
-    `%pip` is IPython's and JupyterLite's (piplite) own install command.  This and the
-    comment are the only code that differs between the languages.
+    `%pip` is IPython's and JupyterLite's (piplite) own install command.  Until minigrad-tutor
+    is on PyPI (`on_pypi`), Colab installs it from the repository on GitHub, while JupyterLite
+    installs the wheel its site carries by name (piplite reads no git URL).  This and the
+    comments are the only code that differs between the languages.
     """
+    if on_pypi():
+        install = "    %pip install --quiet minigrad-tutor\n"
+    else:
+        install = ("    import sys\n"
+                   f'    if sys.platform == "emscripten":  {FROM_THE_SITE[lang]}\n'
+                   "        %pip install --quiet minigrad-tutor\n"
+                   f"    else:  {FROM_GITHUB[lang]}\n"
+                   f'        %pip install --quiet "{git_requirement()}"\n')
     source = (f"{INSTALL_COMMENT[lang]}\n"
               "try:\n"
               "    import minigrad\n"
               "except ImportError:\n"
-              "    %pip install --quiet minigrad-tutor\n"
+              f"{install}"
               "    import minigrad\n"
               f'minigrad.settings.lang = "{lang}"')
     return nbformat.v4.new_code_cell(source, metadata={"tags": [LANGUAGE_TAG]})
@@ -411,8 +444,8 @@ def build_lesson(source_path):
 # --- the generated parts of the pages ------------------------------------------------------
 
 def readme_parts():
-    """README.md: the Binder badges (on the course index), and the lesson table with 24
-    Colab links."""
+    """README.md: the Binder badges (on the course index), the lesson table with 24 Colab
+    links, and how to install minigrad-tutor."""
     badges = (f"[![Launch the English lessons on Binder](https://mybinder.org/badge_logo.svg)]"
               f"({binder_url(notebook_path(INDEX, 'en'), 'en')})\nEnglish ·\n"
               f"[![在 Binder 上打开中文课程](https://mybinder.org/badge_logo.svg)]"
@@ -424,7 +457,27 @@ def readme_parts():
         exercises = ", ".join(f"`{name}`" for name in lesson.exercises) or "—"
         rows.append(f"| {lesson.number:02d} | [{lesson.title_en}]({en}) | [{lesson.title_zh}]({zh}) "
                     f"| {exercises} | [English]({colab_url(en)}) · [中文]({colab_url(zh)}) |")
-    return {"binder-badges": badges, "lesson-table": "\n".join(rows)}
+    return {"binder-badges": badges, "lesson-table": "\n".join(rows), "install": install_part()}
+
+
+def install_part():
+    """README.md: how to install minigrad-tutor, from PyPI once it is there (`on_pypi`),
+    until then from GitHub, a clone or a wheel built in one."""
+    if on_pypi():
+        return ('```bash\npip install "minigrad-tutor[tutor]"     # or [cuda], [widgets], ...\n'
+                '```')
+    version = pyproject()["project"]["version"]
+    return ("minigrad-tutor is not on PyPI yet (`pip install minigrad-tutor` finds no "
+            "distribution):\ninstall it from GitHub, from a clone, or from a wheel built in one "
+            "(any extra, such as\n`[cuda]`, the same way).\n"
+            "minigrad-tutor 还没有发布到 PyPI：请从 GitHub、克隆的仓库，或在克隆中构建的 wheel 安装"
+            "（`[cuda]` 等其他附加依赖同理）。\n\n"
+            "```bash\n"
+            f'pip install "{git_requirement("[tutor]")}"\n'
+            'pip install -e ".[tutor]"                        # in a clone\n'
+            "pip wheel --no-deps --wheel-dir dist .           # a wheel, made in a clone, then\n"
+            f'pip install "dist/minigrad_tutor-{version}-py3-none-any.whl[tutor]"\n'
+            "```")
 
 
 def teaching_parts():
@@ -513,15 +566,53 @@ def stale_notebooks(source_paths):
     return problems
 
 
+# --- what an output says about the machine that ran it ------------------------------------
+
+SANITIZER = BUILT / "nbval-sanitize.cfg"     # nbval rewrites both sides with it before comparing
+
+
+def sanitizer_patterns(path=SANITIZER):
+    """The (regex, replacement) pairs of nbval's sanitizer file, read as nbval reads them."""
+    text = pathlib.Path(path).read_text(encoding="utf-8")
+    return [(re.compile(regex), replace) for regex, replace
+            in re.findall(r"^regex: (.*)$\n^replace: (.*)$", text, flags=re.MULTILINE)]
+
+
+def sanitize(text, patterns):
+    """`text` with every pattern applied in turn, as nbval does to the outputs it compares."""
+    for regex, replace in patterns:
+        text = regex.sub(replace, text)
+    return text
+
+
+def sanitize_outputs(notebook, patterns=None):
+    """The notebook with the text of every output sanitized (notebooks/nbval-sanitize.cfg): the
+    paths of this machine's Python, packages and kernel files, and memory addresses, written the
+    same on every machine, so that no stored or published output holds them."""
+    patterns = sanitizer_patterns() if patterns is None else patterns
+    for cell in notebook.cells:
+        for output in cell.get("outputs", []):
+            if isinstance(output.get("text"), str):
+                output["text"] = sanitize(output["text"], patterns)
+            for kind, value in output.get("data", {}).items():
+                if kind.startswith("text/") and isinstance(value, str):
+                    output["data"][kind] = sanitize(value, patterns)
+            if output.get("output_type") == "error":
+                output["evalue"] = sanitize(output["evalue"], patterns)
+                output["traceback"] = [sanitize(line, patterns) for line in output["traceback"]]
+    return notebook
+
+
 # --- executing solution notebooks ------------------------------------------------------
 
 def execute(notebook, path):
-    """Run a notebook top to bottom in a fresh kernel; its outputs are stored in place."""
+    """Run a notebook top to bottom in a fresh kernel; its outputs, sanitized, are stored in
+    place."""
     from nbclient import NotebookClient
     from nbclient.exceptions import CellExecutionError
     path.parent.mkdir(parents=True, exist_ok=True)
     client = NotebookClient(notebook, timeout=EXECUTE_TIMEOUT, kernel_name="python3",
-                            record_timing=False, store_widget_state=False,
+                            record_timing=False, store_widget_state=False, coalesce_streams=True,
                             resources={"metadata": {"path": str(path.parent)}})
     try:
         client.execute()
@@ -529,7 +620,7 @@ def execute(notebook, path):
         plain = re.sub(r"\x1b\[[0-9;]*m", "", str(error))
         raise LessonError(f"{path.relative_to(ROOT)} failed:\n{plain[-3000:]}") from None
     notebook.metadata["language_info"] = {"name": "python"}   # no python-version churn
-    return notebook
+    return sanitize_outputs(notebook)
 
 
 def write(notebook, path):

@@ -6,6 +6,8 @@
 #
 #   scripts/build-lite.sh                     # the site goes to build/lite/site
 #   scripts/build-lite.sh /srv/minigrad       # ...or to a folder of your choice
+#   scripts/build-lite.sh --hide-solutions    # no worked notebooks, in the site nor in the wheel
+#                                             # (as MINIGRAD_HIDE_SOLUTIONS=1 does)
 #   python3 -m http.server -d build/lite/site 8000
 #   open http://localhost:8000/lab/index.html?path=en/01-tensors-and-the-graph.ipynb
 #
@@ -17,7 +19,15 @@
 # jupyterlite-pyodide-kernel) if it is missing.
 set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
-OUTPUT="${1:-$ROOT/build/lite/site}"
+HIDE="${MINIGRAD_HIDE_SOLUTIONS:-0}"
+OUTPUT=""
+for argument in "$@"; do
+  case "$argument" in
+    --hide-solutions) HIDE=1 ;;
+    *) OUTPUT="$argument" ;;
+  esac
+done
+OUTPUT="${OUTPUT:-$ROOT/build/lite/site}"
 if [ -e "$OUTPUT" ] && [ -n "$(ls -A "$OUTPUT")" ] && [ ! -f "$OUTPUT/jupyter-lite.json" ]; then
   echo "error: $OUTPUT is neither empty nor a JupyterLite site: choose another folder" >&2
   exit 2
@@ -48,7 +58,8 @@ echo "1/3 the wheels piplite installs in the browser"
 cp -r "$ROOT/minigrad" "$ROOT/notebooks" "$ROOT/pyproject.toml" "$ROOT/setup.py" \
       "$ROOT/README.md" "$ROOT/LICENSE" "$WORK/source/"
 find "$WORK/source" -name __pycache__ -prune -exec rm -rf {} +
-"$PY" -m pip wheel --quiet --no-deps --wheel-dir "$WORK/wheels" "$WORK/source"
+MINIGRAD_HIDE_SOLUTIONS="$HIDE" "$PY" -m pip wheel --quiet --no-deps --wheel-dir "$WORK/wheels" \
+    "$WORK/source"
 # ipywidgets for the players (Pyodide has none), at the versions whose JupyterLab
 # extension goes into the site, so the widgets' two halves match
 WIDGETS=$("$PY" -c "from importlib.metadata import version as v
@@ -56,8 +67,11 @@ print(f'ipywidgets=={v(\"ipywidgets\")} jupyterlab_widgets=={v(\"jupyterlab_widg
 # shellcheck disable=SC2086
 "$PY" -m pip download --quiet --no-deps --only-binary=:all: --dest "$WORK/wheels" $WIDGETS
 
-echo "2/3 the lessons: en/ and zh/, each with solutions/"
+echo "2/3 the lessons: en/ and zh/, each with solutions/ (unless hidden)"
 cp -r "$ROOT/notebooks/en" "$ROOT/notebooks/zh" "$WORK/contents/"
+if [ "$HIDE" = 1 ]; then
+  rm -rf "$WORK/contents/en/solutions" "$WORK/contents/zh/solutions"
+fi
 # only the two extensions the lessons need, whatever else this environment has installed
 EXTENSIONS="$("$PY" -c "import sys; print(sys.prefix)")/share/jupyter/labextensions"
 mkdir -p "$WORK/extensions/@jupyter-widgets" "$WORK/extensions/@jupyterlite"

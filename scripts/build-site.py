@@ -8,7 +8,9 @@
 For each lesson and language, the worked notebook
 (notebooks/<lang>/solutions/NN-slug.ipynb) runs in a fresh kernel with its
 widget state saved, so every player's frames are in the page and it plays
-with no kernel; nbconvert's lab template, extended by the theme in
+with no kernel (with --hide-solutions, or MINIGRAD_HIDE_SOLUTIONS=1, the page
+is the students' notebook with those outputs, its exercises unsolved, and lite/
+holds no worked notebook); nbconvert's lab template, extended by the theme in
 scripts/site/ (a bar with the lesson list and the language switch, the launch
 buttons, previous / next), turns it into <lang>/NN-slug.html.  Then the index
 pages (index.html, en/index.html, zh/index.html) and static/: the widget
@@ -59,7 +61,14 @@ WORDS = {
                     "JupyterLite (Python in your browser) for you to do the exercises.",
            "exercises": "Exercises: ", "binder": "a JupyterLab on mybinder.org (free; starts in "
            "about a minute)", "colab": "Google Colab (a Google account)",
-           "lite": "JupyterLite: Python in your browser, nothing to install"},
+           "lite": "JupyterLite: Python in your browser, nothing to install",
+           "unsolved": "The exercises on this page are left for you: the buttons open the lesson "
+                       "for you to solve them.",
+           "intro_unsolved": "Twelve lessons open up PyTorch's autograd with minigrad, a copy small "
+                             "enough to read. Each page is a lesson whose animations play right "
+                             "here, its exercises left for you; the buttons at the top of a lesson "
+                             "open it on Binder, Colab or JupyterLite (Python in your browser) for "
+                             "you to do them."},
     "zh": {"name": "中文", "lessons": "全部课程", "run": "运行这一讲：",
            "worked": "本页是附参考答案的讲解版；点按钮打开练习版，自己动手完成练习。",
            "course": "minigrad · 读得懂的 PyTorch autograd",
@@ -69,7 +78,12 @@ WORDS = {
                     "（Python 直接在浏览器里运行）中打开。",
            "exercises": "练习：", "binder": "mybinder.org 上的 JupyterLab（免费，约一分钟启动）",
            "colab": "Google Colab（需要 Google 账号）",
-           "lite": "JupyterLite：Python 在浏览器里运行，无需安装"},
+           "lite": "JupyterLite：Python 在浏览器里运行，无需安装",
+           "unsolved": "本页的练习留给你完成：点按钮打开这一讲，自己动手完成练习。",
+           "intro_unsolved": "这门课共十二讲，用 minigrad（一个小到能读懂的 autograd 副本）带你拆开 "
+                             "PyTorch 的 autograd。每一页都是一讲课程，动画在页面上就能直接播放，练习留给你完成；"
+                             "点课程页顶部的按钮，就能在 Binder、Colab 或 JupyterLite"
+                             "（Python 直接在浏览器里运行）中打开它，自己动手做练习。"},
 }
 NOTEBOOK_LINK = re.compile(r'href="(?:\.\./|solutions/)?(\d\d-[\w-]+)\.ipynb"')
 
@@ -103,14 +117,23 @@ def launch_buttons(slug, lang, lite):
     ]
 
 
-def lesson_page(lesson, lang, lessons, lite):
+def words(lang, hide_solutions=False):
+    """The site's words in `lang`; with the solutions hidden, the pages say the exercises are
+    left to solve instead of shown worked."""
+    found = dict(WORDS[lang])
+    if hide_solutions:
+        found.update(worked=found["unsolved"], intro=found["intro_unsolved"])
+    return found
+
+
+def lesson_page(lesson, lang, lessons, lite, hide_solutions=False):
     """What the theme shows around one lesson (see scripts/site/minigrad-site/site.html.j2)."""
     other = next(code for code in LANGS if code != lang)
     place = lessons.index(lesson)
     neighbours = {"previous": lessons[place - 1] if place > 0 else None,
                   "next": lessons[place + 1] if place + 1 < len(lessons) else None}
     page = {"lang": lang, "static": "../static", "home": "../index.html", "course": "index.html",
-            "words": WORDS[lang], "launch": launch_buttons(lesson.slug, lang, lite),
+            "words": words(lang, hide_solutions), "launch": launch_buttons(lesson.slug, lang, lite),
             "switch": {"href": f"../{other}/{lesson.slug}.html", "lang": other,
                        "label": WORDS[other]["name"]}}
     for side, neighbour in neighbours.items():
@@ -119,10 +142,10 @@ def lesson_page(lesson, lang, lessons, lite):
     return page
 
 
-def course(lang, lessons, prefix=""):
+def course(lang, lessons, prefix="", hide_solutions=False):
     """One language's list of lessons, for an index page (`prefix`: where its pages are)."""
     return {"lang": lang, "heading": WORDS[lang]["course"], "href": f"{prefix}index.html",
-            "intro": WORDS[lang]["intro"], "exercises": WORDS[lang]["exercises"],
+            "intro": words(lang, hide_solutions)["intro"], "exercises": WORDS[lang]["exercises"],
             "lessons": [{"number": lesson.number, "title": lesson.title(lang),
                          "href": f"{prefix}{lesson.slug}.html",
                          "learn": lesson.learn(lang),
@@ -170,7 +193,8 @@ def npm_assets(cache=CACHE, log=print):
 
 
 def execute(notebook):
-    """Run a notebook in a fresh kernel (in an empty folder), saving its widget state."""
+    """Run a notebook in a fresh kernel (in an empty folder), saving its widget state; what it
+    shows is sanitized as the stored lessons are (no path of the machine that built the site)."""
     from nbclient import NotebookClient
     for cell in notebook.cells:
         if cell.cell_type == "code":
@@ -180,15 +204,35 @@ def execute(notebook):
                        store_widget_state=True, record_timing=False,
                        resources={"metadata": {"path": folder}}).execute(
             stderr=subprocess.DEVNULL)      # the kernel's log: a cell's error is in its output
-    return notebook
+    return links.sanitize_outputs(notebook)
 
 
-def render_lesson(lesson, lang, page):
-    """The HTML of one lesson, and its notebook as run: the worked notebook in the theme."""
-    notebook = nbformat.read(lesson_path(lesson, lang, solutions=True), as_version=4)
+def render_lesson(lesson, lang, page, hide_solutions=False):
+    """The HTML of one lesson, and its notebook as run: the worked notebook in the theme (with
+    the solutions hidden: the students' notebook, with what the worked one printed)."""
+    notebook = execute(nbformat.read(lesson_path(lesson, lang, solutions=True), as_version=4))
+    if hide_solutions:
+        notebook = without_solutions(notebook, nbformat.read(lesson_path(lesson, lang),
+                                                             as_version=4))
     notebook.cells = [cell for cell in notebook.cells if cell.get("id") != "open-in-colab"]
     notebook.metadata["title"] = f"{lesson.number:02d} · {lesson.title(lang)} · minigrad"
-    return render(execute(notebook), lang, page), notebook
+    return render(notebook, lang, page), notebook
+
+
+def without_solutions(worked, student):
+    """The students' notebook (each answer still to write) with the outputs the run worked
+    notebook gave its other cells, and their widget state: the players play, and no answer,
+    nor a check's verdict on one, is on the page."""
+    outputs = {cell.id: cell.get("outputs", []) for cell in worked.cells}
+    page = nbformat.v4.new_notebook(metadata=dict(worked.metadata))
+    for cell in student.cells:
+        cell = nbformat.from_dict(dict(cell))
+        cell.metadata.pop("nbgrader", None)
+        if cell.cell_type == "code":
+            answer = "# YOUR CODE HERE" in cell.source or "check(" in cell.source
+            cell.outputs = [] if answer else outputs.get(cell.id, [])
+        page.cells.append(cell)
+    return page
 
 
 def render(notebook, lang, page):
@@ -212,10 +256,11 @@ def render_index(page):
 
 # --- the whole site ------------------------------------------------------------------------
 
-def build(output, lessons, lite_url="../lite", make_lite=True, log=print):
+def build(output, lessons, lite_url="../lite", make_lite=True, hide_solutions=False, log=print):
     """Write the site of `lessons` into `output` (replacing it).  `lite_url`: the JupyterLite
     site, as a lesson page links to it; `make_lite`: scripts/build-lite.sh builds it into
-    output/lite (where the default `lite_url` points)."""
+    output/lite (where the default `lite_url` points); `hide_solutions`: no worked notebook,
+    no answer on any page, none in lite/."""
     output = pathlib.Path(output).resolve()
     if output.exists() and any(output.iterdir()) and not (output / "static" / "site.css").exists():
         raise SystemExit(f"error: {output} is neither empty nor a lesson website: choose another "
@@ -231,9 +276,9 @@ def build(output, lessons, lite_url="../lite", make_lite=True, log=print):
             (work / lang).mkdir()
             for lesson in lessons:
                 started = time.monotonic()
-                page = lesson_page(lesson, lang, lessons, lite_url)
+                page = lesson_page(lesson, lang, lessons, lite_url, hide_solutions)
                 try:
-                    html, notebook = render_lesson(lesson, lang, page)
+                    html, notebook = render_lesson(lesson, lang, page, hide_solutions)
                 except CellExecutionError as error:       # the cell and its traceback, plain
                     plain = re.sub(r"\x1b\[[0-9;]*m", "", str(error))
                     raise SystemExit(f"error: {lesson_path(lesson, lang, solutions=True)} "
@@ -246,14 +291,17 @@ def build(output, lessons, lite_url="../lite", make_lite=True, log=print):
             other = next(code for code in LANGS if code != lang)
             (work / lang / "index.html").write_text(render_index({
                 "lang": lang, "static": "../static", "home": "../index.html",
-                "course": "index.html", "words": WORDS[lang], "title": WORDS[lang]["course"],
+                "course": "index.html", "words": words(lang, hide_solutions),
+                "title": WORDS[lang]["course"],
                 "switch": {"href": f"../{other}/index.html", "lang": other,
                            "label": WORDS[other]["name"]},
-                "courses": [course(lang, lessons)]}), encoding="utf-8")
+                "courses": [course(lang, lessons, hide_solutions=hide_solutions)]}),
+                encoding="utf-8")
         (work / "index.html").write_text(render_index({
             "lang": "en", "static": "static", "home": "index.html", "course": None,
-            "words": WORDS["en"], "title": "minigrad",
-            "courses": [course(lang, lessons, f"{lang}/") for lang in LANGS]}), encoding="utf-8")
+            "words": words("en", hide_solutions), "title": "minigrad",
+            "courses": [course(lang, lessons, f"{lang}/", hide_solutions) for lang in LANGS]}),
+            encoding="utf-8")
         shutil.rmtree(output, ignore_errors=True)
         output.parent.mkdir(parents=True, exist_ok=True)
         os.replace(work, output)
@@ -261,10 +309,20 @@ def build(output, lessons, lite_url="../lite", make_lite=True, log=print):
         shutil.rmtree(work, ignore_errors=True)
     if make_lite:
         log("JupyterLite, into lite/: scripts/build-lite.sh")
-        subprocess.run(["bash", str(ROOT / "scripts" / "build-lite.sh"), str(output / "lite")],
-                       check=True)
+        subprocess.run(["bash", str(ROOT / "scripts" / "build-lite.sh"), str(output / "lite"),
+                        *(["--hide-solutions"] if hide_solutions else [])], check=True)
+    readable_by_all(output)
     log(f"The lesson website is in {output}: python3 -m http.server -d {output} 8000")
     return output
+
+
+def readable_by_all(folder):
+    """Every file of `folder` readable, every folder listable, by every user: a web server runs
+    as a user of its own (the build's temporary folder is made private, mode 700)."""
+    for path in [folder, *pathlib.Path(folder).rglob("*")]:
+        if not path.is_symlink():
+            mode = path.stat().st_mode
+            path.chmod(mode | (0o555 if path.is_dir() else 0o444))
 
 
 def chosen_lessons(text):
@@ -290,12 +348,17 @@ def main(argv=None):
                       "hosted elsewhere (default: lite/ in this site, built by build-lite.sh)")
     lite.add_argument("--skip-lite", action="store_true",
                       help="do not build lite/ (the buttons still point at it)")
+    parser.add_argument("--hide-solutions", action="store_true",
+                        default=os.environ.get("MINIGRAD_HIDE_SOLUTIONS") == "1",
+                        help="no worked notebook and no answer on the site, nor in lite/ "
+                             "(as MINIGRAD_HIDE_SOLUTIONS=1 does)")
     options = parser.parse_args(argv)
     for name in ("MINIGRAD_WORKSPACE", "NBGRADER_EXECUTION"):   # no progress file, no grading
         os.environ.pop(name, None)
     build(options.output, chosen_lessons(options.lessons),
           lite_url=options.lite_url.rstrip("/") if options.lite_url else "../lite",
-          make_lite=not (options.lite_url or options.skip_lite))
+          make_lite=not (options.lite_url or options.skip_lite),
+          hide_solutions=options.hide_solutions)
     return 0
 
 

@@ -1,8 +1,8 @@
 """Helpers for the tests that install minigrad into fresh virtual environments and start Jupyter.
 
-Used by test_tutor.py, test_wheel_install.py and test_binder.py.  Everything
-Jupyter writes (runtime files, config, kernelspecs) goes to a private folder,
-so a user's own Jupyter set-up can neither break nor be touched by the tests.
+Used by test_tutor.py, test_wheel_install.py, test_binder.py, test_site_from_a_clone.py and
+test_release.py.  Everything Jupyter writes (runtime files, config, kernelspecs) goes to a
+private folder, so a user's own Jupyter set-up can neither break nor be touched by the tests.
 """
 import json
 import os
@@ -33,6 +33,26 @@ def copy_project(destination):
                     ignore=shutil.ignore_patterns(".ipynb_checkpoints"))
     for name in ("pyproject.toml", "setup.py", "README.md", "LICENSE"):
         if (ROOT / name).exists():
+            shutil.copy2(ROOT / name, destination / name)
+    return destination
+
+
+def fresh_clone(destination):
+    """The working tree as a clone of it holds it, copied to `destination`: every file git
+    tracks or would add, none it ignores (.venv, build/, *.egg-info).  Without git: the tree
+    less those folders."""
+    destination = pathlib.Path(destination)
+    try:
+        listed = subprocess.run(["git", "ls-files", "-z", "--cached", "--others",
+                                 "--exclude-standard"], cwd=ROOT, capture_output=True,
+                                check=True).stdout.decode().split("\0")
+    except (OSError, subprocess.CalledProcessError):
+        shutil.copytree(ROOT, destination, ignore=shutil.ignore_patterns(
+            ".git", ".venv", "build", "dist", "*.egg-info", "__pycache__", "minigrad-lessons"))
+        return destination
+    for name in filter(None, listed):
+        if (ROOT / name).is_file():                  # a tracked file deleted since is not there
+            (destination / name).parent.mkdir(parents=True, exist_ok=True)
             shutil.copy2(ROOT / name, destination / name)
     return destination
 

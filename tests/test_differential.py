@@ -5,7 +5,8 @@ project's shared oracle), cases_extra.py, cases_tutorials.py (PyTorch's autograd
 tutorials and notes), cases_ops.py (the common tensor ops), and three files found by
 probing minigrad as its users would: cases_students.py (students' programs and
 mistakes), cases_graph_mechanics.py (hooks, views, saved tensors) and
-cases_function_api.py (custom Functions, gradcheck, functional, forward AD); and PyTorch's own
+cases_function_api.py (custom Functions, gradcheck, functional, forward AD); cases_real_code.py
+(what programs written for PyTorch met, each reduced to its few lines); and PyTorch's own
 tests, translated: cases_pytorch_autograd.py (test/test_autograd.py) and
 cases_autograd_function_db.py (torch/testing/_internal/autograd_function_db.py), whose
 remaining differences are listed by kind in differential/ported_failing.py.  harness.compare
@@ -47,8 +48,6 @@ KNOWN_FAILING = {
         "CopySlices keeps the op as a node of its own (PyTorch's CopySlices wraps it)",
     "case_copyslices_post_hook_grad_inputs":
         "CopySlices keeps the op as a node of its own (PyTorch's CopySlices wraps it)",
-    "case_setitem_ellipsis_on_nonleaf_is_fill":
-        "y[...] = number records CopySlices, not FillBackward3",
     # custom Functions, gradcheck, functional, forward AD
     "case_save_for_backward_called_in_backward":
         "save_for_backward outside forward is refused with an explanation (docs/architecture.md)",
@@ -56,19 +55,12 @@ KNOWN_FAILING = {
         "tangents record no graph of their own (docs/architecture.md)",
     "case_vectorize_and_batched_grad_are_ignored":
         "vectorize and check_batched_grad are accepted and ignored",
-    "case_functional_strict_with_vectorize": "vectorize is accepted and ignored",
-    "case_functional_strict_create_graph_linear":
-        "strict=True does not detect a linear function under create_graph",
-    "case_functional_strict_output_not_requiring_grad_message":
-        "strict mode has one message for every independence",
-    "case_functional_jacobian_strategy_errors":
-        "jacobian(strategy='forward-mode', vectorize=True) is refused",
     "case_torch_func_and_vmap_api": "no torch.func",
 }
 
 
 FILES = ("cases_public", "cases_extra", "cases_tutorials", "cases_ops", "cases_students",
-         "cases_graph_mechanics", "cases_function_api")
+         "cases_graph_mechanics", "cases_function_api", "cases_real_code")
 PORTED_FILES = ("cases_pytorch_autograd", "cases_autograd_function_db")
 
 

@@ -307,14 +307,14 @@ def jacobian_rows(seed="one_hot", clear=True, clone=True, transpose=False):
 
 # lesson 02: backward by hand
 def backprop(add=True, call_leaves=False, engine=False):
-    import worked_solutions
+    import exercise_answers
 
     def backpropagate(output, inputs):
         if engine:
             return list(torch.autograd.grad(output, inputs, allow_unused=True))
         received, found = {output.grad_fn: torch.ones_like(output)}, {}
         with torch.no_grad():
-            for node in worked_solutions.topo_order(output):
+            for node in exercise_answers.topo_order(output):
                 grad = received.pop(node, None)
                 if grad is None:
                     continue
@@ -356,7 +356,7 @@ def newton(record_all=False, cut=False):
 
 
 def finetune(freeze=True, clear=True, no_grad_update=True):
-    import worked_solutions
+    import exercise_answers
 
     def finetune_head(params, x, y, steps, lr):
         if freeze:
@@ -364,7 +364,7 @@ def finetune(freeze=True, clear=True, no_grad_update=True):
             params["b1"].requires_grad_(False)
         losses = []
         for _ in range(steps):
-            loss = ((worked_solutions.two_layers(x, *params.values()) - y) ** 2).mean()
+            loss = ((exercise_answers.two_layers(x, *params.values()) - y) ** 2).mean()
             losses.append(loss.item())
             if clear:
                 params["w2"].grad = params["b2"].grad = None

@@ -11,7 +11,6 @@ in both languages.
 """
 import collections
 import heapq
-import time
 
 import numpy as np
 import pytest
@@ -2084,8 +2083,8 @@ def jacobian_as_numpy(f, x):
 # ---------------------------------------------------------------- backpropagate
 
 def _topo(output):
-    import worked_solutions
-    return worked_solutions.topo_order(output)
+    import exercise_answers
+    return exercise_answers.topo_order(output)
 
 
 @right("backpropagate")
@@ -2180,8 +2179,8 @@ def backpropagate_with_backward(output, inputs):
 
 @wrong("backpropagate", "one_gradient_per_input")
 def backpropagate_returns_a_dict(output, inputs):
-    import worked_solutions
-    return dict(enumerate(worked_solutions.backpropagate(output, inputs)))
+    import exercise_answers
+    return dict(enumerate(exercise_answers.backpropagate(output, inputs)))
 
 
 # ---------------------------------------------------------------- batched_matmul
@@ -2493,10 +2492,28 @@ def finetune_records_losses_after_the_update(params, x, y, steps, lr):
     return losses
 
 
+@wrong("finetune_head", "finetune_head_wrong")
+def finetune_skips_the_last_update(params, x, y, steps, lr):
+    """Every loss is right, but the loop stops before the last step's update."""
+    for p in (params["w1"], params["b1"]):
+        p.requires_grad_(False)
+    losses = []
+    for step in range(steps):
+        loss = ((_model(x, params) - y) ** 2).mean()
+        losses.append(loss.item())
+        if step == steps - 1:
+            break
+        w2, b2 = torch.autograd.grad(loss, [params["w2"], params["b2"]])
+        with torch.no_grad():
+            params["w2"] -= lr * w2
+            params["b2"] -= lr * b2
+    return losses
+
+
 @wrong("finetune_head", "losses_format")
 def finetune_returns_the_last_loss(params, x, y, steps, lr):
-    import worked_solutions
-    return worked_solutions.finetune_head(params, x, y, steps, lr)[-1]
+    import exercise_answers
+    return exercise_answers.finetune_head(params, x, y, steps, lr)[-1]
 
 
 @pytest.fixture(autouse=True)
@@ -2533,15 +2550,14 @@ def test_a_wrong_answer_is_diagnosed(exercise_id, answer, key, lang):
 @pytest.mark.parametrize("lang", ["en", "zh"])
 @pytest.mark.parametrize("exercise_id, answer", RIGHT,
                          ids=[f"{i}-{_label(a)}" for i, a in RIGHT])
-def test_an_unusual_right_answer_passes_quickly(exercise_id, answer, lang):
-    start = time.perf_counter()
+def test_an_unusual_right_answer_passes_within_the_checks_time_limit(exercise_id, answer, lang):
+    """check() stops an answer that runs past its time limit (a "timeout" hint), so passing is
+    passing in time; how many seconds it took depends on the machine and its load."""
     result = check(exercise_id, answer, lang=lang)
-    elapsed = time.perf_counter() - start
     assert result.passed, result
     assert result.notes == NOTES[id(answer)]
     assert result.message == "\n\n".join(
         [_messages.text("passed", lang)] + [_messages.text(note, lang) for note in result.notes])
-    assert elapsed < 1.0, f"{exercise_id} took {elapsed:.2f} s"
 
 
 def test_an_exception_is_quoted_once_without_a_doubled_full_stop():

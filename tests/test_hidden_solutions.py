@@ -3,16 +3,21 @@ out of the student's workspace, out of the package built for a class, and out of
 checkout; what a student edited is never deleted."""
 import os
 import pathlib
+import re
 import runpy
 import shutil
 import stat
 import subprocess
+import sys
+import zipfile
 
 import nbformat
 import pytest
 import setuptools
 
 from minigrad.tutor import cli, workspace
+
+from jupyter_helpers import copy_project
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 
@@ -100,6 +105,37 @@ def test_the_package_built_for_a_class_carries_no_worked_notebooks(monkeypatch):
     monkeypatch.setenv("MINIGRAD_HIDE_SOLUTIONS", "1")
     hidden = [path.as_posix() for path in build["lesson_notebooks"]()]
     assert hidden == [path for path in shipped if "/solutions/" not in path] and hidden
+
+
+def build_wheel(source, folder, hidden):
+    """`pip wheel` of `source` into `folder`, as a clone builds it (in place, reusing build/)."""
+    environment = {**os.environ, "MINIGRAD_HIDE_SOLUTIONS": "1" if hidden else "0"}
+    subprocess.run([sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps",
+                    "--no-build-isolation", "--wheel-dir", str(folder), str(source)],
+                   env=environment, check=True, capture_output=True)
+    [wheel] = pathlib.Path(folder).glob("minigrad_tutor-*.whl")
+    return zipfile.ZipFile(wheel).namelist()
+
+
+def test_a_wheel_holds_the_tree_as_it_is_not_what_an_earlier_build_left(tmp_path):
+    """Three builds in one clone: all lessons, hidden solutions, all again.  Each wheel holds
+    its own build's lessons, and no module deleted since the build before."""
+    source = copy_project(tmp_path / "source")
+    leftover = source / "minigrad" / "leftover.py"
+    leftover.write_text("# deleted before the next build\n")
+    builds = []
+    for number, hidden in enumerate((False, True, False)):
+        builds.append(build_wheel(source, tmp_path / f"dist-{number}", hidden))
+        leftover.unlink(missing_ok=True)
+    assert (source / "build" / "lib" / "minigrad").is_dir()    # a later build found it there
+    worked = [[name for name in names if re.fullmatch(r"minigrad/lessons/(en|zh)/solutions/"
+                                                      r"\d\d-[\w-]+\.ipynb", name)]
+              for names in builds]
+    lessons = [[name for name in names if re.fullmatch(r"minigrad/lessons/(en|zh)/\d\d-[\w-]+"
+                                                       r"\.ipynb", name)] for names in builds]
+    assert [len(names) for names in worked] == [24, 0, 24]
+    assert [len(names) for names in lessons] == [26, 26, 26]
+    assert ["minigrad/leftover.py" in names for names in builds] == [True, False, False]
 
 
 def test_binder_postbuild_takes_them_out_of_the_checkout(tmp_path):

@@ -147,12 +147,15 @@ def test_readme_opens_every_lesson_in_colab_in_both_languages():
     assert {repository for repository, _ in links} == {builder.repository()}
 
 
-def run_first_code_cell(notebook, missing):
-    """Run a notebook's first code cell as IPython would, with minigrad importable or `missing`.
+def run_first_code_cell(notebook, missing, platform=sys.platform):
+    """Run a notebook's first code cell as IPython would, with minigrad importable or `missing`,
+    on `platform` (sys.platform: "emscripten" in JupyterLite's Pyodide).
 
     %pip is recorded, and "installs" minigrad by making it importable again.
     Returns (the %pip calls, the language the cell set).
     """
+    from unittest import mock
+
     from IPython.core.inputtransformer2 import TransformerManager
     import minigrad
     calls = []
@@ -167,19 +170,55 @@ def run_first_code_cell(notebook, missing):
     if missing:
         sys.modules["minigrad"] = None                     # import minigrad raises ImportError
     try:
-        exec(code, {"get_ipython": FakeShell})
+        with mock.patch.object(sys, "platform", platform):
+            exec(code, {"get_ipython": FakeShell})
         return calls, minigrad.settings.lang
     finally:
         sys.modules["minigrad"] = minigrad
         minigrad.settings.lang = before
 
 
+GITHUB = f"minigrad-tutor @ git+https://github.com/{builder.repository()}@{builder.BRANCH}"
+
+
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_first_code_cell_installs_minigrad_tutor_only_where_minigrad_is_missing(lang):
+    """Until minigrad-tutor is on PyPI, Colab installs it from the repository on GitHub and
+    JupyterLite the wheel its site carries (by name: piplite reads no git URL)."""
+    assert not builder.on_pypi()
     notebook = read(lesson_path(LESSONS[0], lang))
     assert run_first_code_cell(notebook, missing=False) == ([], lang)     # a clone, Binder
-    assert run_first_code_cell(notebook, missing=True) == (               # Colab, JupyterLite
+    assert run_first_code_cell(notebook, missing=True, platform="linux") == (      # Colab
+        [("pip", f'install --quiet "{GITHUB}"')], lang)
+    assert run_first_code_cell(notebook, missing=True, platform="emscripten") == (  # JupyterLite
         [("pip", "install --quiet minigrad-tutor")], lang)
+
+
+def test_once_on_pypi_every_first_cell_and_the_readme_install_from_there(monkeypatch):
+    """docs/release.md: after the first upload, [tool.minigrad-tutor] on-pypi = true and a
+    rebuild make every notebook's first cell and the README's install part name the package."""
+    monkeypatch.setattr(builder, "on_pypi", lambda: True)
+    for lang in ("en", "zh"):
+        cell = builder.language_cell(lang)
+        notebook = nbformat.v4.new_notebook(cells=[cell])
+        for platform in ("linux", "emscripten"):
+            assert run_first_code_cell(notebook, missing=True, platform=platform) == (
+                [("pip", "install --quiet minigrad-tutor")], lang)
+        assert "git+" not in cell.source
+    install = builder.install_part()
+    assert 'pip install "minigrad-tutor[tutor]"' in install and "not on PyPI" not in install
+
+
+def test_until_then_the_readme_says_how_to_install_from_github_a_clone_or_a_wheel():
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    part = re.search(r"<!-- begin install\b.*?-->\n(.*?)\n<!-- end install -->", readme, re.S)
+    assert part and part.group(1) == builder.install_part()
+    text = part.group(1)
+    assert "not on PyPI yet" in text and "还没有发布到 PyPI" in text
+    assert f'pip install "{GITHUB.replace("minigrad-tutor", "minigrad-tutor[tutor]", 1)}"' in text
+    assert 'pip install -e ".[tutor]"' in text
+    version = builder.pyproject()["project"]["version"]
+    assert f"dist/minigrad_tutor-{version}-py3-none-any.whl[tutor]" in text
 
 
 def test_the_repository_of_the_links_is_named_once_in_pyproject(tmp_path, monkeypatch):
@@ -528,9 +567,11 @@ def test_chinese_notebooks_use_the_glossary_terms(lesson):
 @pytest.mark.notebooks
 @pytest.mark.parametrize("lesson", LESSONS, ids=lambda lesson: lesson.slug)
 def test_solution_notebooks_reproduce_their_outputs(lesson):
-    """nbval runs both solution notebooks and compares every output it is not told to ignore."""
+    """nbval runs both solution notebooks and compares every output it is not told to ignore,
+    both sides sanitized alike (notebooks/nbval-sanitize.cfg: no path of either machine)."""
     notebooks = [str(lesson_path(lesson, lang, solutions=True)) for lang in ("en", "zh")]
     command = [sys.executable, "-m", "pytest", "--nbval", "--nbval-current-env", "-q",
+               "--nbval-sanitize-with", str(builder.SANITIZER),
                "-p", "no:cacheprovider", "-p", "no:warnings", "--rootdir", str(LESSONS_DIR),
                "-o", "addopts=", *notebooks]
     result = subprocess.run(command, capture_output=True, text=True, timeout=600)

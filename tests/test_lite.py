@@ -23,6 +23,8 @@ import pytest
 
 from minigrad.lessons import LESSONS, LESSONS_DIR, list_lessons
 
+from test_lessons import run_first_code_cell
+
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 BUILD_LITE = ROOT / "scripts" / "build-lite.sh"
 
@@ -102,12 +104,14 @@ def run_coroutine(coroutine):
 
 
 def test_piplite_installs_minigrad_tutor_from_the_first_cells_pip_line(site):
+    """The %pip line the first cell runs in Pyodide (sys.platform "emscripten"), without
+    minigrad, through piplite's own parser."""
     cli = load_piplite_cli(site)
     for lang in ("en", "zh"):
         notebook = nbformat.read(site / "files" / lang / f"{LESSONS[0].slug}.ipynb", as_version=4)
-        first = next(cell for cell in notebook.cells if cell.cell_type == "code")
-        [line] = [line.strip() for line in first.source.splitlines() if line.strip().startswith("%pip")]
-        code = run_coroutine(cli.get_transformed_code(line.removeprefix("%pip").split()))
+        [(magic, line)], _ = run_first_code_cell(notebook, missing=True, platform="emscripten")
+        assert magic == "pip"
+        code = run_coroutine(cli.get_transformed_code(line.split()))
         assert code.strip() == """await __import__("piplite").install(**{'requirements': ['minigrad-tutor']})"""
 
 
@@ -136,3 +140,29 @@ def test_a_local_pyodide_goes_into_the_site(tmp_path):
         "@jupyterlite/pyodide-kernel-extension:kernel"]
     assert settings["pyodideUrl"] == "./static/pyodide/pyodide.mjs"
     assert (tmp_path / "site" / "static" / "pyodide" / "pyodide-lock.json").is_file()
+
+
+def test_a_site_built_with_the_solutions_hidden_holds_no_answer(tmp_path):
+    """--hide-solutions (or MINIGRAD_HIDE_SOLUTIONS=1): no worked notebook in the site or in
+    the wheel piplite installs, and no line of an answer in any of the site's files."""
+    from test_site_build import answer_lines, page_text
+    output = tmp_path / "site"
+    result = subprocess.run(["bash", str(BUILD_LITE), "--hide-solutions", str(output)],
+                            capture_output=True, text=True, timeout=600,
+                            env={key: value for key, value in os.environ.items()
+                                 if key != "MINIGRAD_HIDE_SOLUTIONS"})
+    assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
+    assert not list(output.rglob("solutions"))
+    [wheel] = (output / "pypi").glob("minigrad_tutor-*-py3-none-any.whl")
+    names = zipfile.ZipFile(wheel).namelist()
+    assert "minigrad/lessons/en/03-custom-functions.ipynb" in names
+    assert not [name for name in names if "/solutions/" in name]
+    lines = set().union(*(answer_lines(lesson, lang) for lesson in LESSONS if lesson.exercises
+                          for lang in ("en", "zh")))
+    given = "\n".join(cell.source for lang in ("en", "zh") for path in list_lessons(lang)
+                      for cell in nbformat.read(path, as_version=4).cells)
+    lines = {line for line in lines if line not in given}    # a later lesson may give one
+    for path in output.rglob("*"):
+        if path.is_file() and path.suffix in (".ipynb", ".json", ".html"):
+            text = page_text(path.read_text(encoding="utf-8", errors="replace"))
+            assert not [line for line in lines if line in text], path

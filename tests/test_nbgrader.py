@@ -100,6 +100,19 @@ def test_the_command_writes_a_course_and_keeps_a_teachers_changes(tmp_path, caps
     assert metadata(read(notebook).cells[graded_index(changed)])["points"] == 3
 
 
+def test_a_course_kept_from_an_older_minigrad_is_said_to_grade_unsandboxed(tmp_path, capsys):
+    folder = tmp_path / "course"
+    folder.mkdir()
+    (folder / "nbgrader_config.py").write_text('c = get_config()\nc.CourseDirectory.course_id = '
+                                               '"minigrad"\n')
+    assert cli.main(["--nbgrader", str(folder), "--lang", "en"]) == 0
+    said = capsys.readouterr()
+    assert "grades without the sandbox" in said.err and "Delete it" in said.err
+    (folder / "nbgrader_config.py").unlink()
+    assert cli.main(["--nbgrader", str(folder), "--lang", "en"]) == 0
+    assert "sandbox" not in capsys.readouterr().err
+
+
 def graded_index(notebook):
     return next(i for i, cell in enumerate(notebook.cells) if metadata(cell).get("grade"))
 
@@ -183,3 +196,42 @@ def test_nbgrader_releases_autogrades_and_exports_lesson_03(tmp_path):
               if output.output_type == "error"]
     assert [error.ename for error in errors] == ["NotPassed"]
     assert "grad_output" in errors[0].evalue           # the hint reaches the feedback
+
+
+@pytest.mark.grading
+def test_both_languages_share_a_hubs_exchange(tmp_path):
+    """docs/teaching.md's hub round: two courses, one exchange, the same assignment name;
+    release, fetch, submit and collect keep the languages apart."""
+    pytest.importorskip("nbgrader", reason="nbgrader needs Python 3.11 or newer")
+    config, exchange, home = tmp_path / "jupyter", tmp_path / "exchange", tmp_path / "student"
+    for folder in (config, exchange, home):
+        folder.mkdir()
+    (config / "nbgrader_config.py").write_text(
+        f"c = get_config()\nc.Exchange.root = {str(exchange)!r}\n"
+        "c.Exchange.path_includes_course = True\n")
+    environment = {key: value for key, value in os.environ.items()
+                   if not key.startswith(("NBGRADER", "MINIGRAD", "JUPYTER"))}
+    environment.update(JUPYTER_CONFIG_DIR=str(config), JUPYTER_DATA_DIR=str(tmp_path / "data"),
+                       PATH=os.pathsep.join([os.path.dirname(sys.executable),
+                                             environment.get("PATH", "")]))
+
+    def run(folder, *arguments):
+        done = subprocess.run([sys.executable, "-m", "nbgrader", *arguments], cwd=folder,
+                              env=environment, capture_output=True, text=True, timeout=600)
+        assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+    assignment = "03-custom-functions"
+    for lang in ("en", "zh"):
+        folder = tmp_path / f"minigrad-{lang}"
+        assert cli.main(["--nbgrader", str(folder), "--lang", lang]) == 0
+        run(folder, "generate_assignment", assignment)
+        run(folder, "release_assignment", assignment)
+    for lang in ("en", "zh"):
+        run(home, "fetch_assignment", assignment, "--course", f"minigrad-{lang}")
+        run(home, "submit", assignment, "--course", f"minigrad-{lang}")
+    for lang in ("en", "zh"):
+        fetched = read(home / f"minigrad-{lang}" / assignment / f"{assignment}.ipynb")
+        assert any(f'minigrad.settings.lang = "{lang}"' in cell.source for cell in fetched.cells)
+        folder = tmp_path / f"minigrad-{lang}"
+        run(folder, "collect", assignment)
+        [collected] = folder.glob(f"submitted/*/{assignment}/{assignment}.ipynb")
+        assert read(collected).cells == fetched.cells

@@ -76,15 +76,15 @@ def test_a_damaged_progress_file_is_kept_as_a_backup_said_once_and_progress_goes
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_check_says_once_that_the_progress_file_was_damaged(tmp_path, monkeypatch, lang):
     from minigrad.exercises import _messages, check
-    from minigrad.exercises.functions import _REFERENCES
+    from exercise_answers import Exp
     monkeypatch.setenv("MINIGRAD_WORKSPACE", str(tmp_path))
     (tmp_path / progress.FILENAME).write_bytes(b'{"exercises": {"exp": {"passed": tr')
-    first = check("exp", _REFERENCES["exp"], lang=lang)
+    first = check("exp", Exp, lang=lang)
     [backup] = tmp_path.glob("minigrad-progress.damaged.*.json")
     assert first.passed and first.notes == ("progress_damaged",)
     assert first.message == _messages.text("passed", lang) + "\n\n" + _messages.text(
         "progress_damaged", lang, file=progress.FILENAME, backup=backup.name)
-    second = check("exp", _REFERENCES["exp"], lang=lang)
+    second = check("exp", Exp, lang=lang)
     assert second.passed and second.notes == ()
     assert progress.load(tmp_path)["exp"]["attempts"] == 2
 

@@ -25,6 +25,7 @@ from minigrad.lessons import INDEX, LESSONS, LESSONS_DIR, list_lessons
 from jupyter_helpers import (copy_project, free_port, get, make_venv, pip_install,
                              private_jupyter_environment, run_python, start_tutor, stop,
                              wait_for_jupyterlab)
+from test_lessons import builder
 
 pytestmark = [pytest.mark.venv,
               pytest.mark.skipif(sys.platform == "win32", reason="the launcher test is POSIX-only")]
@@ -109,10 +110,22 @@ def test_a_wheel_built_from_the_sdist_holds_the_lessons(tmp_path):
     assert not missing_lessons(built), f"lessons left out of the wheel: {missing_lessons(built)}"
 
 
+def git_repository_of_the_tree(folder):
+    """A git repository whose branch main holds this tree, as GitHub would."""
+    copy_project(folder)
+    for command in (["init", "--quiet", "--initial-branch", "main"], ["add", "--all"],
+                    ["-c", "user.name=minigrad", "-c", "user.email=minigrad@example.org",
+                     "commit", "--quiet", "--message", "the tree"]):
+        subprocess.run(["git", *command], cwd=folder, check=True, capture_output=True)
+    return folder
+
+
 def test_a_lesson_opened_outside_a_clone_installs_minigrad_in_its_first_cell(wheel, tmp_path):
     """As in Colab: a kernel with numpy and ipywidgets but no minigrad runs lesson 01 as
-    downloaded.  Its first cell's %pip finds minigrad-tutor (here the wheel, through
-    PIP_FIND_LINKS, where Colab would find it on PyPI) and every cell runs."""
+    downloaded.  Its first cell's %pip installs minigrad-tutor, and every cell runs.  Until
+    minigrad-tutor is on PyPI the cell installs it from the repository on GitHub: git fetches
+    it from a repository of this tree instead (url.<here>.insteadOf); once it is, from PyPI:
+    pip finds this wheel instead (PIP_FIND_LINKS)."""
     python = make_venv(tmp_path / "venv")
     pip_install(python, "ipykernel", "nbclient", "numpy", "ipywidgets", cwd=tmp_path)
     assert subprocess.run([str(python), "-c", "import minigrad"], cwd=tmp_path,
@@ -123,9 +136,16 @@ def test_a_lesson_opened_outside_a_clone_installs_minigrad_in_its_first_cell(whe
     notebook.cells.append(nbformat.v4.new_code_cell(
         "import minigrad, sys; print(minigrad.__file__, minigrad.settings.lang)"))
     nbformat.write(notebook, lesson)
+    if builder.on_pypi():
+        where = {"PIP_FIND_LINKS": str(wheel.parent), "PIP_NO_INDEX": "1"}
+    else:
+        if shutil.which("git") is None:
+            pytest.skip("no git: the first cell installs minigrad-tutor from its repository")
+        here = git_repository_of_the_tree(tmp_path / "repository")
+        where = {"GIT_CONFIG_COUNT": "1", "GIT_CONFIG_KEY_0": f"url.{here.as_uri()}.insteadOf",
+                 "GIT_CONFIG_VALUE_0": f"https://github.com/{builder.repository()}"}
     environment = private_jupyter_environment(
-        tmp_path, PIP_FIND_LINKS=str(wheel.parent), PIP_NO_INDEX="1",
-        PATH=f"{python.parent}{os.pathsep}{os.environ['PATH']}")
+        tmp_path, PATH=f"{python.parent}{os.pathsep}{os.environ['PATH']}", **where)
     result = subprocess.run([str(python), "-m", "jupyter", "execute", "--inplace", str(lesson)],
                             env=environment, cwd=tmp_path, capture_output=True, text=True,
                             timeout=600)

@@ -19,6 +19,16 @@ def is_enabled():
     return _state["enabled"]
 
 
+def is_anomaly_enabled():
+    """torch.is_anomaly_enabled(): whether anomaly mode is on."""
+    return _state["enabled"]
+
+
+def is_anomaly_check_nan_enabled():
+    """torch.is_anomaly_check_nan_enabled(): whether anomaly mode looks for NaN too."""
+    return _state["check_nan"]
+
+
 class detect_anomaly:
     """Context manager: record forward tracebacks and check backward for NaN.
 

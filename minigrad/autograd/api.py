@@ -1,7 +1,9 @@
 """`backward()` and `grad()`: check the arguments, then run the engine."""
+import operator
 import warnings
+from collections.abc import Mapping
 
-from .. import settings
+from .. import dtypes, settings
 from . import tensor_door
 from .engine import run_backward
 from .saved_tensor import _saved_tensors_hooks_stack
@@ -16,18 +18,30 @@ def _as_tuple(values):
     return tuple(values)                   # 2.0: "'float' object is not iterable"
 
 
+def _tensors(values):
+    """outputs or inputs as a tuple: one tensor, or a sequence (tuple(None) raises)."""
+    return (values,) if getattr(values, "_is_minigrad_tensor", False) else tuple(values)
+
+
 def _check_inputs(inputs, function):
     if not inputs:
         raise RuntimeError(f"`inputs` argument to `{function}()` cannot be empty.")
+    for value in inputs:
+        if not getattr(value, "_is_minigrad_tensor", False):
+            raise RuntimeError("all inputs have to be Tensors or GradientEdges, but got "
+                               f"{dtypes.type_name(value)}")
 
 
 def _roots(outputs, grad_outputs):
     """Pair each output's graph edge with its starting gradient (ones for a scalar)."""
-    grad_outputs = grad_outputs or (None,) * len(outputs)
-    for grad in grad_outputs[:len(outputs)]:
+    grad_outputs = (None,) * len(outputs) if grad_outputs is None else grad_outputs
+    for output, grad in zip(outputs, grad_outputs):
+        if not getattr(output, "_is_minigrad_tensor", False):
+            raise AssertionError("Expected output to be a torch.Tensor")     # (PyTorch's assert)
         if grad is not None and not getattr(grad, "_is_minigrad_tensor", False):
             raise TypeError(f"gradients can be either Tensors or None, but got "
                             f"{type(grad).__name__}")
+    grad_outputs = grad_outputs[:len(outputs)]        # (more gradients than outputs: ignored)
     if len(grad_outputs) != len(outputs):
         raise RuntimeError(f"got {len(outputs)} tensors and {len(grad_outputs)} gradients. "
                            "minigrad hint: give one gradient per output (None for a scalar).")
@@ -65,7 +79,8 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, 
         >>> x.grad
         tensor([2., 4.])
     """
-    tensors = _as_tuple(tensors)
+    tensors = _tensors(tensors)
+    _check_flags(retain_graph, create_graph)
     roots = _roots(tensors, _as_tuple(grad_tensors))
     if create_graph and (settings.warn_always or not _warned_create_graph):
         _warn_create_graph()
@@ -112,8 +127,35 @@ def _warn_create_graph():
         "to break the cycle and avoid the leak.", UserWarning, stacklevel=3)
 
 
+def _check_flags(*flags):
+    """retain_graph, create_graph, allow_unused as PyTorch's engine takes them (a C
+    unsigned char): True, False, None or an integer from 0 to 255."""
+    for flag in flags:
+        if flag is not None and not isinstance(flag, bool):
+            number = operator.index(flag)       # 'float' object cannot be interpreted ...
+            if number < 0:
+                raise OverflowError("unsigned byte integer is less than minimum")
+            if number > 255:
+                raise OverflowError("unsigned byte integer is greater than maximum")
+
+
+def _keys_and_inputs(inputs, only_inputs):
+    """grad's `inputs` as a dict gives the keys of its results; only_inputs=False warns."""
+    keys = None
+    if type(inputs) is dict:
+        keys, inputs = list(inputs), tuple(inputs.values())
+    elif isinstance(inputs, Mapping):
+        raise TypeError(f"`inputs` argument to `grad()` must be a dict, not "
+                        f"{type(inputs).__name__}. Other Mapping types are not supported.")
+    if not only_inputs:
+        warnings.warn("only_inputs argument is deprecated and is ignored now (defaults to "
+                      "True). To accumulate gradient for other parts of the graph, please use "
+                      "torch.autograd.backward.", FutureWarning, stacklevel=3)
+    return keys, inputs
+
+
 def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=False,
-         allow_unused=None, is_grads_batched=False, materialize_grads=False):
+         only_inputs=True, allow_unused=None, is_grads_batched=False, materialize_grads=False):
     """Return the gradients of `outputs` w.r.t. `inputs` (without touching `.grad`).
 
     Example::
@@ -123,14 +165,19 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
         >>> (g,) = torch.autograd.grad((x ** 3).sum(), x, create_graph=True)
         >>> g
         tensor([ 3., 12., 27.], grad_fn=<MulBackward0>)
+
+    `inputs` may be a dict of tensors: the gradients come back in a dict with its keys.
+    `only_inputs` is PyTorch's deprecated argument, ignored (it warns when False).
     """
+    keys, inputs = _keys_and_inputs(inputs, only_inputs)
+    _check_flags(retain_graph, create_graph, allow_unused)
     if is_grads_batched:
         return _batched_grad(outputs, inputs, grad_outputs, retain_graph, create_graph,
                              allow_unused, materialize_grads)
     if materialize_grads and allow_unused is False:
         raise ValueError("Expected allow_unused to be True or not passed when "
                          f"materialize_grads=True, but got: allow_unused={allow_unused}.")
-    outputs, inputs = _as_tuple(outputs), _as_tuple(inputs)
+    outputs, inputs = _tensors(outputs), _tensors(inputs)
     _check_inputs(inputs, "grad")
     if allow_unused is None:
         allow_unused = materialize_grads
@@ -162,7 +209,7 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
                 grad_value = tensor_door.zeros(tensor.shape, tensor.dtype, tensor.device)
                 grad_value.requires_grad_(create_graph)
         results.append(grad_value)
-    return tuple(results)
+    return tuple(results) if keys is None else dict(zip(keys, results))
 
 
 def _batched_grad(outputs, inputs, grad_outputs, retain_graph, create_graph, allow_unused,

@@ -3,7 +3,7 @@
 Before the node: the tensor hooks of its outputs (in the order they were
 registered), then `retain_grad`, then the node's own pre-hooks.  After it: the
 node's post-hooks.  A hook may return a new gradient, which must look like the one
-it replaces.  (A leaf's post-accumulate-grad hooks run in AccumulateGrad, node.py.)
+it replaces.  A leaf's post-accumulate-grad hooks run last, from AccumulateGrad (node.py).
 """
 from .. import tracing
 from . import narration
@@ -48,6 +48,21 @@ def call_post_hooks(node, grad_inputs, grads):
         if result is not None:
             grad_inputs = _checked_node_result(hook, grad_inputs, result)
     return grad_inputs
+
+
+def call_post_accumulate_hooks(node, leaf):
+    """A leaf's post-accumulate-grad hooks, `hook(leaf)`, once its .grad is updated.  A hook
+    returns None, or the leaf itself (`lambda p: p.add_(p.grad, alpha=-lr)`, the SGD step
+    of PyTorch's docstring, returns p); anything else must look like the leaf, is passed
+    to the next hooks in its place, and is refused once they ran, as PyTorch does."""
+    value = leaf
+    for hook in tuple(leaf._post_accumulate_hooks.values()):
+        _narrate(node, "post_accumulate")
+        result = hook(value)
+        if result is not None and result is not value:
+            value = _checked(hook, value, result)
+    if value is not leaf:
+        raise RuntimeError("Tensor post accumulate grad hooks should return None.")
 
 
 def _narrate(node, kind):

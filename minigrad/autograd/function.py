@@ -190,7 +190,8 @@ class Function(function_rules.FunctionInstance):    # (what an instance has: leg
     def __init__(self, *args, **kwargs):
         warnings.warn(
             f"{type(self)} should not be instantiated. Methods on autograd functions are all "
-            "static, so you should invoke them on the class itself: "
+            "static, so you should invoke them on the class itself. Instantiating an autograd "
+            "function will raise an error in a future version of PyTorch. minigrad hint: "
             f"{type(self).__name__}.apply(...).", DeprecationWarning, stacklevel=2)
 
     def __call__(self, *args, **kwargs):     # Exp()(x), as before PyTorch 0.4

@@ -1,12 +1,14 @@
 """torch.autograd.functional: Jacobians, Hessians and their products with a
-vector, built on `autograd.grad` (reverse mode only: one backward per output
-element for a Jacobian, no vectorization).
+vector, built on `autograd.grad`, step for step as PyTorch builds them (the same
+checks, in the same order, with the same messages).
 
 `inputs` is a tensor or a tuple of tensors; so is what `func` returns, and the
 results follow the same structure, as in PyTorch.  Each function works on
 fresh copies of the inputs that require grad; with `create_graph=False` the
 results are detached, with `create_graph=True` they can be differentiated again.
 Inputs the output does not depend on get zero gradients (`strict=True` raises).
+PyTorch's `vectorize=True` computes the rows of a Jacobian in one batched call (vmap);
+minigrad computes them one by one: the same numbers.
 
 Example::
 
@@ -19,78 +21,123 @@ Example::
     tensor([[ 6.,  0.],
             [ 0., 12.]])
 """
+from . import forward_ad as fwAD
+from . import tensor_door
 from .api import grad as _grad
-from .grad_mode import enable_grad
+from .functional_messages import INDEPENDENT, NOT_DIFFERENTIABLE
+from .grad_mode import enable_grad, is_grad_enabled, set_grad_enabled
 
 __all__ = ["vjp", "jvp", "jacobian", "hessian", "vhp", "hvp"]
 
 
+# --- the steps every function is made of ---------------------------------------------
+
 def _as_tuple(value, arg_name, fn_name):
-    """(tuple of tensors, whether `value` was a tuple), checking it holds only tensors."""
+    """(whether `value` was a tuple, tuple of tensors), checking it holds only tensors."""
     is_tuple = isinstance(value, tuple)            # (a list is refused, as in PyTorch)
     values = value if is_tuple else (value,)
     for index, item in enumerate(values):
-        if not getattr(item, "_is_minigrad_tensor", False):
+        if not isinstance(item, tensor_door.Tensor):
             which = f"value at index {index}" if is_tuple else f"given {arg_name}"
             raise TypeError(f"The {arg_name} given to {fn_name} must be either a Tensor or a "
                             f"tuple of Tensors but the {which} has type {type(item)}.")
-    return values, is_tuple
+    return is_tuple, values
 
 
 def _untuple(values, is_tuple):
     return values if is_tuple else values[0]
 
 
-def _prepare(inputs, create_graph):
+def _grad_preprocess(inputs, create_graph, need_graph):
     """Inputs that require grad: views of the originals when the result must stay in
     their graph (create_graph), else detached copies."""
     return tuple(x.view_as(x) if create_graph and x.requires_grad
-                 else x.detach().requires_grad_(True) for x in inputs)
+                 else x.detach().requires_grad_(need_graph) for x in inputs)
 
 
-def _finish(values, create_graph):
+def _grad_postprocess(values, create_graph):
     """Detach the results unless they are to be differentiated again."""
-    return tuple(v if create_graph or v is None else v.detach() for v in values)
+    if values and not isinstance(values[0], tensor_door.Tensor):      # a tuple of tuples
+        return tuple(_grad_postprocess(v, create_graph) for v in values)
+    return tuple(v if create_graph else v.detach() for v in values)
 
 
-def _grads(outputs, inputs, grad_outputs, create_graph, strict, fn_name):
-    """autograd.grad of `outputs` w.r.t. `inputs`, with zeros for unused inputs."""
+def _validate_v(v, other, is_other_tuple):
+    if len(other) != len(v):
+        if is_other_tuple:
+            raise RuntimeError(f"v is a tuple of invalid length: should be {len(other)} but "
+                               f"got {len(v)}.")
+        raise RuntimeError("The given v should contain a single Tensor.")
+    for index, (el_v, el_other) in enumerate(zip(v, other)):
+        if el_v.size() != el_other.size():
+            prepend = f"Entry {index} in " if is_other_tuple else ""
+            raise RuntimeError(f"{prepend}v has invalid size: should be {el_other.size()} but "
+                               f"got {el_v.size()}.")
+
+
+def _prepare_v(v, other, is_other_tuple, create_graph, fn_name, of):
+    """The vector of a product: checked, or None (allowed for a single element)."""
+    if v is not None:
+        v = _grad_preprocess(_as_tuple(v, "v", fn_name)[1], create_graph, need_graph=False)
+        _validate_v(v, other, is_other_tuple)
+        return v
+    if len(other) != 1 or other[0].numel() != 1:
+        raise RuntimeError(f"The vector v can only be None if {of} a single Tensor with a "
+                           "single element.")
+    return None
+
+
+def _check_requires_grad(values, kind, strict):
+    """strict=True: each of `values` (outputs, gradients ...) must depend on the inputs."""
+    if not strict:
+        return
+    for i, value in enumerate(values):
+        if value is None:
+            raise RuntimeError(f"The output of the user-provided function is independent of "
+                               f"input {i}. This is not allowed in strict mode.")
+        if not value.requires_grad:
+            raise RuntimeError(NOT_DIFFERENTIABLE[kind].format(i=i))
+
+
+def _autograd_grad(outputs, inputs, grad_outputs=None, create_graph=False, retain_graph=None):
+    """autograd.grad over the outputs that require grad; None for an unused input."""
+    if grad_outputs is None:
+        grad_outputs = (None,) * len(outputs)
+    pairs = [(o, g) for o, g in zip(outputs, grad_outputs) if o is not None and o.requires_grad]
+    if not pairs:
+        return (None,) * len(inputs)
+    outs, gs = zip(*pairs)
+    return _grad(outs, inputs, gs, allow_unused=True, create_graph=create_graph,
+                 retain_graph=retain_graph)
+
+
+def _fill_in_zeros(grads, refs, strict, create_graph, stage):
+    """Zeros for the gradients autograd.grad left None; strict=True refuses them, and
+    (with create_graph) gradients that do not depend on the inputs."""
     from ..creation import zeros_like
-    differentiable = [(o, g) for o, g in zip(outputs, grad_outputs) if o.requires_grad]
-    if differentiable:
-        outs, gs = zip(*differentiable)
-        found = _grad(outs, inputs, gs, retain_graph=True, create_graph=create_graph,
-                      allow_unused=True)
-    else:
-        found = (None,) * len(inputs)
-    if strict and any(g is None for g in found):
-        index = next(i for i, g in enumerate(found) if g is None)
-        raise RuntimeError(f"The output of the user-provided function is independent of "
-                           f"input {index}. This is not allowed in strict mode.")
-    return tuple(zeros_like(x) if g is None else g for g, x in zip(found, inputs))
+    result = ()
+    for i, grad in enumerate(grads):
+        if grad is None:
+            if strict:
+                raise RuntimeError(INDEPENDENT[stage].format(i=i))
+            grad = zeros_like(refs[i])
+        elif strict and create_graph and not grad.requires_grad:
+            which = "hessian" if "double" in stage else "jacobian"
+            raise RuntimeError(f"The {which} of the user-provided function is independent of "
+                               f"input {i}. This is not allowed in strict mode when "
+                               "create_graph=True.")
+        result += (grad,)
+    return result
 
 
-def _call(func, inputs, fn_name):
-    outputs, is_tuple = _as_tuple(func(*inputs), "outputs of the user-provided function",
+def _call(func, inputs, fn_name, strict):
+    is_tuple, outputs = _as_tuple(func(*inputs), "outputs of the user-provided function",
                                   fn_name)
-    return outputs, is_tuple
+    _check_requires_grad(outputs, "outputs", strict)
+    return is_tuple, outputs
 
 
-def _check_v(v, outputs, fn_name, what="outputs"):
-    """The vector v of a product: given, or implied (ones) for a single element."""
-    from ..creation import ones_like
-    if v is None:
-        if len(outputs) != 1 or outputs[0].numel() != 1:
-            raise RuntimeError(f"The vector v can only be None if the {what} of the "
-                               "user-provided function is a single Tensor with a single "
-                               "element.")
-        return (ones_like(outputs[0]),)
-    v, _ = _as_tuple(v, "v", fn_name)
-    if len(v) != len(outputs) or any(a.shape != b.shape for a, b in zip(v, outputs)):
-        raise RuntimeError(f"v has invalid size: it should match the {what} of the "
-                           f"user-provided function.")
-    return v
-
+# --- the products ----------------------------------------------------------------------
 
 def vjp(func, inputs, v=None, create_graph=False, strict=False):
     """(func(inputs), vᵀ·J): the vector-Jacobian product, one backward pass.
@@ -104,13 +151,16 @@ def vjp(func, inputs, v=None, create_graph=False, strict=False):
         tensor([2., 6.])
     """
     with enable_grad():
-        inputs, inputs_tuple = _as_tuple(inputs, "inputs", "vjp")
-        inputs = _prepare(inputs, create_graph)
-        outputs, outputs_tuple = _call(func, inputs, "vjp")
-        v = _check_v(v, outputs, "vjp")
-        result = _grads(outputs, inputs, v, create_graph, strict, "vjp")
-    return (_untuple(_finish(outputs, create_graph), outputs_tuple),
-            _untuple(_finish(result, create_graph), inputs_tuple))
+        is_inputs_tuple, inputs = _as_tuple(inputs, "inputs", "vjp")
+        inputs = _grad_preprocess(inputs, create_graph, need_graph=True)
+        is_outputs_tuple, outputs = _call(func, inputs, "vjp", strict)
+        v = _prepare_v(v, outputs, is_outputs_tuple, create_graph, "vjp",
+                       "the user-provided function returns")
+    with set_grad_enabled(True if create_graph else is_grad_enabled()):
+        grads = _autograd_grad(outputs, inputs, v, create_graph=create_graph)
+        result = _fill_in_zeros(grads, inputs, strict, create_graph, "back")
+    return (_untuple(_grad_postprocess(outputs, create_graph), is_outputs_tuple),
+            _untuple(_grad_postprocess(result, create_graph), is_inputs_tuple))
 
 
 def jvp(func, inputs, v=None, create_graph=False, strict=False):
@@ -127,89 +177,19 @@ def jvp(func, inputs, v=None, create_graph=False, strict=False):
     """
     from ..creation import zeros_like
     with enable_grad():
-        inputs, inputs_tuple = _as_tuple(inputs, "inputs", "jvp")
-        inputs = _prepare(inputs, create_graph)
-        v = _check_v(v, inputs, "jvp", what="inputs")
-        outputs, outputs_tuple = _call(func, inputs, "jvp")
-        dummies = tuple(zeros_like(o).requires_grad_(True) for o in outputs)
-        grads = _grads(outputs, inputs, dummies, True, strict, "jvp")
-        result = _grads(grads, dummies, v, create_graph, strict, "jvp")
-    return (_untuple(_finish(outputs, create_graph), outputs_tuple),
-            _untuple(_finish(result, create_graph), outputs_tuple))
-
-
-def jacobian(func, inputs, create_graph=False, strict=False, vectorize=False,
-             strategy="reverse-mode"):
-    """The Jacobian of `func` at `inputs`: shape output.shape + input.shape for each
-    (output, input) pair; one backward pass per output element.
-
-    Example::
-
-        >>> import minigrad as torch
-        >>> torch.autograd.functional.jacobian(lambda x: 3 * x, torch.ones(2))
-        tensor([[3., 0.],
-                [0., 3.]])
-    """
-    if strategy not in ("forward-mode", "reverse-mode"):
-        raise AssertionError(
-            'Expected strategy to be either "forward-mode" or "reverse-mode". Hint: If your '
-            'function has more outputs than inputs, "forward-mode" tends to be more performant. '
-            'Otherwise, prefer to use "reverse-mode".')
-    if strategy == "forward-mode":
-        raise NotImplementedError(
-            "Computing Jacobian using forward-AD or forward-over-reverse Hessian isonly "
-            "implemented for `vectorize=True`." if not vectorize else
-            "minigrad: jacobian supports only strategy='reverse-mode'")
-    from ..functions import stack
-    with enable_grad():
-        inputs, inputs_tuple = _as_tuple(inputs, "inputs", "jacobian")
-        inputs = _prepare(inputs, create_graph)
-        outputs, outputs_tuple = _call(func, inputs, "jacobian")
-        jacobians = []
-        for output in outputs:
-            flat = output.reshape(-1)
-            rows = [_grads((flat[i],), inputs, (None,), create_graph, strict, "jacobian")
-                    for i in range(flat.numel())]
-            jacobians.append(tuple(
-                _finish((_stack_rows(stack, [row[k] for row in rows], output, x),),
-                        create_graph)[0]
-                for k, x in enumerate(inputs)))
-    if not outputs_tuple:
-        return _untuple(jacobians[0], inputs_tuple)
-    return tuple(_untuple(j, inputs_tuple) for j in jacobians)
-
-
-def _stack_rows(stack, rows, output, x):
-    """One row per output element, each shaped like x, into output.shape + x.shape."""
-    from ..creation import zeros
-    if not rows:
-        return zeros(tuple(output.shape) + tuple(x.shape), dtype=x.dtype, device=x.device)
-    return stack(rows).reshape(tuple(output.shape) + tuple(x.shape))
-
-
-def hessian(func, inputs, create_graph=False, strict=False, vectorize=False,
-            outer_jacobian_strategy="reverse-mode"):
-    """The Hessian of a function with a single-element output: the Jacobian of its
-    gradient.  For a tuple of inputs, a tuple of tuples (one block per input pair).
-
-    Example::
-
-        >>> import minigrad as torch
-        >>> torch.autograd.functional.hessian(lambda x: (x ** 2).sum(), torch.ones(2))
-        tensor([[2., 0.],
-                [0., 2.]])
-    """
-    inputs, inputs_tuple = _as_tuple(inputs, "inputs", "hessian")
-
-    def gradient(*xs):
-        outputs, _ = _call(func, xs, "hessian")
-        _check_single_element(outputs, "hessian")
-        scalar = outputs[0].reshape(())
-        return _grads((scalar,), xs, (None,), True, strict, "hessian")
-
-    result = jacobian(gradient, _untuple(inputs, inputs_tuple), create_graph=create_graph,
-                      strict=strict, vectorize=vectorize, strategy=outer_jacobian_strategy)
-    return result if inputs_tuple else result[0]
+        is_inputs_tuple, inputs = _as_tuple(inputs, "inputs", "jvp")
+        inputs = _grad_preprocess(inputs, create_graph, need_graph=True)
+        v = _prepare_v(v, inputs, is_inputs_tuple, create_graph, "jvp",
+                       "the input to the user-provided function is")
+        is_outputs_tuple, outputs = _call(func, inputs, "jvp", strict)
+        grad_outputs = tuple(zeros_like(out, requires_grad=True) for out in outputs)
+        grad_inputs = _autograd_grad(outputs, inputs, grad_outputs, create_graph=True)
+        _check_requires_grad(grad_inputs, "grad_inputs", strict)
+    with set_grad_enabled(True if create_graph else is_grad_enabled()):
+        grads = _autograd_grad(grad_inputs, grad_outputs, v, create_graph=create_graph)
+        result = _fill_in_zeros(grads, outputs, strict, create_graph, "back_trick")
+    return (_untuple(_grad_postprocess(outputs, create_graph), is_outputs_tuple),
+            _untuple(_grad_postprocess(result, create_graph), is_outputs_tuple))
 
 
 def vhp(func, inputs, v=None, create_graph=False, strict=False):
@@ -234,28 +214,178 @@ def hvp(func, inputs, v=None, create_graph=False, strict=False):
 
 
 def _hessian_product(func, inputs, v, create_graph, strict, fn_name):
+    from ..creation import zeros_like
     with enable_grad():
-        inputs, inputs_tuple = _as_tuple(inputs, "inputs", fn_name)
-        inputs = _prepare(inputs, create_graph)
-        v = _check_v(v, inputs, fn_name, what="inputs")
-        outputs, _ = _call(func, inputs, fn_name)
-        _check_single_element(outputs, fn_name)
-        gradient = _grads(outputs, inputs, (None,), True, strict, fn_name)
+        is_inputs_tuple, inputs = _as_tuple(inputs, "inputs", fn_name)
+        inputs = _grad_preprocess(inputs, create_graph, need_graph=True)
+        v = _prepare_v(v, inputs, is_inputs_tuple, create_graph, fn_name,
+                       "the input to the user-provided function is")
+        is_outputs_tuple, outputs = _call(func, inputs, fn_name, strict)
+        _check_single_element(is_outputs_tuple, outputs[0], fn_name)
+        jac = _autograd_grad(outputs, inputs, create_graph=True)
+        _check_requires_grad(jac, "jacobian", strict)
         if fn_name == "hvp":
-            from ..creation import zeros_like
-            u = tuple(zeros_like(x).requires_grad_() for x in inputs)
-            transposed = _grads(gradient, inputs, u, True, strict, fn_name)     # Hᵀ·u
-            result = _grads(transposed, u, v, create_graph, strict, fn_name)
+            grad_jac = tuple(zeros_like(x, requires_grad=True) for x in inputs)
+            double_back = _autograd_grad(jac, inputs, grad_jac, create_graph=True)  # Hᵀ·u
+            _check_requires_grad(jac, "hessian", strict)
+    with set_grad_enabled(True if create_graph else is_grad_enabled()):
+        if fn_name == "hvp":
+            grads = _autograd_grad(double_back, grad_jac, v, create_graph=create_graph)
+            result = _fill_in_zeros(grads, inputs, strict, create_graph, "double_back_trick")
         else:
-            result = _grads(gradient, inputs, v, create_graph, strict, fn_name)
-    return (_finish(outputs, create_graph)[0], _untuple(_finish(result, create_graph),
-                                                        inputs_tuple))
+            grads = _autograd_grad(jac, inputs, v, create_graph=create_graph)
+            result = _fill_in_zeros(grads, inputs, strict, create_graph, "double_back")
+    return (_untuple(_grad_postprocess(outputs, create_graph), is_outputs_tuple),
+            _untuple(_grad_postprocess(result, create_graph), is_inputs_tuple))
 
 
-def _check_single_element(outputs, fn_name):
+def _check_single_element(is_tuple, output, fn_name):
     """hessian, vhp and hvp differentiate a function with one output of one element."""
-    if len(outputs) != 1:
+    if is_tuple:
         raise RuntimeError(f"The function given to {fn_name} should return a single Tensor")
-    if outputs[0].numel() != 1:
+    if output.numel() != 1:
         raise RuntimeError(f"The Tensor returned by the function given to {fn_name} should "
                            "contain a single element")
+
+
+# --- whole Jacobians and Hessians ------------------------------------------------------
+
+def jacobian(func, inputs, create_graph=False, strict=False, vectorize=False,
+             strategy="reverse-mode"):
+    """The Jacobian of `func` at `inputs`: shape output.shape + input.shape for each
+    (output, input) pair; one backward pass per output element (reverse mode), or one
+    forward-mode pass per input element (strategy="forward-mode", vectorize=True).
+
+    Example::
+
+        >>> import minigrad as torch
+        >>> torch.autograd.functional.jacobian(lambda x: 3 * x, torch.ones(2))
+        tensor([[3., 0.],
+                [0., 3.]])
+    """
+    from ..functions import stack
+    from ..creation import zeros_like
+    if strategy not in ("forward-mode", "reverse-mode"):
+        raise AssertionError(
+            'Expected strategy to be either "forward-mode" or "reverse-mode". Hint: If your '
+            'function has more outputs than inputs, "forward-mode" tends to be more performant. '
+            'Otherwise, prefer to use "reverse-mode".')
+    if strategy == "forward-mode":
+        if create_graph:
+            raise NotImplementedError(
+                "torch.autograd.functional.jacobian: `create_graph=True` and "
+                '`strategy="forward-mode"` are not supported together (yet). Please either '
+                'set `create_graph=False` or `strategy="reverse-mode"`.')
+        return _jacfwd(func, inputs, strict, vectorize)
+    with enable_grad():
+        is_inputs_tuple, inputs = _as_tuple(inputs, "inputs", "jacobian")
+        inputs = _grad_preprocess(inputs, create_graph, need_graph=True)
+        is_outputs_tuple, outputs = _call(func, inputs, "jacobian", strict)
+        if vectorize and strict:
+            raise RuntimeError(
+                "torch.autograd.functional.jacobian: `strict=True` and `vectorized=True` are "
+                "not supported together. Please either set `strict=False` or "
+                "`vectorize=False`.")
+        jacobian = ()
+        for i, out in enumerate(outputs):
+            rows = tuple([] for _ in inputs)          # one list of rows per input
+            for j in range(out.numel()):
+                vj = _autograd_grad((out.reshape(-1)[j],), inputs, retain_graph=True,
+                                    create_graph=create_graph)
+                for k, (row, grad, x) in enumerate(zip(rows, vj, inputs)):
+                    if grad is None and strict:
+                        raise RuntimeError(f"Output {i} of the user-provided function is "
+                                           f"independent of input {k}. This is not allowed "
+                                           "in strict mode.")
+                    if grad is not None and strict and create_graph and not grad.requires_grad:
+                        raise RuntimeError("The jacobian of the user-provided function is "
+                                           f"independent of input {i}. This is not allowed "
+                                           "in strict mode when create_graph=True.")
+                    row.append(zeros_like(x) if grad is None else grad)
+            jacobian += (tuple(_stacked(stack, row, out, x) for row, x in zip(rows, inputs)),)
+        jacobian = _grad_postprocess(jacobian, create_graph)
+    return _untuple(tuple(_untuple(j, is_inputs_tuple) for j in jacobian), is_outputs_tuple)
+
+
+def _stacked(stack, rows, output, x):
+    """One row per output element, each shaped like x, into output.shape + x.shape."""
+    from ..creation import zeros
+    if not rows:
+        return zeros(tuple(output.shape) + tuple(x.shape), dtype=x.dtype, device=x.device)
+    return stack(rows, dim=0).view(tuple(output.shape) + tuple(x.shape))
+
+
+def _jacfwd(func, inputs, strict, vectorize):
+    """The Jacobian in forward mode: the tangent of the outputs for each input element
+    made 1 in turn (PyTorch runs them as one batch, with vmap)."""
+    from ..functions import stack
+    from ..creation import zeros_like
+    if strict:
+        raise RuntimeError(
+            "torch.autograd.functional.jacobian: `strict=True` and "
+            '`strategy="forward-mode"` are not supported together (yet). Please either set '
+            '`strict=False` or `strategy="reverse-mode"`.')
+    is_inputs_tuple, inputs = _as_tuple(inputs, "inputs", "jacobian")
+    if not vectorize:
+        raise NotImplementedError(
+            "Computing Jacobian using forward-AD or forward-over-reverse Hessian isonly "
+            "implemented for `vectorize=True`.")
+    columns, is_outputs_tuple, outputs = [], False, ()
+    for k, x in enumerate(inputs):
+        for e in range(x.numel()):
+            with fwAD.dual_level():
+                duals = tuple(fwAD.make_dual(y, _basis(y, e) if m == k else zeros_like(y))
+                              for m, y in enumerate(inputs))
+                is_outputs_tuple, results = _as_tuple(func(*duals), "outputs", "jacobian")
+                unpacked = [fwAD.unpack_dual(r) for r in results]
+            outputs = tuple(u.primal for u in unpacked)
+            columns.append((k, tuple(zeros_like(u.primal) if u.tangent is None else u.tangent
+                                     for u in unpacked)))
+    jacobian = [                               # (lists, not tuples: as PyTorch's)
+        [stack([col[i] for m, col in columns if m == k], dim=-1).reshape(
+            tuple(out.shape) + tuple(x.shape)) for k, x in enumerate(inputs)]
+        for i, out in enumerate(outputs)]
+    return _untuple([_untuple(j, is_inputs_tuple) for j in jacobian], is_outputs_tuple)
+
+
+def _basis(x, index):
+    """A tensor like x, 1 at flat position `index`, 0 elsewhere."""
+    from ..creation import zeros
+    e = zeros(x.numel(), dtype=x.dtype, device=x.device)
+    e[index] = 1
+    return e.view(x.shape)
+
+
+def hessian(func, inputs, create_graph=False, strict=False, vectorize=False,
+            outer_jacobian_strategy="reverse-mode"):
+    """The Hessian of a function with a single-element output: the Jacobian of its
+    gradient.  For a tuple of inputs, a tuple of tuples (one block per input pair).
+
+    Example::
+
+        >>> import minigrad as torch
+        >>> torch.autograd.functional.hessian(lambda x: (x ** 2).sum(), torch.ones(2))
+        tensor([[2., 0.],
+                [0., 2.]])
+    """
+    is_inputs_tuple, inputs = _as_tuple(inputs, "inputs", "hessian")
+    if outer_jacobian_strategy not in ("forward-mode", "reverse-mode"):
+        raise AssertionError('Expected strategy to be either "forward-mode" or "reverse-mode".')
+
+    def ensure_single_output_function(*xs):
+        is_tuple, outputs = _call(func, xs, "hessian", strict)
+        _check_single_element(is_tuple, outputs[0], "hessian")
+        return outputs[0].squeeze()
+
+    def jac_func(*xs):
+        if outer_jacobian_strategy == "forward-mode":
+            xs = tuple(t.requires_grad_(True) for t in xs)
+        jac = jacobian(ensure_single_output_function, xs, create_graph=True)   # a tuple
+        _check_requires_grad(jac, "jacobian", strict)
+        return jac
+
+    result = jacobian(jac_func, inputs, create_graph=create_graph,
+                      strict=strict, vectorize=vectorize, strategy=outer_jacobian_strategy)
+    if not is_inputs_tuple:
+        return result[0][0]
+    return result

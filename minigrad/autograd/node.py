@@ -13,6 +13,7 @@ import numpy as np
 from .. import tracing
 from ..utils.hooks import HookDict, add_hook
 from . import narration, tensor_door
+from .engine_hooks import call_post_accumulate_hooks
 from .grad_mode import _state as _grad_mode
 
 sequence_nrs = itertools.count()  # each new node takes the next: the engine runs newest first
@@ -133,11 +134,8 @@ class AccumulateGrad(Node):
             leaf._grad._accumulate_in_place(grad)
         if tracing.active is not None:
             narration.grad_accumulated(self, leaf)
-        for hook in tuple((leaf._post_accumulate_hooks or {}).values()):
-            if tracing.active is not None:
-                narration.hook_called(self, "post_accumulate")
-            if hook(leaf) is not None:
-                raise RuntimeError("Tensor post accumulate grad hooks should return None.")
+        if leaf._post_accumulate_hooks:
+            call_post_accumulate_hooks(self, leaf)
         return ()
 
 
@@ -170,14 +168,16 @@ class InputMetadata:
     def conform(self, grad, node, position):
         """`grad` made to fit: a broadcast gradient reduced to this shape, cast to this
         dtype, moved to this device; or PyTorch's error, naming `node`, which returned it
-        for its input `position`."""
+        for its argument `position` (the error counts the tensor inputs only, as PyTorch's
+        edges: the index of that argument among them)."""
         data = grad._data
         if data.dtype is self._host_dtype and data.shape == self.shape and type(data) is np.ndarray:
             return grad                       # it fits (nearly always)
         if data.shape != self.shape:
             if not _expandable(self.shape, grad.shape):
                 raise RuntimeError(
-                    f"Function {node.name()} returned an invalid gradient at index {position} - "
+                    f"Function {node.name()} returned an invalid gradient at index "
+                    f"{node._input_positions.index(position)} - "
                     f"got {list(grad.shape)} but expected shape compatible with "
                     f"{list(self.shape)}. The gradient of an input must have that input's "
                     "shape, or a shape it broadcasts to (the engine sums it down).")
@@ -187,7 +187,8 @@ class InputMetadata:
         if grad.device is not self.device:   # gradients live on their tensor's device
             if grad.ndim != 0:
                 raise RuntimeError(
-                    f"Function {node.name()} returned an invalid gradient at index {position} - "
+                    f"Function {node.name()} returned an invalid gradient at index "
+                    f"{node._input_positions.index(position)} - "
                     f"expected device {self.device} but got {grad.device}")
             grad = grad.to(self.device)
         return grad

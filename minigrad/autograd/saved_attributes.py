@@ -28,13 +28,20 @@ SLOT_NAMES = {
     "MinimumBackward0": ("other", "self"), "Atan2Backward0": ("other", "self"),
     "MaxBackward1": ("self", "result"), "MinBackward1": ("self", "result"),
     "LinalgVectorNormBackward0": ("self", "result"), "GatherBackward0": ("index", "self"),
+    "AddmmBackward0": ("mat1", "mat2"), "HardtanhBackward0": ("self",),
+    "IndexAddBackward0": ("index",), "CumprodBackward0": ("self", "result"),
+    "RsqrtBackward0": ("result",),
 }
 # PyTorch's name of a non-tensor argument -> the ctx attribute an op keeps it in
 ATTRIBUTE_NAMES = {"exponent": "exponent", "alpha": "alpha", "min": "low", "max": "high",
                    "dim": "dim"}
 ATTRIBUTE_NAMES_BY_NODE = {"PowBackward2": {"self": "number"},
                            "SumBackward1": {"dim": "dims", "keepdim": "keepdim"},
-                           "LinalgVectorNormBackward0": {"ord": "p", "keepdim": "keepdim"}}
+                           "LinalgVectorNormBackward0": {"ord": "p", "keepdim": "keepdim"},
+                           "AddmmBackward0": {"alpha": "alpha", "beta": "beta"},
+                           "HardtanhBackward0": {"min_val": "low", "max_val": "high"},
+                           "IndexAddBackward0": {"dim": "dim", "alpha": "alpha"},
+                           "DivBackward2": {"rounding_mode": "rounding_mode"}}
 # the nodes whose ctx.shape is the shape of their input, PyTorch's self_sym_sizes
 SHAPE_NODES = {"IndexBackward0", "MeanBackward0", "MeanBackward1", "SumBackward0",
                "SumBackward1", "ViewBackward0", "ExpandBackward0"}
@@ -51,7 +58,8 @@ def saved_attribute(node, name):
     if key == "self_sym_sizes" and not raw and node.name() in SHAPE_NODES:
         return tuple(node.shape)
     slots = SLOT_NAMES.get(node.name(), ())
-    if key in ("self_sym_sizes", "mat2_sym_sizes") and not raw and node.name() == "MmBackward0":
+    if key.endswith("_sym_sizes") and key[:-len("_sym_sizes")] in slots and not raw and (
+            node.name() in ("MmBackward0", "AddmmBackward0")):
         return tuple(saved_tensors_of(node)[slots.index(key[:-len("_sym_sizes")])].shape)
     if not raw and node.name() in _FROM_KEY_OR_DIMS:
         found = _FROM_KEY_OR_DIMS[node.name()](node).get(key, _MISSING)
@@ -167,8 +175,8 @@ class RawSavedTensor:
                 "Hint: only one pair of hooks is allowed at a time.")
         pack_hook, unpack_hook = hooks
         tensor = _kept_tensor(saved)
-        with no_grad():
-            packed = pack_hook(tensor)
+        with no_grad():                 # (PyTorch packs the saved input detached)
+            packed = pack_hook(tensor.detach() if not saved.is_output else tensor)
         if tensor._version != saved.version:
             raise RuntimeError(ERR_PACK_HOOK_IN_PLACE)
         if not saved.is_output:      # unpack() gives the hook's result this place back

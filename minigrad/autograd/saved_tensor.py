@@ -178,7 +178,7 @@ class SavedTensor:
             f"an inplace operation: [{self.description}]{where} is at version "
             f"{self.version_counter.value}; expected version {self.version} instead. Hint: "
             "enable anomaly detection to find the operation that failed to compute its "
-            "gradient, with torch.autograd.set_detect_anomaly(True).\n"
+            "gradient, with torch.autograd.set_detect_anomaly(True, check_nan=False).\n"
             f"minigrad hint: {node.name()} saved this tensor for backward and it was "
             "changed in place afterwards, so backward would use the wrong value. Use an "
             "out-of-place op instead (y = y + 1, not y.add_(1)), or clone() the tensor "

@@ -7,12 +7,17 @@ The cell after each exercise in a lesson runs::
 
 and shows ✓, or ✗ with a hint naming the mistake (forgot grad_output, wrong
 number of gradients, a broadcast gradient not reduced...), in the lesson's
-language.  Checks test behaviour, not source text: values, gradients against
-the private reference solutions and finite differences, dtypes, what was
-saved.  `check` stops an answer that runs too long, and never raises, but
-under nbgrader's autograder or validator (which set NBGRADER_EXECUTION):
-there an answer that does not pass raises `NotPassed`, so that its graded
-cell fails and scores no points (docs/teaching.md, "Grading with nbgrader").
+language.  Checks test behaviour, not source text: values and gradients
+against the same function written with minigrad's built-in ops, dtypes,
+what was saved.  A passed check is confirmed by the exercise's trial, on
+inputs drawn just then (see _trial: how a grader confirms it where no
+student code runs).  `check` stops an answer that runs too long, and never raises, but
+where nbgrader runs the notebook in the student's kernel (its validator, which
+sets NBGRADER_EXECUTION): there an answer that does not pass raises
+`NotPassed`, so that its graded cell fails.  nbgrader's autograde, as
+`minigrad-tutor --nbgrader` configures it, does not trust that kernel: it runs
+`diagnose` and `trial_report` in a sandbox and `judge_report` in its own
+process (minigrad.tutor.grading; docs/teaching.md, "Grading with nbgrader").
 `progress()` shows, lesson by lesson, which exercises are passed.
 
 Example::
@@ -37,18 +42,20 @@ Example::
 """
 import importlib
 import os
+import secrets
 from typing import NamedTuple
 
 from .. import progress as progress_file
 from .. import settings
-from . import _isolation, _messages
+from . import _isolation, _messages, _trial
 from ._result import GradedResult, NotPassed, Result
 from ._runner import TIME_LIMIT, TimeLimitExceeded, run_limited
 from ._exceptions import hint_for_exception
 from ._tools import Hint
 from .overview import progress
 
-__all__ = ["check", "progress", "Result", "NotPassed", "EXERCISES"]
+__all__ = ["check", "progress", "Result", "NotPassed", "EXERCISES", "diagnose", "trial_report",
+           "judge_report"]
 
 GRADING = "NBGRADER_EXECUTION"    # set by nbgrader while it autogrades or validates
 
@@ -186,30 +193,19 @@ def check(exercise_id, answer, lang=None, *, time_limit=TIME_LIMIT):
 
 
 def _check(exercise_id, answer, lang, time_limit):
-    if not isinstance(exercise_id, str) or exercise_id not in EXERCISES:
-        known = ", ".join(EXERCISES)
-        params = {"id": repr(exercise_id), "known": known}
-        return Result(exercise_id, "unknown_exercise",
-                      _messages.text("unknown_exercise", lang, **params), None, params, lang)
-    module = importlib.import_module(f"{__name__}.{EXERCISES[exercise_id]['module']}")
-    checker = module.CHECKS[exercise_id]
-    with _isolation.default_state() as changed:
-        outcome = run_limited(lambda: _verdict(checker, answer, lang), time_limit)
-    if changed:
-        names = list(dict.fromkeys(changed))
-        listed = ", ".join(f"`{name}`" for name in names[:5]) + (", ..." if len(names) > 5 else "")
-        verdict = _Verdict.of("failed", Hint("changed_state", changed=listed), lang)
-    elif outcome.timed_out:
-        verdict = _Verdict.of("failed", Hint("timeout", seconds=f"{time_limit:g}"), lang)
-    elif outcome.error is not None:        # the check itself failed, not the answer
-        verdict = _Verdict.of("failed", Hint("check_failed"), lang)
-    else:
-        verdict = outcome.value
+    verdict, unlimited = _diagnosis(exercise_id, answer, lang, time_limit)
+    if verdict.status == "passed":          # the trial confirms it, as a grader would
+        seed = secrets.randbits(32)
+        report = trial_report(exercise_id, answer, seed, time_limit)
+        confirmed = judge_report(exercise_id, report, seed, lang)
+        if not confirmed.passed:
+            verdict = _Verdict(confirmed.status, confirmed.message, confirmed.hint,
+                               confirmed.params)
     notes = [(note, {}) for note in verdict.notes]
-    if outcome.unlimited and not _said["no_time_limit"]:
+    if unlimited and not _said["no_time_limit"]:
         _said["no_time_limit"] = True
         notes.append(("no_time_limit", {}))
-    if verdict.status != "not_solved":     # an untouched stub is no attempt
+    if verdict.status not in ("not_solved", "unknown_exercise"):   # an untouched stub is no attempt
         backup = progress_file.record(exercise_id, verdict.status == "passed")
         if backup is not None:
             notes.append(("progress_damaged", {"file": progress_file.FILENAME,
@@ -218,6 +214,79 @@ def _check(exercise_id, answer, lang, time_limit):
                                               for key, params in notes])
     return Result(exercise_id, verdict.status, message, verdict.hint, verdict.params, lang,
                   [key for key, _ in notes])
+
+
+def diagnose(exercise_id, answer, lang=None, time_limit=TIME_LIMIT):
+    """The check proper, as `check` runs it, but nothing recorded and no trial: a Result.
+    The grader's sandbox runs this next to the student's code (minigrad.tutor.grading)."""
+    lang = settings.resolve_lang(lang)
+    verdict, _ = _diagnosis(exercise_id, answer, lang, time_limit)
+    return Result(exercise_id, verdict.status, verdict.message, verdict.hint, verdict.params,
+                  lang, verdict.notes)
+
+
+def trial_report(exercise_id, answer, seed, time_limit=TIME_LIMIT):
+    """What the exercise's trial sees the answer do for inputs drawn from `seed`, as plain
+    data (see _trial): run next to the answer, in PyTorch's default state, within the time
+    limit; a timeout or a change to minigrad is reported as its hint."""
+    trial = _module(exercise_id).TRIALS[exercise_id]
+    value, refused, _ = _isolated(lambda: _trial.run_trial(trial, answer, seed), time_limit)
+    if refused is not None:
+        return {"hint": {"key": refused.hint, "params": refused.params}}
+    return value
+
+
+def judge_report(exercise_id, report, seed, lang=None):
+    """The trial's verdict on `report` (what `trial_report` returned for `seed`), made from
+    the report alone: no code of the answer runs here.  A Result: passed, or failed with the
+    hint in `lang`, introduced as a check made again with new inputs."""
+    lang = settings.resolve_lang(lang)
+    try:
+        with _isolation.default_state():      # the caller's no_grad() must not change it
+            _trial.judge_trial(_module(exercise_id).TRIALS[exercise_id], report, seed)
+    except Hint as hint:
+        verdict = _Verdict.of("failed", hint, lang)
+        message = f"{_messages.text('checked_again', lang)}\n{verdict.message}"
+        return Result(exercise_id, "failed", message, verdict.hint, verdict.params, lang)
+    except Exception:       # noqa: BLE001 — a bug of the judge is no verdict on the answer
+        return Result(exercise_id, "failed", _messages.text("check_failed", lang),
+                      "check_failed", {}, lang)
+    return Result(exercise_id, "passed", _messages.text("passed", lang), lang=lang)
+
+
+def _module(exercise_id):
+    return importlib.import_module(f"{__name__}.{EXERCISES[exercise_id]['module']}")
+
+
+def _diagnosis(exercise_id, answer, lang, time_limit):
+    """(the check's _Verdict, whether nothing could have stopped the answer)."""
+    if not isinstance(exercise_id, str) or exercise_id not in EXERCISES:
+        known = ", ".join(EXERCISES)
+        params = {"id": repr(exercise_id), "known": known}
+        return _Verdict("unknown_exercise", _messages.text("unknown_exercise", lang, **params),
+                        None, params), False
+    checker = _module(exercise_id).CHECKS[exercise_id]
+    verdict, refused, unlimited = _isolated(lambda: _verdict(checker, answer, lang), time_limit,
+                                            lang)
+    return refused or verdict, unlimited
+
+
+def _isolated(func, time_limit, lang="en"):
+    """func() in PyTorch's default state, within the time limit: (its value, None, unlimited),
+    or (None, the _Verdict saying why there is none, unlimited)."""
+    with _isolation.default_state() as changed:
+        outcome = run_limited(func, time_limit)
+    if changed:
+        names = list(dict.fromkeys(changed))
+        listed = ", ".join(f"`{name}`" for name in names[:5]) + (", ..." if len(names) > 5 else "")
+        refused = _Verdict.of("failed", Hint("changed_state", changed=listed), lang)
+    elif outcome.timed_out:
+        refused = _Verdict.of("failed", Hint("timeout", seconds=f"{time_limit:g}"), lang)
+    elif outcome.error is not None:        # the check itself failed, not the answer
+        refused = _Verdict.of("failed", Hint("check_failed"), lang)
+    else:
+        return outcome.value, None, outcome.unlimited
+    return None, refused, outcome.unlimited
 
 
 _said = {"no_time_limit": False}      # what a kernel is told once

@@ -55,6 +55,15 @@ COMMON = {
               "your answer. Run the check again; if it fails again, please report it.",
         "zh": "检查程序本身出错了：这是 minigrad 检查程序的缺陷，并不是对你答案的评判。"
               "请再运行一次检查；如果还是出错，请报告这个问题。"},
+    "checked_again": {
+        "en": "Checked once more, with new inputs:",
+        "zh": "用新的输入再检查一次时："},
+    "trial_unreadable": {
+        "en": "What your answer did could not be read back: something in your notebook "
+              "changed minigrad or the checker while it ran. Remove that code and run the "
+              "check again.",
+        "zh": "无法读回你的答案的运行结果：笔记本里有代码在检查时改动了 minigrad 或检查程序。"
+              "请去掉这些代码，然后重新运行检查。"},
     # notes, added after the verdict
     "no_time_limit": {
         "en": "Note: Python in the browser (JupyterLite, Pyodide) cannot stop code that never "

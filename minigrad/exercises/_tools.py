@@ -95,7 +95,7 @@ def close(actual, expected, dtype):
 
 
 def check_output(output, expected, where="forward"):
-    """Type, shape, dtype and values of one output against the reference's."""
+    """Type, shape, dtype and values of one output against the expected one."""
     require_tensor(output, where)
     if tuple(output.shape) != tuple(expected.shape):
         raise Hint("wrong_shape", where=where, got=list(output.shape),
@@ -274,33 +274,13 @@ def diagnose_values(got, expected, local, position, values, dtype):
                got=f"{got[index]:.4g}", expected=f"{expected[index]:.4g}")
 
 
-class Builtin:
-    """Expected behaviour from minigrad's built-in ops: `Builtin(fn).apply(*inputs)` is
-    `fn(*inputs)`, whose gradients the engine derives from the built-ins' own backwards
-    (tested against PyTorch's): no hand-written backward to take on trust.  Where
-    `check_function` wants a reference Function, it takes one of these.
-
-    Example::
-
-        >>> import minigrad as torch
-        >>> square = Builtin(lambda x: x * x)
-        >>> square.apply(torch.tensor([3.0])).tolist()
-        [9.0]
-    """
-
-    def __init__(self, fn):
-        self.fn = fn
-
-    def apply(self, *inputs):
-        return self.fn(*inputs)
-
-
-def reference_grads(reference, inputs, grad_output):
-    """Gradients of the reference Function for `grad_output`, and for ones (the local ones)."""
+def expected_grads(spec, inputs, grad_output):
+    """The gradients of `spec(*inputs)` for `grad_output`, and for ones (the local ones), as
+    minigrad's autograd computes them through its built-in ops."""
     wanted = [t for t in inputs if is_tensor(t) and t.requires_grad]
     results = []
     for seed in (grad_output, creation.ones_like(grad_output)):
-        out = reference.apply(*inputs)
+        out = spec(*inputs)
         grads = iter(autograd.grad(out, wanted, seed))
         results.append([as_array(next(grads)) if is_tensor(t) and t.requires_grad else None
                         for t in inputs])
@@ -317,11 +297,13 @@ def require_unchanged(inputs, before):
             raise Hint("input_modified")
 
 
-def check_function(answer, reference, cases, needs_input_grad=False, seed=0):
+def check_function(answer, spec, cases, needs_input_grad=False, seed=0):
     """The usual check of a one-output Function: forward, raw backward, then the engine.
     Returns the keys of the notes a right answer gets (see check_gradients).
 
-    `cases` are functions returning fresh input tuples (tensors and numbers).
+    `spec(*inputs)` is what the Function must compute, written with minigrad's built-in
+    ops: its output and, through minigrad's autograd, its gradients are the expected
+    ones.  `cases` are functions returning fresh input tuples (tensors and numbers).
     """
     cls = require_function_class(answer)
     notes = []
@@ -332,12 +314,12 @@ def check_function(answer, reference, cases, needs_input_grad=False, seed=0):
         output = apply(cls, *inputs)
         require_unchanged(inputs, before)
         with no_grad():
-            expected_output = reference.apply(*make_inputs())
+            expected_output = spec(*make_inputs())
         check_output(output, expected_output)
         require_grad_fn(output, inputs)
         grad_output = creation.tensor(generator.uniform(-2, 2, size=output.shape),
                                       dtype=output.dtype)
-        expected, local = reference_grads(reference, inputs, grad_output)
+        expected, local = expected_grads(spec, inputs, grad_output)
         raw = raw_backward(cls, output.grad_fn, (grad_output,))
         for note in check_gradients(raw, inputs, expected, local, output.shape,
                                     needs_input_grad):

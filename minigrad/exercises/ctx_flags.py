@@ -7,8 +7,10 @@ one is work the flag said to skip.
 import numpy as np
 
 from .. import creation, dtypes
-from ..autograd.function import Function
+from ..autograd.grad_mode import no_grad
 from . import _tools
+from ._trial import (FunctionTrial, In, dtype_of, flags, seen, uniform,
+                     value_of)
 from ._tools import Hint, as_array, case
 
 MESSAGES = {
@@ -42,37 +44,9 @@ MESSAGES = {
 }
 
 
-class _MatMul(Function):
-    @staticmethod
-    def forward(ctx, a, b):
-        ctx.save_for_backward(a, b)
-        return a @ b
-
-    @staticmethod
-    def backward(ctx, grad_output):
-        a, b = ctx.saved_tensors
-        grad_a = grad_output @ b.T if ctx.needs_input_grad[0] else None
-        grad_b = a.T @ grad_output if ctx.needs_input_grad[1] else None
-        return grad_a, grad_b
-
-
-class _MaxWithIndex(Function):
-    @staticmethod
-    def forward(ctx, x):
-        values, indices = x.max(dim=1)
-        ctx.mark_non_differentiable(indices)
-        ctx.save_for_backward(indices)
-        ctx.columns = x.shape[1]
-        return values, indices
-
-    @staticmethod
-    def backward(ctx, grad_values, grad_indices):
-        (indices,) = ctx.saved_tensors
-        one_hot = creation.arange(ctx.columns) == indices.reshape(-1, 1)
-        return one_hot.to(grad_values.dtype) * grad_values.reshape(-1, 1)
-
-
-_REFERENCES = {"matmul": _MatMul, "max_with_index": _MaxWithIndex}
+# What MatMul must compute, with minigrad's built-in ops (see functions.py)
+def _matmul(a, b):
+    return a @ b
 
 
 def check_matmul(answer):
@@ -82,7 +56,7 @@ def check_matmul(answer):
              case((2, 3), (3, 4), seed=32, requires_grad=(True, False)),
              case((4, 3), (3, 2), seed=33, requires_grad=(False, True)),
              case((3, 3), (3, 1), seed=34, dtype="float32", requires_grad=(False, True)))
-    return _tools.check_function(answer, _MatMul, cases, needs_input_grad=True)
+    return _tools.check_function(answer, _matmul, cases, needs_input_grad=True)
 
 
 def _diagnose_transposes(cls):
@@ -160,3 +134,77 @@ def _check_max_case(cls, values, generator):
 
 
 CHECKS = {"matmul": check_matmul, "max_with_index": check_max_with_index}
+
+
+# --- the trials (see _trial): the same, on inputs drawn when a grader grades -----------------
+
+def _two_matrices(rng, dtype):
+    """(m, k) @ (k, n)."""
+    m, k, n = (int(size) for size in rng.integers(1, 5, size=3))
+    return [In(uniform(rng, (m, k), dtype)), In(uniform(rng, (k, n), dtype))]
+
+
+class _MaxWithIndexTrial:
+    """The row maxima and their int64 indices (marked non-differentiable); the gradient goes
+    to each row's maximum only."""
+
+    @staticmethod
+    def draw(seed):
+        rng = np.random.default_rng(seed)
+        rows, columns = int(rng.integers(1, 5)), int(rng.integers(2, 6))
+        values = rng.permutation(np.arange(-20, 20))[:rows * columns].reshape(rows, columns)
+        return rng, (values * 0.37).astype(dtype_of(rng))
+
+    def run(self, answer, seed):
+        cls = _tools.require_function_class(answer)
+        rng, values = self.draw(seed)
+        x = creation.tensor(values, requires_grad=True)
+        outputs = _tools.apply(cls, x)
+        if not isinstance(outputs, tuple):
+            return {"outputs": None}
+        report = {"outputs": [seen(output) for output in outputs]}
+        node = getattr(outputs[0], "grad_fn", None)
+        if len(outputs) != 2 or node is None:
+            return report
+        report["marked"] = any(t is outputs[1] for t in getattr(node, "_non_differentiable", ()))
+        grad_values = creation.tensor(uniform(rng, values.shape[0], values.dtype))
+        with no_grad():
+            raw = cls.backward(node, grad_values, creation.zeros(values.shape[0],
+                                                                 dtype=dtypes.int64))
+        report["backward"] = [seen(grad) for grad in (raw if isinstance(raw, tuple) else (raw,))]
+        outputs[0].backward(grad_values)
+        report["grad"] = seen(x.grad)
+        return report
+
+    def judge(self, report, seed):
+        rng, values = self.draw(seed)
+        if not isinstance(report["outputs"], list) or len(report["outputs"]) != 2:
+            raise Hint("return_values_and_indices")
+        maxima, indices = report["outputs"]
+        _tools.check_output(value_of(maxima), creation.tensor(values.max(axis=1)),
+                            "forward (values)")
+        got_indices = _tools.require_tensor(value_of(indices), "forward (indices)")
+        if got_indices.dtype is not dtypes.int64:
+            raise Hint("indices_dtype", got=_tools.dtype_name(got_indices.dtype))
+        _tools.check_output(got_indices, creation.tensor(values.argmax(axis=1)),
+                            "forward (indices)")
+        if not flags(maxima)[1]:
+            raise Hint("marked_values_non_differentiable")
+        if flags(indices)[0] or report["marked"] is not True:
+            raise Hint("forgot_mark_non_differentiable")
+        g = uniform(rng, values.shape[0], values.dtype).astype(np.float64)
+        one_hot = np.eye(values.shape[1])[values.argmax(axis=1)]
+        raw = [value_of(entry) for entry in report["backward"]]
+        if not raw or any(grad is not None for grad in raw[1:]):
+            raise Hint("wrong_num_grads", got=len(raw), expected=1)
+        for grad in (raw[0], value_of(report["grad"])):
+            _tools.require_tensor(grad, "backward")
+            if tuple(grad.shape) != values.shape:
+                raise Hint("wrong_grad_shape", input=0, got=list(grad.shape),
+                           expected=list(values.shape))
+            _tools.diagnose_values(as_array(grad), one_hot * g[:, None], one_hot, 0, values,
+                                   dtypes.from_numpy_dtype(values.dtype))
+
+
+TRIALS = {"matmul": FunctionTrial(_matmul, _two_matrices, needs_input_grad=True),
+          "max_with_index": _MaxWithIndexTrial()}

@@ -13,6 +13,7 @@ from .. import creation, tracing
 from ..autograd import grad
 from . import _tools
 from ._tools import Hint, as_array
+from ._trial import seen, uniform, value_of
 
 MESSAGES = {
     "retain_the_first": {
@@ -61,24 +62,16 @@ _SCALE = [1.0, -2.0, 0.5, 3.0]
 _WEIGHTS = [2.0, 1.0, -1.0, 0.5]
 
 
-def _losses(w):
+def _losses(w, scale=_SCALE, weights=_WEIGHTS):
     """Two losses on one trunk; tanh saves its output, so the trunk holds saved tensors."""
-    features = (w * creation.tensor(_SCALE)).tanh()
-    return (features ** 2).sum(), (features * creation.tensor(_WEIGHTS)).sum()
+    features = (w * creation.tensor(scale)).tanh()
+    return (features ** 2).sum(), (features * creation.tensor(weights)).sum()
 
 
-def _separate_gradients(loss_a, loss_b, w):
-    (grad_a,) = grad(loss_a, w, retain_graph=True)
-    (grad_b,) = grad(loss_b, w)
-    return grad_a, grad_b
-
-
-_REFERENCES = {"separate_gradients": _separate_gradients}
-
-
-def _expected():
-    w = creation.tensor(_W, requires_grad=True)
-    return [as_array(grad(loss, w, retain_graph=True)[0]) for loss in _losses(w)]
+def _expected(values=_W, scale=_SCALE, weights=_WEIGHTS):
+    """Each loss's gradient with respect to w, by minigrad's autograd."""
+    w = creation.tensor(values, requires_grad=True)
+    return [as_array(grad(loss, w, retain_graph=True)[0]) for loss in _losses(w, scale, weights)]
 
 
 def check_separate_gradients(answer):
@@ -93,14 +86,18 @@ def check_separate_gradients(answer):
             if "second time" in str(error):
                 raise Hint("retain_the_first") from None
             raise
+    got_a, got_b = _two_gradients(result)
+    _diagnose(got_a, got_b, want_a, want_b, result, len(recorded.of_kind("backward_started")))
+    if _graph_still_held(loss_a, loss_b, w):
+        raise Hint("kept_the_graph")
+
+
+def _two_gradients(result):
     if not isinstance(result, (tuple, list)) or len(result) != 2:
         raise Hint("two_gradients_expected", got=_tools.describe(result))
     for number, gradient in enumerate(result, 1):
         _tools.require_tensor(gradient, f"separate_gradients (result {number})")
-    got_a, got_b = (as_array(g) for g in result)
-    _diagnose(got_a, got_b, want_a, want_b, result, len(recorded.of_kind("backward_started")))
-    if _graph_still_held(loss_a, loss_b, w):
-        raise Hint("kept_the_graph")
+    return [as_array(gradient) for gradient in result]
 
 
 def _diagnose(got_a, got_b, want_a, want_b, result, passes):
@@ -134,3 +131,33 @@ def _graph_still_held(loss_a, loss_b, w):
 
 
 CHECKS = {"separate_gradients": check_separate_gradients}
+
+
+class _SeparateTrial:
+    """The two gradients on a trunk whose values (w, scale, weights) are drawn from the seed."""
+
+    @staticmethod
+    def draw(seed):
+        rng = np.random.default_rng(seed)
+        size = int(rng.integers(2, 7))
+        return [uniform(rng, size, "float64") for _ in range(3)]
+
+    def run(self, answer, seed):
+        separate = _tools.require_callable(answer)
+        values, scale, weights = self.draw(seed)
+        w = creation.tensor(values, requires_grad=True)
+        result = separate(*_losses(w, scale, weights), w)
+        if not isinstance(result, (tuple, list)):
+            return {"result": seen(result)}
+        return {"result": [seen(gradient) for gradient in result]}
+
+    def judge(self, report, seed):
+        want_a, want_b = _expected(*self.draw(seed))
+        result = report["result"]
+        result = [value_of(entry) for entry in result] if isinstance(result, list) \
+            else value_of(result)
+        got_a, got_b = _two_gradients(result)
+        _diagnose(got_a, got_b, want_a, want_b, result, passes=0)
+
+
+TRIALS = {"separate_gradients": _SeparateTrial()}

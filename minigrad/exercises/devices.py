@@ -12,10 +12,11 @@ the mistake of the exercise.
 """
 import numpy as np
 
-from .. import backend, creation, cuda
+from .. import backend, creation, cuda, dtypes
 from ..autograd.graph import saved_tensors_hooks
 from . import _tools
 from ._tools import Hint, as_array
+from ._trial import field, seen, tensor_of, uniform, value_of
 
 MESSAGES = {
     "forgot_device": {
@@ -59,18 +60,6 @@ MESSAGES = {
 }
 
 
-def _pack(tensor):
-    return tensor.device, tensor.cpu()
-
-
-def _unpack(packed):
-    device, tensor = packed
-    return tensor.to(device)
-
-
-_REFERENCES = {"offload_to_cpu": (_pack, _unpack)}
-
-
 def _devices():
     return ["cpu", "cuda"] if cuda.is_available() else ["cpu"]
 
@@ -96,11 +85,15 @@ def _stored(value, found=None):
     return found
 
 
-def check_offload_to_cpu(answer):
+def _hook_pair(answer):
     if (not isinstance(answer, (tuple, list)) or len(answer) != 2
             or not all(callable(hook) for hook in answer)):
         raise Hint("not_hook_pair", got=_tools.describe(answer))
-    pack, unpack = answer
+    return answer
+
+
+def check_offload_to_cpu(answer):
+    pack, unpack = _hook_pair(answer)
     generator = np.random.default_rng(10)
     for device in _devices():
         values = generator.uniform(-2, 2, size=(3, 4)).astype(np.float32)
@@ -158,3 +151,62 @@ def _check_in_backward(pack, unpack, device, generator):
 
 
 CHECKS = {"offload_to_cpu": check_offload_to_cpu}
+
+
+class _OffloadTrial:
+    """pack and unpack on a CPU tensor drawn from the seed (a grader has no GPU to rely on):
+    what pack keeps (tensors and arrays, devices), what unpack gives back, and a backward
+    under the hooks."""
+
+    @staticmethod
+    def draw(seed):
+        rng = np.random.default_rng(seed)
+        shape = tuple(int(size) for size in rng.integers(2, 6, size=2))
+        return uniform(rng, shape, "float32"), uniform(rng, shape[0], "float32", -1, 1)
+
+    def run(self, answer, seed):
+        pack, unpack = _hook_pair(answer)
+        values, inputs = self.draw(seed)
+        tensor = creation.tensor(values, requires_grad=True)
+        try:
+            packed = pack(tensor)
+        except RuntimeError as error:
+            if "numpy()" in str(error):
+                raise Hint("numpy_needs_detach") from None
+            raise
+        stored = _stored(packed)
+        report = {"data": [seen(d if _tools.is_tensor(d) else creation.tensor(d))
+                           for d in stored["data"]],
+                  "devices": [str(device) for device in stored["devices"]],
+                  "restored": seen(unpack(packed))}
+        x = creation.tensor(inputs, requires_grad=True)
+        with saved_tensors_hooks(pack, unpack):
+            y = (x.exp() * x).sum()
+        y.backward()
+        report["grad"] = seen(x.grad)
+        return report
+
+    def judge(self, report, seed):
+        values, inputs = self.draw(seed)
+        data = field(report, "data", list)
+        if not any(_tools.same_values(value_of(entry), creation.tensor(values)) for entry in data):
+            raise Hint("nothing_stored")
+        for entry in data:
+            if entry["device"] != "cpu":
+                raise Hint("still_on_device", device=str(entry["device"])[:20])
+        if "cpu" not in field(report, "devices", list):
+            raise Hint("forgot_device")
+        restored = tensor_of(report["restored"], "unpack_hook")
+        if report["restored"]["device"] != "cpu":
+            raise Hint("unpack_wrong_device", got=str(report["restored"]["device"])[:20],
+                       expected="cpu")
+        if (restored.dtype is not dtypes.float32 or tuple(restored.shape) != values.shape
+                or not np.array_equal(as_array(restored), values)):
+            raise Hint("unpack_changed_tensor", got=_tools.dtype_name(restored.dtype),
+                       expected="float32")
+        grad = tensor_of(report["grad"], "unpack_hook")
+        if not np.allclose(as_array(grad), np.exp(inputs) * (1 + inputs), rtol=1e-4, atol=1e-5):
+            raise Hint("hooks_break_backward")
+
+
+TRIALS = {"offload_to_cpu": _OffloadTrial()}

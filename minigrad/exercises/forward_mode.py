@@ -11,10 +11,10 @@ import numpy as np
 
 from .. import creation
 from ..autograd import forward_ad
-from ..autograd.function import Function
 from ..autograd.grad_mode import no_grad
 from . import _tools
 from ._tools import Hint, as_array
+from ._trial import seen, tensor_of, uniform, value_of
 
 MESSAGES = {
     "no_jvp": {
@@ -67,21 +67,6 @@ MESSAGES = {
 }
 
 
-class _Mul(Function):
-    @staticmethod
-    def forward(ctx, a, b):
-        ctx.save_for_forward(a, b)
-        return a * b
-
-    @staticmethod
-    def jvp(ctx, a_t, b_t):
-        a, b = ctx.saved_tensors
-        return a_t * b + a * b_t
-
-
-_REFERENCES = {"mul_jvp": _Mul}
-
-
 class _PyTorchJvpCtx:
     """The ctx as PyTorch's jvp sees it: saved_tensors holds what save_for_forward saved."""
 
@@ -111,14 +96,21 @@ def check_mul_jvp(answer):
     inputs = [creation.tensor(a, requires_grad=True), creation.tensor(b, requires_grad=True)]
     output = _tools.apply(cls, *inputs)
     _tools.check_output(output, creation.tensor(a * b))
-    if getattr(cls, "jvp", None) is None:
-        raise Hint("no_jvp")
     _check_raw_jvp(cls, output.grad_fn, creation.tensor(a_t), creation.tensor(b_t), a, b)
     _check_through_engine(cls, a, b, a_t, b_t, dual=(True, True))
     _check_through_engine(cls, a, b, a_t, b_t, dual=(True, False))
 
 
 def _check_raw_jvp(cls, ctx, a_t, b_t, a, b):
+    result = _raw_jvp(cls, ctx, a_t, b_t)
+    _tools.require_tensor(result, "jvp")
+    _diagnose(as_array(result), a, b, as_array(a_t), as_array(b_t))
+
+
+def _raw_jvp(cls, ctx, a_t, b_t):
+    """What the answer's jvp returns, called directly with PyTorch's ctx."""
+    if getattr(cls, "jvp", None) is None:
+        raise Hint("no_jvp")
     _tools.require_parameters(cls.jvp, (ctx, a_t, b_t), "jvp_args")
     reads_backward_saves = (getattr(ctx, "saved_for_forward", None) is None
                             and bool(getattr(ctx, "_saved", None)))
@@ -133,8 +125,7 @@ def _check_raw_jvp(cls, ctx, a_t, b_t, a, b):
         if len(result) != 1:
             raise Hint("one_tangent_per_output", got=len(result))
         (result,) = result
-    _tools.require_tensor(result, "jvp")
-    _diagnose(as_array(result), a, b, as_array(a_t), as_array(b_t))
+    return result
 
 
 def _diagnose(got, a, b, a_t, b_t):
@@ -156,14 +147,57 @@ def _diagnose(got, a, b, a_t, b_t):
 def _check_through_engine(cls, a, b, a_t, b_t, dual):
     """The tangent forward mode computes with the answer, some inputs dual (others constant)."""
     tangents = [a_t if dual[0] else np.zeros_like(a), b_t if dual[1] else np.zeros_like(b)]
-    with forward_ad.dual_level():
-        inputs = [forward_ad.make_dual(creation.tensor(v), creation.tensor(t)) if is_dual
-                  else creation.tensor(v) for v, t, is_dual in zip((a, b), (a_t, b_t), dual)]
-        output = cls.apply(*inputs)
-        tangent = forward_ad.unpack_dual(output).tangent
+    tangent = _engine_tangent(cls, a, b, a_t, b_t, dual)
     if tangent is None:
         raise Hint("wrong_jvp")
     _diagnose(as_array(tangent), a, b, *tangents)
 
 
+def _engine_tangent(cls, a, b, a_t, b_t, dual):
+    with forward_ad.dual_level():
+        inputs = [forward_ad.make_dual(creation.tensor(v), creation.tensor(t)) if is_dual
+                  else creation.tensor(v) for v, t, is_dual in zip((a, b), (a_t, b_t), dual)]
+        output = cls.apply(*inputs)
+        return forward_ad.unpack_dual(output).tangent
+
+
 CHECKS = {"mul_jvp": check_mul_jvp}
+
+
+class _MulTrial:
+    """forward, the jvp called directly, and forward mode with one or both inputs dual, on
+    values and tangents drawn from the seed."""
+
+    @staticmethod
+    def draw(seed):
+        rng = np.random.default_rng(seed)
+        shape = tuple(int(size) for size in rng.integers(1, 5, size=2))
+        return [uniform(rng, shape, "float64") for _ in range(4)], bool(rng.random() < 0.5)
+
+    def run(self, answer, seed):
+        cls = _tools.require_function_class(answer)
+        (a, b, a_t, b_t), first_only = self.draw(seed)
+        output = _tools.apply(cls, creation.tensor(a, requires_grad=True),
+                              creation.tensor(b, requires_grad=True))
+        report = {"forward": seen(output)}
+        if getattr(output, "grad_fn", None) is None:
+            return report
+        report["jvp"] = seen(_raw_jvp(cls, output.grad_fn, creation.tensor(a_t),
+                                      creation.tensor(b_t)))
+        report["dual"] = seen(_engine_tangent(cls, a, b, a_t, b_t, (True, not first_only)))
+        return report
+
+    def judge(self, report, seed):
+        (a, b, a_t, b_t), first_only = self.draw(seed)
+        _tools.check_output(value_of(report["forward"]), creation.tensor(a * b))
+        if "jvp" not in report:
+            raise Hint("no_grad_fn")
+        _diagnose(as_array(tensor_of(report["jvp"], "jvp")), a, b, a_t, b_t)
+        dual = value_of(report["dual"])
+        if dual is None:
+            raise Hint("wrong_jvp")
+        _diagnose(as_array(tensor_of(report["dual"], "jvp")), a, b, a_t,
+                  np.zeros_like(b) if first_only else b_t)
+
+
+TRIALS = {"mul_jvp": _MulTrial()}

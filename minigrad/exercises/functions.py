@@ -3,15 +3,16 @@ batched_matmul.
 
 Each answer is a Function subclass.  `check_function` (see _tools) runs it on
 float64 and float32 inputs with negative values and zeros, compares forward
-with the private reference, calls backward directly to see exactly what it
-returns, then runs a real backward through the engine.  batched_matmul's expected values
-come from minigrad's built-in `@` (`_tools.Builtin`), no hand-written backward.
+with the same function written with minigrad's built-in ops (`_exp`,
+`_batched_matmul`...), calls backward directly to see exactly what it returns,
+then runs a real backward through the engine.  The trials (`TRIALS`, see
+_trial) do the same on inputs drawn when a grader grades.
 """
 import numpy as np
 
 from .. import creation
-from ..autograd.function import Function
 from . import _tools
+from ._trial import FunctionTrial, In, matrix_shape, one_tensor, uniform
 from ._tools import Hint, case, values_case
 
 MESSAGES = {
@@ -61,69 +62,27 @@ MESSAGES = {
 }
 
 
-class _Exp(Function):
-    @staticmethod
-    def forward(ctx, x):
-        result = x.exp()
-        ctx.save_for_backward(result)
-        return result
-
-    @staticmethod
-    def backward(ctx, grad_output):
-        (result,) = ctx.saved_tensors
-        return grad_output * result
+# What each Function must compute, written with minigrad's built-in ops: the checks compare
+# an answer's output with these, and its gradients with theirs (by minigrad's autograd).
+def _exp(x):
+    return x.exp()
 
 
-class _Sigmoid(Function):
-    @staticmethod
-    def forward(ctx, x):
-        result = 1 / (1 + (-x).exp())
-        ctx.save_for_backward(result)
-        return result
-
-    @staticmethod
-    def backward(ctx, grad_output):
-        (result,) = ctx.saved_tensors
-        return grad_output * result * (1 - result)
+def _sigmoid(x):
+    return x.sigmoid()
 
 
-class _ReLU(Function):
-    @staticmethod
-    def forward(ctx, x):
-        ctx.save_for_backward(x)
-        return x.clamp(min=0)
-
-    @staticmethod
-    def backward(ctx, grad_output):
-        (x,) = ctx.saved_tensors
-        return grad_output * (x > 0).to(grad_output.dtype)
+def _relu(x):
+    return x.relu()
 
 
-class _MulConstant(Function):
-    @staticmethod
-    def forward(ctx, tensor, constant):
-        ctx.constant = constant
-        return tensor * constant
-
-    @staticmethod
-    def backward(ctx, grad_output):
-        return grad_output * ctx.constant, None
+def _mul_constant(tensor, constant):
+    return tensor * constant
 
 
-class _AddBroadcast(Function):
-    @staticmethod
-    def forward(ctx, a, b):
-        ctx.shapes = (a.shape, b.shape)
-        return a + b
+def _add_broadcast(a, b):
+    return a + b
 
-    @staticmethod
-    def backward(ctx, grad_output):
-        shape_a, shape_b = ctx.shapes
-        return grad_output.sum_to_size(shape_a), grad_output.sum_to_size(shape_b)
-
-
-_REFERENCES = {"exp": _Exp, "sigmoid": _Sigmoid, "relu": _ReLU, "mul_constant": _MulConstant,
-               "add_broadcast": _AddBroadcast}
 
 # Inputs away from 0 first (general mistakes), then edge cases: zeros, float32.
 _UNARY_CASES = (case((2, 3), seed=1), case((4,), seed=2, dtype="float32"),
@@ -131,7 +90,7 @@ _UNARY_CASES = (case((2, 3), seed=1), case((4,), seed=2, dtype="float32"),
 
 
 def check_exp(answer):
-    _tools.check_function(answer, _Exp, _UNARY_CASES)
+    _tools.check_function(answer, _exp, _UNARY_CASES)
     x = creation.tensor([0.5, -1.0, 2.0], requires_grad=True)
     _, saved = _tools.apply_observing_saves(answer, x)
     if any(t is x or _tools.same_values(t, x) for t in saved):
@@ -139,7 +98,7 @@ def check_exp(answer):
 
 
 def check_sigmoid(answer):
-    _tools.check_function(answer, _Sigmoid, _UNARY_CASES + (values_case([[-30.0, 30.0]]),))
+    _tools.check_function(answer, _sigmoid, _UNARY_CASES + (values_case([[-30.0, 30.0]]),))
 
 
 def check_relu(answer):
@@ -147,7 +106,7 @@ def check_relu(answer):
     away_from_zero = (values_case([[-1.5, 2.0, -0.3, 0.7]]),
                       values_case([[[1.0, -2.0], [-3.0, 4.0]]], "float32"))
     try:
-        _tools.check_function(answer, _ReLU, away_from_zero)
+        _tools.check_function(answer, _relu, away_from_zero)
     except Hint as hint:
         if hint.key in ("wrong_grad", "wrong_sign", "wrong_factor"):
             grad = _relu_raw_grad(cls, [-1.5, 2.0, -0.3, 0.7], [1.0, 2.0, -3.0, -4.0])
@@ -157,7 +116,7 @@ def check_relu(answer):
     grad = _relu_raw_grad(cls, [-1.0, 0.0, 2.0, 0.0], [1.0, 2.0, 3.0, -4.0])
     if grad is not None and np.any(grad[[1, 3]] != 0):
         raise Hint("relu_grad_at_zero")
-    _tools.check_function(answer, _ReLU, _UNARY_CASES)
+    _tools.check_function(answer, _relu, _UNARY_CASES)
 
 
 def _relu_raw_grad(cls, values, grad_values):
@@ -175,7 +134,7 @@ def _relu_raw_grad(cls, values, grad_values):
 def check_mul_constant(answer):
     cases = (case((2, 3), seed=3, extra=(3.0,)), case((5,), seed=4, extra=(-2.5,)),
              case((3,), seed=5, dtype="float32", extra=(2,)), case((2, 2), seed=6, extra=(0.0,)))
-    _tools.check_function(answer, _MulConstant, cases)
+    _tools.check_function(answer, _mul_constant, cases)
 
 
 def check_add_broadcast(answer):
@@ -184,10 +143,11 @@ def check_add_broadcast(answer):
              case((4, 1), (1, 5), seed=9, dtype="float32"),
              case((3,), (), seed=10),
              case((2, 1, 3), (4, 1), seed=11))
-    return _tools.check_function(answer, _AddBroadcast, cases)
+    return _tools.check_function(answer, _add_broadcast, cases)
 
 
-_BATCHED_MATMUL = _tools.Builtin(lambda A, B: A @ B)
+def _batched_matmul(A, B):
+    return A @ B
 
 
 def check_batched_matmul(answer):
@@ -200,7 +160,7 @@ def check_batched_matmul(answer):
              case((1, 4, 2), (2, 3), seed=14),
              case((2, 3, 4), (4, 5), seed=15, requires_grad=(False, True)),
              case((2, 3, 4), (4, 5), seed=16, requires_grad=(True, False)))
-    return _tools.check_function(answer, _BATCHED_MATMUL, cases)
+    return _tools.check_function(answer, _batched_matmul, cases)
 
 
 def _diagnose_batched_matmul(cls):
@@ -236,3 +196,41 @@ def _diagnose_batched_matmul(cls):
 CHECKS = {"exp": check_exp, "sigmoid": check_sigmoid, "relu": check_relu,
           "mul_constant": check_mul_constant, "add_broadcast": check_add_broadcast,
           "batched_matmul": check_batched_matmul}
+
+
+def _tensor_and_number(rng, dtype):
+    return [In(uniform(rng, matrix_shape(rng), dtype)), float(np.round(rng.uniform(-3, 3), 2))]
+
+
+def _broadcastable(rng, dtype):
+    """Two inputs whose shapes broadcast: a row, a column against a row, a scalar, or
+    (m, 1, n) against (k, 1)."""
+    rows, columns, depth = (int(size) for size in rng.integers(2, 5, size=3))
+    pairs = [((rows, columns), (columns,)), ((rows, 1), (1, columns)), ((rows,), ()),
+             ((depth, 1, columns), (rows, 1))]
+    shapes = pairs[rng.integers(len(pairs))]
+    if rng.random() < 0.5:
+        shapes = shapes[::-1]
+    return [In(uniform(rng, shape, dtype)) for shape in shapes]
+
+
+def _batch_and_matrix(rng, dtype):
+    """A (b, n, k) and B (k, m), with b, n, k, m drawn apart, so that a product in the
+    wrong order or untransposed shows in the shapes."""
+    b, n, k, m = (int(size) for size in rng.permutation(np.arange(2, 6))[:4])
+    return [In(uniform(rng, (b, n, k), dtype)), In(uniform(rng, (k, m), dtype))]
+
+
+def _far_from_zero(rng, dtype):
+    """One input, a few of its values out at ±30 (where 1/(1 + e⁻ˣ) is 1, or tiny)."""
+    (drawn,) = one_tensor(rng, dtype)
+    drawn.values.reshape(-1)[:2] = (-30.0, 30.0)
+    return [In(rng.permutation(drawn.values.reshape(-1)).reshape(drawn.values.shape))]
+
+
+TRIALS = {"exp": FunctionTrial(_exp, one_tensor),
+          "sigmoid": FunctionTrial(_sigmoid, _far_from_zero),
+          "relu": FunctionTrial(_relu, lambda rng, dtype: one_tensor(rng, dtype, zeros=True)),
+          "mul_constant": FunctionTrial(_mul_constant, _tensor_and_number),
+          "add_broadcast": FunctionTrial(_add_broadcast, _broadcastable),
+          "batched_matmul": FunctionTrial(_batched_matmul, _batch_and_matrix)}

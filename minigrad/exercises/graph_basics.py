@@ -24,6 +24,7 @@ from .. import creation
 from ..autograd.graph import AccumulateGrad
 from . import _tools
 from ._tools import Hint
+from ._trial import field, seen, value_of
 
 MESSAGES = {
     "edges_format": {
@@ -134,15 +135,6 @@ def _engine_edges():
     return edges
 
 
-def _predicted_edges():
-    return {("AddBackward0", "ExpBackward0"), ("AddBackward0", "DivBackward0"),
-            ("ExpBackward0", "MulBackward0"), ("MulBackward0", "a"), ("MulBackward0", "b"),
-            ("DivBackward0", "SinBackward0"), ("SinBackward0", "a")}
-
-
-_REFERENCES = {"graph_edges": _predicted_edges}
-
-
 def _as_pairs(answer):
     try:
         pairs = {tuple(pair) for pair in answer}
@@ -156,7 +148,10 @@ def _as_pairs(answer):
 
 def check_graph_edges(answer):
     predict = _tools.require_callable(answer)
-    predicted = _as_pairs(predict())
+    _judge_edges(_as_pairs(predict()))
+
+
+def _judge_edges(predicted):
     expected = _engine_edges()
     known = sorted({name for edge in expected for name in edge})
     names = {name.strip() for edge in predicted for name in edge}
@@ -227,22 +222,27 @@ def _as_matrix(result, m, n):
 def check_jacobian(answer):
     jacobian = _tools.require_callable(answer)
     for text, f, values in _FUNCTIONS:
-        want = _finite_differences(f, values)
         x = creation.tensor(values, dtype=torch.float64, requires_grad=True)
-        got = _as_matrix(jacobian(f, x), *want.shape)
-        if _close(got, want):
-            continue
-        every_row = np.tile(want.sum(0), (want.shape[0], 1))
-        if _close(got, every_row) or _close(got, np.cumsum(every_row, axis=0)):
-            raise Hint("jacobian_every_row_the_sum")      # (the second: also accumulated)
-        if _close(got, np.cumsum(want, axis=0)):
-            raise Hint("jacobian_accumulated")
-        if want.shape[0] == want.shape[1] and _close(got, want.T):
-            raise Hint("jacobian_transposed")
-        row, column = (int(i) for i in np.argwhere(~np.isclose(got, want, 1e-5, 1e-7))[0])
-        raise Hint("jacobian_wrong", row=row, column=column, function=text,
-                   x=str([float(v) for v in values]), got=f"{got[row, column]:.4g}",
-                   expected=f"{want[row, column]:.4g}")
+        _judge_jacobian(jacobian(f, x), text, f, values)
+
+
+def _judge_jacobian(result, text, f, values):
+    """Raise the Hint for what `jacobian(f, x)` returned at `values` (None when right)."""
+    want = _finite_differences(f, values)
+    got = _as_matrix(result, *want.shape)
+    if _close(got, want):
+        return
+    every_row = np.tile(want.sum(0), (want.shape[0], 1))
+    if _close(got, every_row) or _close(got, np.cumsum(every_row, axis=0)):
+        raise Hint("jacobian_every_row_the_sum")      # (the second: also accumulated)
+    if _close(got, np.cumsum(want, axis=0)):
+        raise Hint("jacobian_accumulated")
+    if want.shape[0] == want.shape[1] and _close(got, want.T):
+        raise Hint("jacobian_transposed")
+    row, column = (int(i) for i in np.argwhere(~np.isclose(got, want, 1e-5, 1e-7))[0])
+    raise Hint("jacobian_wrong", row=row, column=column, function=text,
+               x=str([float(v) for v in values]), got=f"{got[row, column]:.4g}",
+               expected=f"{want[row, column]:.4g}")
 
 
 def _close(got, want):
@@ -250,3 +250,40 @@ def _close(got, want):
 
 
 CHECKS = {"graph_edges": check_graph_edges, "jacobian": check_jacobian}
+
+
+class _EdgesTrial:
+    """The graph is the lesson's own, always the same: the predicted edges are reported and
+    compared with the engine's where no student code runs (the seed draws nothing)."""
+
+    def run(self, answer, seed):
+        predict = _tools.require_callable(answer)
+        return {"edges": sorted([list(pair) for pair in _as_pairs(predict())])}
+
+    def judge(self, report, seed):
+        _judge_edges(_as_pairs(field(report, "edges", list)))
+
+
+class _JacobianTrial:
+    """The lesson's three functions at points drawn from the seed: the answer's Jacobians are
+    reported and compared with central differences of the same functions."""
+
+    def points(self, seed):
+        rng = np.random.default_rng(seed)
+        return [np.round(np.array(values) + rng.uniform(-0.5, 0.5, len(values)), 4).tolist()
+                for _, _, values in _FUNCTIONS]
+
+    def run(self, answer, seed):
+        jacobian = _tools.require_callable(answer)
+        return {"jacobians": [seen(jacobian(f, creation.tensor(values, dtype=torch.float64,
+                                                                requires_grad=True)))
+                              for (_, f, _), values in zip(_FUNCTIONS, self.points(seed))]}
+
+    def judge(self, report, seed):
+        reported = field(report, "jacobians", list)
+        for index, ((text, f, _), values) in enumerate(zip(_FUNCTIONS, self.points(seed))):
+            got = value_of(field(reported, index, dict))
+            _judge_jacobian(got, text, f, values)
+
+
+TRIALS = {"graph_edges": _EdgesTrial(), "jacobian": _JacobianTrial()}

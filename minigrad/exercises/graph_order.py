@@ -2,25 +2,24 @@
 
 The answers walk the graph from `output.grad_fn`.  They are run on several
 small graphs (a chain, a diamond, an input used twice, a constant input)
-and compared with the private reference, which follows the engine's rules
+and compared with what the engine does, which follows its rules
 (see minigrad/autograd/engine.py): count the edges into each node; among
 the ready nodes run the most recently created first; AccumulateGrad first
-of all.  tests/test_exercises.py checks that reference against the engine.
+of all.  The expected order and counts are the engine's own, read from its
+trace (minigrad.tracing) on the same graph.
 
 `backpropagate(output, inputs)` runs a whole backward by hand, calling the
 nodes.  Its results are compared with what `autograd.grad` gives on the same
 graph, built a second time; a recorder tells whether the answer ran the
 engine itself.
 """
-import heapq
-import itertools
-
 import numpy as np
 
 from .. import autograd, creation, tracing
 from ..autograd.graph import AccumulateGrad
 from . import _tools
 from ._tools import Hint
+from ._trial import field, seen, uniform, value_of
 
 MESSAGES = {
     "not_a_list": {
@@ -137,43 +136,18 @@ MESSAGES = {
 }
 
 
-def _reachable_counts(root):
-    """Edges into each node reachable from root (root: 0), with an explicit stack."""
-    counts, stack = {root: 0}, [root]
-    while stack:
-        for child, _ in stack.pop().next_functions:
-            if child is None:
-                continue
-            if child not in counts:
-                counts[child] = 0
-                stack.append(child)
-            counts[child] += 1
-    return counts
-
-
-def _engine_order(root):
-    counts, order, tiebreak = _reachable_counts(root), [], itertools.count()
-    ready = [(-root._sequence_nr, next(tiebreak), root)]
-    while ready:
-        node = heapq.heappop(ready)[2]
-        order.append(node)
-        for child, _ in node.next_functions:
-            if child is not None:
-                counts[child] -= 1
-                if counts[child] == 0:
-                    heapq.heappush(ready, (-child._sequence_nr, next(tiebreak), child))
-    return order
-
-
-def _topo_order(output):
-    return _engine_order(output.grad_fn)
-
-
-def _count_dependencies(output):
-    return _reachable_counts(output.grad_fn)
-
-
-_REFERENCES = {"topo_order": _topo_order, "count_dependencies": _count_dependencies}
+def _engine_run(output):
+    """What the engine does on `output`'s graph, read from its own trace: the nodes in the
+    order backward runs them, and {node: the edges into it} as it counts them before it
+    starts (the root: 0).  The graph is kept (retain_graph) for the answer to walk."""
+    with tracing.record() as recorded:
+        output.backward(retain_graph=True)
+    nodes = recorded.nodes
+    order = [nodes[event["node"]] for event in recorded.of_kind("node_started")]
+    (started,) = recorded.of_kind("backward_started")
+    counts = {output.grad_fn: 0}
+    counts.update({nodes[number]: count for number, count in started["dependencies"].items()})
+    return order, counts
 
 
 def _graphs():
@@ -223,13 +197,16 @@ def check_topo_order(answer):
     topo_order = _tools.require_callable(answer)
     for build in _graphs():
         output = build()
-        got = _node_list(topo_order(output))
-        want = _engine_order(output.grad_fn)
-        if len(set(got)) != len(got):
-            raise Hint("duplicate_nodes")
-        _compare_sets(set(got), set(want), output.grad_fn)
-        if got != want:
-            raise Hint(_order_mistake(got))
+        want, _ = _engine_run(output)
+        _judge_order(_node_list(topo_order(output)), want, output.grad_fn)
+
+
+def _judge_order(got, want, root):
+    if len(set(got)) != len(got):
+        raise Hint("duplicate_nodes")
+    _compare_sets(set(got), set(want), root)
+    if got != want:
+        raise Hint(_order_mistake(got))
 
 
 def _order_mistake(got):
@@ -248,15 +225,11 @@ def check_count_dependencies(answer):
     mistakes = []
     for build in _graphs():
         output = build()
-        got = count_dependencies(output)
-        if not isinstance(got, dict):
-            raise Hint("not_a_dict", got=_tools.describe(got))
-        if not all(hasattr(node, "next_functions") for node in got):
-            raise Hint("not_nodes")
-        want = _reachable_counts(output.grad_fn)
-        _compare_sets(set(got), set(want), output.grad_fn)
-        if got != want:
-            mistakes.append(_count_mistake(got, want, output.grad_fn))
+        order, want = _engine_run(output)
+        mistake = _counts_mistake(_node_dict(count_dependencies(output)), want, order,
+                                  output.grad_fn)
+        if mistake is not None:
+            mistakes.append(mistake)
     # "only the root is wrong" must hold on every graph: on a chain every other count is 1
     # anyway, so a dict of ones would look like it there
     if mistakes:
@@ -264,11 +237,26 @@ def check_count_dependencies(answer):
         raise Hint(key, **params)
 
 
-def _count_mistake(got, want, root):
-    """Which wrong way of counting gives exactly `got`."""
+def _node_dict(result):
+    if not isinstance(result, dict):
+        raise Hint("not_a_dict", got=_tools.describe(result))
+    if not all(hasattr(node, "next_functions") for node in result):
+        raise Hint("not_nodes")
+    return result
+
+
+def _counts_mistake(got, want, order, root):
+    """None when `got` is the engine's counts, else (hint key, params) of the mistake."""
+    _compare_sets(set(got), set(want), root)
+    return None if got == want else _count_mistake(got, want, order, root)
+
+
+def _count_mistake(got, want, order, root):
+    """Which wrong way of counting gives exactly `got` (`order`: the engine's, parents
+    before children)."""
     parents, outgoing, paths = {n: 0 for n in want}, {}, {n: 0 for n in want}
     visits = {root: 1}
-    for node in _engine_order(root):            # parents before children
+    for node in order:
         outgoing[node] = sum(child is not None for child, _ in node.next_functions)
         for child in {child for child, _ in node.next_functions if child is not None}:
             parents[child] += 1
@@ -289,11 +277,12 @@ def _count_mistake(got, want, root):
 
 # --- backpropagate: the whole backward by hand ----------------------------------------
 
-def _backprop_graphs():
+def _backprop_graphs(shift=0.0):
     """(name as the hints write it, build) for graphs whose nodes each make one output;
-    build() returns (output, inputs).  Trees first, then graphs where edges meet."""
+    build() returns (output, inputs).  Trees first, then graphs where edges meet.  A trial
+    moves every leaf's values by `shift`, drawn from its seed."""
     def leaf(*values):
-        return creation.tensor(np.array(values), requires_grad=True)
+        return creation.tensor(np.array(values) + shift, requires_grad=True)
 
     def chain():
         x = leaf(0.5, 1.0)
@@ -317,9 +306,15 @@ def _backprop_graphs():
 
 
 def check_backpropagate(answer):
+    _judge_backprop(_run_backprop(answer), _backprop_graphs())
+
+
+def _run_backprop(answer, shift=0.0):
+    """What `backpropagate` returned on each graph (a list, one entry per input); Hint when
+    it ran the engine, filled a .grad or did not return one gradient per input."""
     backpropagate = _tools.require_callable(answer)
-    wrong_where_edges_meet = None
-    for index, (name, build) in enumerate(_backprop_graphs()):
+    results = []
+    for _, build in _backprop_graphs(shift):
         output, inputs = build()
         with tracing.record() as trace:
             result = backpropagate(output, inputs)
@@ -330,8 +325,19 @@ def check_backpropagate(answer):
         if not isinstance(result, (list, tuple)) or len(result) != len(inputs):
             raise Hint("one_gradient_per_input", expected=len(inputs),
                        got=_tools.describe(result))
+        results.append(list(result))
+    return results
+
+
+def _judge_backprop(results, graphs):
+    """Compare each graph's results with autograd.grad on the same graph, built again."""
+    wrong_where_edges_meet = None
+    for index, ((name, build), result) in enumerate(zip(graphs, results)):
         want_output, want_inputs = build()
         expected = autograd.grad(want_output, want_inputs, allow_unused=True)
+        if len(result) != len(expected):
+            raise Hint("one_gradient_per_input", expected=len(expected),
+                       got=f"{len(result)} values")
         for position, (got, want) in enumerate(zip(result, expected)):
             mistake = _backprop_mistake(position, got, want, name)
             if mistake is None:
@@ -342,6 +348,25 @@ def check_backpropagate(answer):
             raise mistake
     if wrong_where_edges_meet is not None:
         raise Hint("add_the_gradients")
+
+
+class _BackpropTrial:
+    """The four graphs with every leaf moved by a shift drawn from the seed: the gradients
+    the answer returns are reported and compared with autograd.grad's on the same graphs."""
+
+    def shift(self, seed):
+        return float(np.round(np.random.default_rng(seed).uniform(-0.5, 0.5), 4))
+
+    def run(self, answer, seed):
+        return {"results": [[seen(got) for got in result]
+                            for result in _run_backprop(answer, self.shift(seed))]}
+
+    def judge(self, report, seed):
+        graphs = _backprop_graphs(self.shift(seed))
+        reported = field(report, "results", list)
+        results = [[value_of(entry) for entry in field(reported, index, list)]
+                   for index in range(len(graphs))]
+        _judge_backprop(results, graphs)
 
 
 def _backprop_mistake(position, got, want, graph):
@@ -370,3 +395,86 @@ def _backprop_mistake(position, got, want, graph):
 
 CHECKS = {"topo_order": check_topo_order, "count_dependencies": check_count_dependencies,
           "backpropagate": check_backpropagate}
+
+
+# --- the trials (see _trial): a graph drawn when a grader grades -----------------------------
+
+def _random_graph(rng):
+    """A small graph drawn from `rng`: two leaves that require grad and a constant, one
+    value squared (two edges into one node), then four to seven ops on values drawn from
+    all so far (reused values make diamonds); their sum is the scalar output."""
+    x, w = (creation.tensor(uniform(rng, 2, "float64"), requires_grad=True) for _ in range(2))
+    values = [x, w, creation.tensor(uniform(rng, 2, "float64")), x * x]
+    for _ in range(int(rng.integers(4, 8))):
+        first, second = (values[int(i)] for i in rng.integers(len(values), size=2))
+        kind = int(rng.integers(5))
+        if kind < 3:
+            values.append((first.exp, first.sin, first.tanh)[kind]())
+        else:
+            values.append(first * second if kind == 3 else first + second)
+    total = values[3] + values[-1]
+    for value in values[4:-1]:
+        if rng.random() < 0.5:
+            total = total + value
+    return total.sum()
+
+
+def _canonical(root):
+    """The nodes reachable from `root` in the order a breadth-first walk along
+    next_functions meets them: the same graph, built twice, lists them alike."""
+    nodes, seen = [root], {root}
+    for node in nodes:
+        for child, _ in node.next_functions:
+            if child is not None and child not in seen:
+                seen.add(child)
+                nodes.append(child)
+    return nodes
+
+
+class _GraphTrial:
+    """The answer walks three graphs drawn from the seed; the nodes it names are reported by
+    their place in `_canonical`, and judged against the engine's own run."""
+
+    GRAPHS = 3
+
+    def __init__(self, counts):
+        self.counts = counts        # count_dependencies, else topo_order
+
+    def run(self, answer, seed):
+        walk = _tools.require_callable(answer)
+        return {"graphs": [self.run_graph(walk, seed, graph) for graph in range(self.GRAPHS)]}
+
+    def run_graph(self, walk, seed, graph):
+        output = _random_graph(np.random.default_rng([seed, graph]))
+        place = {node: index for index, node in enumerate(_canonical(output.grad_fn))}
+        result = walk(output)
+        if self.counts:
+            return [[place.get(node, -1), count if type(count) is int else None]
+                    for node, count in _node_dict(result).items()]
+        return [place.get(node, -1) for node in _node_list(result)]
+
+    def judge(self, report, seed):
+        graphs = field(report, "graphs", list)
+        for graph in range(self.GRAPHS):
+            self.judge_graph(field(graphs, graph, list), seed, graph)
+
+    def judge_graph(self, reported, seed, graph):
+        output = _random_graph(np.random.default_rng([seed, graph]))
+        nodes = _canonical(output.grad_fn)
+        order, want = _engine_run(output)
+
+        def node(index):
+            if type(index) is not int or not 0 <= index < len(nodes):
+                raise Hint("not_nodes")
+            return nodes[index]
+        if self.counts:
+            mistake = _counts_mistake({node(index): count for index, count in reported},
+                                      want, order, output.grad_fn)
+            if mistake is not None:
+                raise Hint(mistake[0], **mistake[1])
+        else:
+            _judge_order([node(index) for index in reported], order, output.grad_fn)
+
+
+TRIALS = {"topo_order": _GraphTrial(counts=False), "count_dependencies": _GraphTrial(counts=True),
+          "backpropagate": _BackpropTrial()}

@@ -8,10 +8,10 @@ the gradient it returns under create_graph=True has a graph leading back to x.
 import numpy as np
 
 from .. import autograd, creation
-from ..autograd.function import Function
 from ..autograd.graph import saved_tensors_hooks
 from . import _tools
 from ._tools import Hint, as_array, case, values_case
+from ._trial import FunctionTrial, dtype_of, one_tensor, seen, uniform, value_of
 
 MESSAGES = {
     "forgot_create_graph": {
@@ -63,26 +63,9 @@ MESSAGES = {
 }
 
 
-class _Cube(Function):
-    @staticmethod
-    def forward(ctx, x):
-        ctx.save_for_backward(x)
-        return x * x * x
-
-    @staticmethod
-    def backward(ctx, grad_output):
-        (x,) = ctx.saved_tensors
-        return grad_output * 3 * x * x
-
-
-def _second_derivative(f, x):
-    x = x.detach().requires_grad_()
-    (first,) = autograd.grad(f(x).sum(), x, create_graph=True)
-    (second,) = autograd.grad(first.sum(), x)
-    return second
-
-
-_REFERENCES = {"second_derivative": _second_derivative, "cube_double_backward": _Cube}
+# What Cube must compute, with minigrad's built-in ops (see functions.py)
+def _cube(x):
+    return x ** 3
 
 
 def _functions():
@@ -143,7 +126,7 @@ def _check_second(result, x, name, first, second):
 def check_cube_double_backward(answer):
     cases = (case((2, 3), seed=50), case((4,), seed=51, dtype="float32"),
              values_case([[0.0, -1.0, 2.0]]))
-    _tools.check_function(answer, _Cube, cases)
+    _tools.check_function(answer, _cube, cases)
     cls = _tools.require_function_class(answer)
     values = np.array([-1.5, 0.5, 2.0, 0.0])
     x, saved = creation.tensor(values, requires_grad=True), []
@@ -175,3 +158,33 @@ def _is_intermediate(tensor, x, output):
 
 CHECKS = {"second_derivative": check_second_derivative,
           "cube_double_backward": check_cube_double_backward}
+
+
+# --- the trials (see _trial): the same, on values drawn when a grader grades -----------------
+
+class _SecondDerivativeTrial:
+    """second_derivative(f, x) for one of the functions above, at x drawn from the seed."""
+
+    @staticmethod
+    def draw(seed):
+        rng = np.random.default_rng(seed)
+        function = _functions()[int(rng.integers(len(_functions())))]
+        return function, uniform(rng, int(rng.integers(2, 7)), dtype_of(rng))
+
+    def run(self, answer, seed):
+        second_derivative = _tools.require_callable(answer)
+        (_, f, _, _), values = self.draw(seed)
+        result = second_derivative(f, creation.tensor(values, requires_grad=True))
+        if isinstance(result, (tuple, list)) and any(_tools.is_tensor(r) for r in result):
+            raise Hint("grad_returns_tuple")
+        return {"result": seen(result)}
+
+    def judge(self, report, seed):
+        (name, _, first, second), values = self.draw(seed)
+        x = creation.tensor(values)
+        wide = values.astype(np.float64)
+        _check_second(value_of(report["result"]), x, name, first(wide), second(wide))
+
+
+TRIALS = {"second_derivative": _SecondDerivativeTrial(),
+          "cube_double_backward": FunctionTrial(_cube, one_tensor, double_backward=True)}

@@ -3,12 +3,15 @@
 A hook is called directly first (what it returns, whether it changed its
 argument, how many bytes a packed tensor keeps), then inside a real backward.
 """
+import math
+
 import numpy as np
 
 from .. import creation, dtypes
 from ..autograd.graph import saved_tensors_hooks
 from . import _tools
 from ._tools import Hint, as_array
+from ._trial import dtype_of, field, matrix_shape, seen, tensor_of, uniform, value_of
 
 MESSAGES = {
     "hook_modified_grad": {
@@ -64,20 +67,6 @@ MESSAGES = {
               "先打包再解包，必须能还原这个张量。"},
 }
 
-
-def _clip_hook(grad):
-    return grad.clamp(-1, 1)
-
-
-def _pack(tensor):
-    return tensor.to(dtypes.float16) if tensor.dtype is dtypes.float32 else tensor
-
-
-def _unpack(packed):
-    return packed.to(dtypes.float32) if packed.dtype is dtypes.float16 else packed
-
-
-_REFERENCES = {"clip_grad_hook": _clip_hook, "pack_float16": (_pack, _unpack)}
 
 _GRAD = [-3.0, -0.5, 0.0, 0.7, 2.5, 1.0, -1.0, 1.5]
 
@@ -137,11 +126,15 @@ def _nbytes(value, seen=None):
     return 0
 
 
-def check_pack_float16(answer):
+def _hook_pair(answer):
     if (not isinstance(answer, (tuple, list)) or len(answer) != 2
             or not all(callable(hook) for hook in answer)):
         raise Hint("not_hook_pair", got=_tools.describe(answer))
-    pack, unpack = answer
+    return answer
+
+
+def check_pack_float16(answer):
+    pack, unpack = _hook_pair(answer)
     generator = np.random.default_rng(40)
     original = generator.uniform(-3, 3, size=(16, 8)).astype(np.float32)
     tensor = creation.tensor(original)
@@ -198,3 +191,119 @@ def _check_in_backward(pack, unpack, generator):
 
 
 CHECKS = {"clip_grad_hook": check_clip_grad_hook, "pack_float16": check_pack_float16}
+
+
+# --- the trials (see _trial): the same, on values drawn when a grader grades -----------------
+
+class _ClipTrial:
+    """The hook called on a gradient beyond [-1, 1] in places, then inside a backward."""
+
+    @staticmethod
+    def draw(seed):
+        rng = np.random.default_rng(seed)
+        shape, dtype = matrix_shape(rng), dtype_of(rng)
+        values, scale = uniform(rng, shape, dtype, -3, 3), uniform(rng, 4, "float64", -3, 3)
+        for beyond in (values.reshape(-1), scale):       # one value past each end at least
+            beyond[:2] = (-1.5 - abs(beyond[0]), 1.5 + abs(beyond[1]))
+        return values, scale
+
+    def run(self, answer, seed):
+        hook = _tools.require_callable(answer)
+        values, scale = self.draw(seed)
+        grad = creation.tensor(values)
+        result = hook(grad)
+        report = {"result": seen(result), "grad_kept": np.array_equal(as_array(grad), values)}
+        x = creation.tensor(np.ones(scale.shape), requires_grad=True)
+        x.register_hook(hook)
+        (x * creation.tensor(scale)).sum().backward()
+        report["x_grad"] = seen(x.grad)
+        return report
+
+    def judge(self, report, seed):
+        values, scale = self.draw(seed)
+        if not report["grad_kept"]:
+            raise Hint("hook_modified_grad")
+        if report["result"] is None:
+            raise Hint("hook_returned_none")
+        _tools.check_output(value_of(report["result"]), creation.tensor(np.clip(values, -1, 1)),
+                            "hook")
+        x_grad = tensor_of(report["x_grad"], "hook")
+        if not _tools.close(as_array(x_grad), np.clip(scale, -1, 1), x_grad.dtype):
+            raise Hint("wrong_clip_range")
+
+
+_SIZES = {"float16": 2, "float32": 4, "float64": 8, "int64": 8, "bool": 1}
+
+
+class _Float16Trial:
+    """What pack keeps of a float32 tensor (its tensors and arrays: dtype and values, which
+    must hold the tensor's values in half the bytes), what unpack gives back, float64 and
+    int64 tensors passed through, and a backward under the hooks."""
+
+    @staticmethod
+    def draw(seed):
+        rng = np.random.default_rng(seed)
+        shape = tuple(int(size) for size in rng.integers(2, 9, size=2))
+        return (uniform(rng, shape, "float32", -3, 3), uniform(rng, shape, "float64", -3, 3),
+                rng.integers(-5, 9, size=shape), uniform(rng, shape[0], "float32", -1, 1))
+
+    def run(self, answer, seed):
+        pack, unpack = _hook_pair(answer)
+        single, double, integers, values = self.draw(seed)
+        packed = pack(creation.tensor(single))
+        report = {"kept": [seen(t if _tools.is_tensor(t) else creation.tensor(t))
+                           for t in _held(packed)],
+                  "restored": seen(unpack(packed)),
+                  "others": [seen(unpack(pack(creation.tensor(v)))) for v in (double, integers)]}
+        x = creation.tensor(values, requires_grad=True)
+        with saved_tensors_hooks(pack, unpack):
+            y = (x.exp() * x).sum()
+        y.backward()
+        report["grad"] = seen(x.grad)
+        return report
+
+    def judge(self, report, seed):
+        single, double, integers, values = self.draw(seed)
+        kept = [value_of(entry) for entry in field(report, "kept", list)]
+        if not any(_tools.is_tensor(t) and tuple(t.shape) == single.shape
+                   and np.allclose(as_array(t), single, rtol=1e-3, atol=1e-3) for t in kept):
+            raise Hint("nothing_stored")
+        size = sum(math.prod(t.shape) * _SIZES.get(_tools.dtype_name(t.dtype), 8)
+                   for t in kept if _tools.is_tensor(t))
+        if size > single.nbytes // 2:
+            raise Hint("pack_not_half", got=size, expected=single.nbytes)
+        restored = tensor_of(report["restored"], "unpack_hook")
+        if restored.dtype is not dtypes.float32:
+            raise Hint("unpack_dtype", got=_tools.dtype_name(restored.dtype))
+        if (tuple(restored.shape) != single.shape
+                or not np.allclose(as_array(restored), single, rtol=1e-3, atol=1e-3)):
+            raise Hint("unpack_values")
+        for entry, original in zip(field(report, "others", list), (double, integers)):
+            tensor = value_of(entry)
+            expected = creation.tensor(original)
+            if not (_tools.is_tensor(tensor) and tensor.dtype is expected.dtype
+                    and np.array_equal(as_array(tensor), as_array(expected))):
+                got = _tools.dtype_name(tensor.dtype) if _tools.is_tensor(tensor) \
+                    else _tools.describe(tensor)
+                raise Hint("pack_other_dtypes", dtype=str(expected.dtype), got=got)
+        grad = tensor_of(report["grad"], "unpack_hook")
+        if grad.dtype is not dtypes.float32:
+            raise Hint("unpack_dtype", got=_tools.dtype_name(grad.dtype))
+        if not np.allclose(as_array(grad), np.exp(values) * (1 + values), rtol=1e-2, atol=1e-2):
+            raise Hint("unpack_values")
+
+
+def _held(value, seen_ids=None):
+    """The tensors and arrays inside what pack returned (tuples, lists, dicts followed)."""
+    seen_ids = set() if seen_ids is None else seen_ids
+    if id(value) in seen_ids:
+        return []
+    seen_ids.add(id(value))
+    if _tools.is_tensor(value) or isinstance(value, np.ndarray):
+        return [value]
+    items = value.values() if isinstance(value, dict) else \
+        value if isinstance(value, (tuple, list)) else ()
+    return [held for item in items for held in _held(item, seen_ids)]
+
+
+TRIALS = {"clip_grad_hook": _ClipTrial(), "pack_float16": _Float16Trial()}

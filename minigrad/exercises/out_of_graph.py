@@ -5,12 +5,18 @@ built-in ops, run here: `x.round()`, `a.sqrt()`'s derivative 1 / (2√a), and a
 training loop of the head written with `autograd.grad`.  What it must leave
 out of the graph is read from the graph itself (its nodes, walked from the
 result) and from the engine's trace (the nodes forward created).
+
+Each check runs the answer in two halves, as its trial does (see _trial): one
+runs the answer and reports what it did as plain data (`_run_*`), the other
+judges that report against the built-ins (`_judge_*`).  The check uses the
+lesson's own values; the trial draws them from its seed.
 """
 import numpy as np
 
 from .. import autograd, creation, dtypes, tracing
 from . import _tools
 from ._tools import Hint, as_array
+from ._trial import field, flags, seen, value_of
 
 MESSAGES = {
     "ste_not_rounded": {
@@ -103,6 +109,13 @@ MESSAGES = {
         "zh": "第 {step} 个损失是 {got}，而梯度下降应该给出 {expected}。检查损失 "
               "((two_layers(...) - y) ** 2).mean()、更新 p - lr * p.grad，"
               "以及每个损失是否都是在对应的更新之前记录的。"},
+    "finetune_head_wrong": {
+        "en": "After the last step, {name}{index} is {got}; the descent gives {expected}. The "
+              "losses were right: check the last update, p - lr * p.grad, made on the tensor "
+              "params['{name}'] itself, once per step.",
+        "zh": "最后一步之后，{name}{index} 是 {got}，而梯度下降应该给出 {expected}。损失都是对的："
+              "检查最后一次更新 p - lr * p.grad，它应该直接作用在张量 params['{name}'] 本身上，"
+              "并且每一步只做一次。"},
 }
 
 
@@ -112,27 +125,59 @@ _STE_VALUES = [0.4, 1.6, -2.5, 3.5, -0.7, 2.2]
 
 
 def check_straight_through(answer):
+    grad_output = np.random.default_rng(30).uniform(0.5, 2.0, size=len(_STE_VALUES))
+    _judge_straight_through(_run_straight_through(answer, _STE_VALUES, grad_output),
+                            _STE_VALUES, grad_output)
+
+
+def _run_straight_through(answer, values, grad_output):
     straight_through = _tools.require_callable(answer)
-    x = creation.tensor(_STE_VALUES, dtype=dtypes.float64, requires_grad=True)
+    x = creation.tensor(values, dtype=dtypes.float64, requires_grad=True)
     before = as_array(x)
     result = straight_through(x)
     _tools.require_unchanged([x], [before])
-    _tools.require_tensor(result, "round_straight_through")
+    report = {"result": seen(result), "grad": None}
+    if _tools.is_tensor(result) and result.requires_grad:
+        (grad,) = autograd.grad(result, [x], creation.tensor(grad_output), allow_unused=True)
+        report["grad"] = seen(grad)
+    return report
+
+
+def _judge_straight_through(report, values, grad_output):
+    entry = field(report, "result", (dict, type(None)))
+    result = _tools.require_tensor(value_of(entry), "round_straight_through")
+    before = np.array(values, dtype=np.float64)
     got, rounded = as_array(result), np.round(before)          # half to even, as torch
     if got.shape == before.shape and np.allclose(got, before) and not np.allclose(got, rounded):
         raise Hint("ste_not_rounded")
-    _tools.check_output(result, x.detach().round())
-    if not result.requires_grad:
+    _tools.check_output(result, creation.tensor(before).round())
+    if not flags(entry)[0]:
         raise Hint("ste_no_gradient")
-    grad_output = np.random.default_rng(30).uniform(0.5, 2.0, size=before.shape)
-    (grad,) = autograd.grad(result, [x], creation.tensor(grad_output), allow_unused=True)
+    grad = value_of(report["grad"])
     grad = np.zeros_like(before) if grad is None else as_array(grad)
-    if np.allclose(grad, grad_output):
+    if grad.shape == grad_output.shape and np.allclose(grad, grad_output):
         return
     if np.allclose(grad, 0):
         raise Hint("ste_zero_gradient")
     factor = float(np.median(grad / grad_output))
     raise Hint("ste_wrong_gradient", factor=f"{factor:.3g}")
+
+
+class _StraightThroughTrial:
+    """Six values drawn from the seed, none halfway between two integers, and a
+    grad_output: the result and the gradient are reported and judged."""
+
+    def drawn(self, seed):
+        rng = np.random.default_rng(seed)
+        values = np.round(rng.uniform(-4, 4, size=6), 2)
+        values[np.isclose(values % 1, 0.5)] += 0.01
+        return values.tolist(), np.round(rng.uniform(0.5, 2.0, size=6), 4)
+
+    def run(self, answer, seed):
+        return _run_straight_through(answer, *self.drawn(seed))
+
+    def judge(self, report, seed):
+        _judge_straight_through(report, *self.drawn(seed))
 
 
 # --- newton_sqrt -------------------------------------------------------------------
@@ -153,35 +198,78 @@ def _graph_nodes(tensor):
 
 
 def check_newton_sqrt(answer):
+    _judge_newton(_run_newton(answer, (_SMALL, _LARGE)), (_SMALL, _LARGE))
+
+
+def _run_newton(answer, value_sets):
+    """For each set of values: the root, its graph's nodes (name, and pow's exponent) and
+    the gradient of root.sum()."""
     newton_sqrt = _tools.require_callable(answer)
-    sizes = []
-    for values in (_SMALL, _LARGE):
+    reports = []
+    for values in value_sets:
         a = creation.tensor(values, dtype=dtypes.float64, requires_grad=True)
         root = newton_sqrt(a)
-        _tools.require_tensor(root, "newton_sqrt")
-        if tuple(root.shape) != tuple(a.shape):
+        report = {"root": seen(root), "nodes": [], "grad": None}
+        if _tools.is_tensor(root) and root.requires_grad:
+            report["nodes"] = [[node.name(), _exponent(node)] for node in _graph_nodes(root)]
+            if tuple(root.shape) == tuple(a.shape):
+                (grad,) = autograd.grad(root.sum(), [a], allow_unused=True)
+                report["grad"] = seen(grad)
+        reports.append(report)
+    return reports
+
+
+def _exponent(node):
+    exponent = getattr(node, "_saved_exponent", None) if node.name() == "PowBackward0" else None
+    return exponent if type(exponent) in (int, float) else None
+
+
+def _judge_newton(reports, value_sets):
+    sizes = []
+    for index, values in enumerate(value_sets):
+        report = field(reports, index, dict)
+        entry = field(report, "root", (dict, type(None)))
+        root = _tools.require_tensor(value_of(entry), "newton_sqrt")
+        if tuple(root.shape) != (len(values),):
             raise Hint("wrong_shape", where="newton_sqrt", got=list(root.shape),
-                       expected=list(a.shape))
-        if not root.requires_grad:
+                       expected=[len(values)])
+        if not flags(entry)[0]:
             raise Hint("newton_no_graph")
-        nodes = _graph_nodes(root)
-        _diagnose_sqrt(nodes)
+        nodes = field(report, "nodes", list)
+        _diagnose_sqrt([field(nodes, i, list) for i in range(len(nodes))])
         sizes.append(len(nodes))
         want = np.sqrt(values)
         _require_close(root, want, values, "newton_not_converged")
-        (grad,) = autograd.grad(root.sum(), [a], allow_unused=True)
+        grad = value_of(report["grad"])
         if grad is None or np.allclose(as_array(grad), 0):
             raise Hint("newton_cut_off")
         _require_close(grad, 1 / (2 * want), values, "newton_wrong_grad", rtol=1e-4)
     if sizes[0] != sizes[1]:
-        raise Hint("newton_graph_grows", nodes=sizes[0], other=sizes[1], small=str(_SMALL),
-                   large=str(_LARGE))
+        raise Hint("newton_graph_grows", nodes=sizes[0], other=sizes[1],
+                   small=str(list(value_sets[0])), large=str(list(value_sets[1])))
+
+
+class _NewtonTrial:
+    """Two sets of values drawn from the seed, one that needs few iterations and one whose
+    values lie far apart (many): roots, graphs and gradients reported and judged."""
+
+    def drawn(self, seed):
+        rng = np.random.default_rng(seed)
+        small = np.round(rng.uniform(0.2, 10.0, size=3), 4).tolist()
+        large = [float(np.round(rng.uniform(1e-3, 1e-2), 6)), float(np.round(rng.uniform(1, 3), 4)),
+                 float(np.round(rng.uniform(1e4, 1e5), 1))]
+        return small, large
+
+    def run(self, answer, seed):
+        return {"sets": _run_newton(answer, self.drawn(seed))}
+
+    def judge(self, report, seed):
+        _judge_newton(field(report, "sets", list), self.drawn(seed))
 
 
 def _diagnose_sqrt(nodes):
-    for node in nodes:
-        name = node.name()
-        exponent = getattr(node, "_saved_exponent", None) if name == "PowBackward0" else None
+    """`nodes`: (name, pow's exponent or None) of each node of the root's graph."""
+    for name, exponent in nodes:
         if name == "SqrtBackward0" or exponent == 0.5:
             raise Hint("newton_no_sqrt", name=name)
 
@@ -212,9 +300,10 @@ def _problem(seed):
     return params, x, y
 
 
-def _descent(seed, steps, lr, accumulate=False):
+def _descent(seed, steps, lr, accumulate=False, head_after=None):
     """The losses of gradient descent on the head alone, with the built-in ops: what the
-    answer must give (accumulate=True: the gradients never cleared, a typical slip)."""
+    answer must give (accumulate=True: the gradients never cleared, a typical slip).
+    A list given as `head_after` receives the head's values after the last step."""
     params, x, y = _problem(seed)
     body = [params["w1"].detach(), params["b1"].detach()]
     head = [params["w2"].detach().clone(), params["b2"].detach().clone()]
@@ -226,16 +315,25 @@ def _descent(seed, steps, lr, accumulate=False):
         grads = autograd.grad(loss, trained)
         total = [t + g for t, g in zip(total, grads)] if accumulate else list(grads)
         head = [(p - lr * g).detach() for p, g in zip(trained, total)]
+    if head_after is not None:
+        head_after.extend(as_array(p) for p in head)
     return losses
 
 
 def check_finetune_head(answer):
+    runs = ((40, 3, 0.1), (41, 5, 0.3))
+    _judge_finetune(_run_finetune(answer, runs), runs)
+
+
+def _run_finetune(answer, runs):
+    """For each (seed, steps, lr): the losses the answer returned (as numbers), the
+    parameters after it, the body's parameters that got a .grad, and whether forward
+    recorded the body's tanh."""
     finetune_head = _tools.require_callable(answer)
-    for seed, steps, lr in ((40, 3, 0.1), (41, 5, 0.3)):
+    reports = []
+    for seed, steps, lr in runs:
         params, x, y = _problem(seed)
         originals = dict(params)
-        body_before = {name: as_array(params[name]) for name in ("w1", "b1")}
-        head_before = {name: as_array(params[name]) for name in ("w2", "b2")}
         with tracing.record() as trace:
             try:
                 losses = finetune_head(params, x, y, steps, lr)
@@ -243,24 +341,76 @@ def check_finetune_head(answer):
                 _diagnose_replaced(params, originals)
                 raise
         _diagnose_replaced(params, originals)
-        for name, values in body_before.items():
-            if not np.array_equal(as_array(params[name]), values):
+        reports.append({
+            "params": {name: seen(params[name]) for name in _NAMES},
+            "body_grad": [name for name in ("w1", "b1") if params[name].grad is not None],
+            "body_recorded": any(e["name"] == "TanhBackward0"
+                                 for e in trace.of_kind("node_created")),
+            "losses": _losses(losses, steps).tolist()})
+    return reports
+
+
+_NAMES = ("w1", "b1", "w2", "b2")
+
+
+def _judge_finetune(reports, runs):
+    for index, (seed, steps, lr) in enumerate(runs):
+        report = field(reports, index, dict)
+        before, _, _ = _problem(seed)
+        after = field(report, "params", dict)
+        for name in ("w1", "b1"):
+            values = value_of(after[name])
+            if not _tools.is_tensor(values) or not np.array_equal(as_array(values),
+                                                                  as_array(before[name])):
                 raise Hint("body_changed", name=name)
-            if params[name].grad is not None:
-                raise Hint("body_has_grad", name=name)
-        body_recorded = any(e["name"] == "TanhBackward0" for e in trace.of_kind("node_created"))
-        got = _losses(losses, steps)
-        if all(np.array_equal(as_array(params[n]), v) for n, v in head_before.items()):
+        body_grad = field(report, "body_grad", list)
+        if body_grad:
+            raise Hint("body_has_grad", name=str(body_grad[0]))
+        got = np.array(field(report, "losses", list), dtype=np.float64)
+        if len(got) != steps:
+            raise Hint("losses_format", steps=steps, got=f"{len(got)} losses")
+        head = [value_of(after[name]) for name in ("w2", "b2")]
+        if all(_tools.is_tensor(p) and np.array_equal(as_array(p), as_array(before[name]))
+               for p, name in zip(head, ("w2", "b2"))):
             raise Hint("head_not_updated")
-        want = _descent(seed, steps, lr)
+        want_head = []
+        want = _descent(seed, steps, lr, head_after=want_head)
         if not np.allclose(got, want, rtol=1e-6, atol=1e-10):
             if np.allclose(got, _descent(seed, steps, lr, accumulate=True), rtol=1e-6):
                 raise Hint("zero_the_grads")
             step = int(np.argmax(~np.isclose(got, want, rtol=1e-6, atol=1e-10)))
             raise Hint("finetune_losses_wrong", step=step, got=f"{got[step]:.6g}",
                        expected=f"{want[step]:.6g}")
-        if body_recorded:
+        for name, tensor, values in zip(("w2", "b2"), head, want_head):
+            _require_head(name, tensor, values)
+        if field(report, "body_recorded", bool):
             raise Hint("body_recorded", names="TanhBackward0")
+
+
+def _require_head(name, tensor, want):
+    got = as_array(tensor) if _tools.is_tensor(tensor) else None
+    if got is None or got.shape != want.shape:
+        raise Hint("head_replaced", name=name)
+    if not np.allclose(got, want, rtol=1e-6, atol=1e-10):
+        index = tuple(int(i) for i in np.argwhere(~np.isclose(got, want, 1e-6, 1e-10))[0])
+        raise Hint("finetune_head_wrong", name=name, index=list(index), got=f"{got[index]:.6g}",
+                   expected=f"{want[index]:.6g}")
+
+
+class _FinetuneTrial:
+    """Two problems whose seeds, numbers of steps and learning rates are drawn from the
+    trial's seed; losses and parameters reported and judged against the descent."""
+
+    def runs(self, seed):
+        rng = np.random.default_rng(seed)
+        return tuple((int(rng.integers(1_000_000)), int(rng.integers(2, 6)),
+                      float(np.round(rng.uniform(0.05, 0.4), 3))) for _ in range(2))
+
+    def run(self, answer, seed):
+        return {"runs": _run_finetune(answer, self.runs(seed))}
+
+    def judge(self, report, seed):
+        _judge_finetune(field(report, "runs", list), self.runs(seed))
 
 
 def _diagnose_replaced(params, originals):
@@ -285,3 +435,6 @@ def _losses(losses, steps):
 
 CHECKS = {"straight_through": check_straight_through, "newton_sqrt": check_newton_sqrt,
           "finetune_head": check_finetune_head}
+
+TRIALS = {"straight_through": _StraightThroughTrial(), "newton_sqrt": _NewtonTrial(),
+          "finetune_head": _FinetuneTrial()}

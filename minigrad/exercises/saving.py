@@ -5,8 +5,8 @@ Besides values and gradients, these checks look at what forward saved:
 its values: `y.detach()` saves the output as well as `y`), and the node
 (which is the ctx) shows the attributes forward kept on it.  PyTorch's rule
 since 1.11: every tensor backward needs goes through save_for_backward,
-intermediates too; only non-tensors are ctx attributes.  seed_func's
-expected values come from minigrad's built-in ops (`_tools.Builtin`).
+intermediates too; only non-tensors are ctx attributes.  What each Function
+must compute comes from minigrad's built-in ops (`_func`, `_tanh`).
 """
 import numpy as np
 
@@ -14,6 +14,8 @@ from .. import creation
 from ..autograd.function import Function
 from ..autograd.grad_mode import no_grad
 from . import _tools
+from ._trial import (FunctionTrial, In, dtype_of, matrix_shape, one_tensor, seen, tensor_of,
+                     uniform, value_of)
 from ._tools import Hint, as_array, case, values_case
 
 MESSAGES = {
@@ -82,44 +84,15 @@ MESSAGES = {
 }
 
 
+# What Func and Tanh must compute, with minigrad's built-in ops (see functions.py)
 def _func(x, y, z):
-    """PyTorch 2.13's example of save_for_backward, in built-in ops: w = x·z,
-    out = x·y + y·z + w·y."""
+    """PyTorch 2.13's example of save_for_backward: w = x·z, out = x·y + y·z + w·y."""
     w = x * z
     return x * y + y * z + w * y
 
 
-_FUNC = _tools.Builtin(_func)
-
-
-class _Tanh(Function):
-    @staticmethod
-    def forward(ctx, x):
-        result = x.tanh()
-        ctx.save_for_backward(result)
-        return result
-
-    @staticmethod
-    def backward(ctx, grad_output):
-        (result,) = ctx.saved_tensors
-        return grad_output * (1 - result * result)
-
-
-class _InplaceReLU(Function):
-    @staticmethod
-    def forward(ctx, x):
-        x.clamp_(min=0)
-        ctx.mark_dirty(x)
-        ctx.save_for_backward(x)
-        return x
-
-    @staticmethod
-    def backward(ctx, grad_output):
-        (x,) = ctx.saved_tensors
-        return grad_output * (x > 0).to(grad_output.dtype)
-
-
-_REFERENCES = {"tanh_saves_output": _Tanh, "inplace_relu": _InplaceReLU}
+def _tanh(x):
+    return x.tanh()
 
 
 def _marked_dirty(cls, x):
@@ -162,12 +135,13 @@ def check_seed_func(answer):
     cases = (case((3,), (3,), seed=21, extra=(2,)), case((2, 2), (2, 2), seed=22, extra=(-3,)),
              case((4,), (4,), seed=23, dtype="float32", extra=(5,)),
              values_case([[0.0, -1.0], [2.0, 0.0]], extra=(0,)))
-    return _tools.check_function(answer, _FUNC, cases)
+    return _tools.check_function(answer, _func, cases)
 
 
-def _require_no_tensor_on_ctx(node, inputs, output):
-    """Every tensor among the attributes forward set on ctx (also inside a tuple, list or
-    dict), named by what it is: an input, the output, or another tensor."""
+def _tensors_on_ctx(node, inputs, output):
+    """(attribute name, what it is: "input", "output" or "other") for every tensor among the
+    attributes forward set on ctx (also inside a tuple, list or dict)."""
+    found = []
     for name, value in vars(node).items():
         if name == "saved_for_forward":          # save_for_forward's: tensors, rightly
             continue
@@ -176,10 +150,26 @@ def _require_no_tensor_on_ctx(node, inputs, output):
             if not _tools.is_tensor(item):
                 continue
             if _contains(inputs, item):
-                raise Hint("inputs_on_ctx")
-            if item is output or _tools.same_values(item, output):
-                raise Hint("output_on_ctx")
-            raise Hint("tensor_on_ctx", name=name)
+                found.append([name, "input"])
+            elif item is output or _tools.same_values(item, output):
+                found.append([name, "output"])
+            else:
+                found.append([name, "other"])
+    return found
+
+
+def _refuse_tensor_on_ctx(found):
+    """The Hint for the first tensor kept on ctx, named by what it is."""
+    for name, kind in found:
+        if kind == "input":
+            raise Hint("inputs_on_ctx")
+        if kind == "output":
+            raise Hint("output_on_ctx")
+        raise Hint("tensor_on_ctx", name=str(name))
+
+
+def _require_no_tensor_on_ctx(node, inputs, output):
+    _refuse_tensor_on_ctx(_tensors_on_ctx(node, inputs, output))
 
 
 def _diagnose_missing_w(cls, x, y, z):
@@ -214,7 +204,7 @@ def check_tanh_saves_output(answer):
         raise Hint("save_the_output")
     cases = (case((2, 3), seed=24), case((4,), seed=25, dtype="float32"),
              values_case([[0.0, -3.0, 5.0]]))
-    _tools.check_function(answer, _Tanh, cases)
+    _tools.check_function(answer, _tanh, cases)
 
 
 def check_inplace_relu(answer):
@@ -263,3 +253,113 @@ def _check_inplace_case(cls, values):
 
 CHECKS = {"seed_func": check_seed_func, "tanh_saves_output": check_tanh_saves_output,
           "inplace_relu": check_inplace_relu}
+
+
+# --- the trials (see _trial): the same, on inputs drawn when a grader grades -----------------
+
+class _FuncTrial(FunctionTrial):
+    """Func's values and gradients, and PyTorch's rule: no tensor kept as a ctx attribute
+    (each one found is reported by its name and what it is)."""
+
+    def __init__(self):
+        super().__init__(_func, self.draw_inputs)
+
+    @staticmethod
+    def draw_inputs(rng, dtype):
+        shape = matrix_shape(rng)
+        return [In(uniform(rng, shape, dtype)), In(uniform(rng, shape, dtype)),
+                int(rng.integers(-3, 6))]
+
+    def observe(self, cls, inputs):
+        output = _tools.apply(cls, *inputs)
+        node = getattr(output, "grad_fn", None)
+        if node is None:
+            return None
+        return {"on_ctx": _tensors_on_ctx(node, inputs[:2], output)}
+
+    def confirm(self, extra, inputs, expected):
+        found = extra["on_ctx"]
+        if not isinstance(found, list) or not all(
+                isinstance(entry, list) and len(entry) == 2 for entry in found):
+            raise Hint("trial_unreadable")
+        _refuse_tensor_on_ctx(found)
+
+
+class _TanhTrial(FunctionTrial):
+    """Tanh's values and gradients, and the values forward saved: the output's, not x's."""
+
+    def __init__(self):
+        super().__init__(_tanh, one_tensor)
+
+    def observe(self, cls, inputs):
+        _, saved = _tools.apply_observing_saves(cls, *inputs)
+        return [seen(tensor) for tensor in saved]
+
+    def confirm(self, extra, inputs, expected):
+        saved = [value_of(entry) for entry in extra]
+        if not saved:
+            raise Hint("nothing_saved")
+        if any(_tools.same_values(tensor, inputs[0].detach()) for tensor in saved):
+            raise Hint("saved_input_not_output")
+        if not any(_tools.same_values(tensor, expected.detach()) for tensor in saved):
+            raise Hint("save_the_output")
+
+
+class _InplaceReLUTrial:
+    """A tensor that is not a leaf, clamped in place: it must be the output, marked dirty
+    (so it now comes from the answer's node), with the gradient masked where x ≤ 0."""
+
+    @staticmethod
+    def draw(seed):
+        rng = np.random.default_rng(seed)
+        values = uniform(rng, int(rng.integers(4, 9)), dtype_of(rng))
+        values[rng.random(values.shape) < 0.2] = 0.0
+        values[:2] = (-abs(values[0]) - 0.5, abs(values[1]) + 0.5)     # one of each sign
+        return rng, rng.permutation(values)
+
+    def run(self, answer, seed):
+        cls = _tools.require_function_class(answer)
+        rng, values = self.draw(seed)
+        leaf = creation.tensor(values, requires_grad=True)
+        x = leaf * 1
+        output = _tools.apply(cls, x)
+        node = getattr(output, "grad_fn", None)
+        report = {"forward": seen(output), "x": seen(x),
+                  "returned_x": output is x, "x_from_node": node is not None and x.grad_fn is node}
+        if node is None:
+            return report
+        grad_output = creation.tensor(uniform(rng, values.shape, values.dtype), dtype=x.dtype)
+        kept = as_array(grad_output)
+        with no_grad():
+            raw = cls.backward(node, grad_output)
+        report["grad_output_kept"] = bool(np.array_equal(as_array(grad_output), kept))
+        report["backward"] = [seen(grad) for grad in (raw if isinstance(raw, tuple) else (raw,))]
+        output.backward(grad_output)
+        report["grad"] = seen(leaf.grad)
+        return report
+
+    def judge(self, report, seed):
+        rng, values = self.draw(seed)
+        x = tensor_of(report["x"], "forward")
+        if np.array_equal(as_array(x), values.astype(np.float64)):
+            raise Hint("not_in_place")
+        expected = creation.tensor(np.maximum(values, 0))
+        _tools.check_output(value_of(report["forward"]), expected)
+        _tools.check_output(x, expected)
+        if not (report["returned_x"] is True and report["x_from_node"] is True):
+            raise Hint("forgot_mark_dirty")
+        if report["grad_output_kept"] is not True:
+            raise Hint("modified_grad_output")
+        grad_output = uniform(rng, values.shape, values.dtype)
+        wanted = grad_output.astype(np.float64) * (values > 0)
+        raw = [value_of(entry) for entry in report["backward"]]
+        if not raw or any(grad is not None for grad in raw[1:]):
+            raise Hint("wrong_num_grads", got=len(raw), expected=1)
+        for grad in (raw[0], value_of(report["grad"])):
+            _tools.require_tensor(grad, "backward")
+            _tools.diagnose_values(as_array(grad), wanted, (values > 0).astype(float), 0,
+                                   values, expected.dtype)
+
+
+TRIALS = {"seed_func": _FuncTrial(), "tanh_saves_output": _TanhTrial(),
+          "inplace_relu": _InplaceReLUTrial()}

@@ -1,6 +1,7 @@
-"""minigrad.nn: only `functional` - the losses and activations PyTorch's autograd
-tutorials call.  Layers (`nn.Linear`, `nn.Module`) and optimizers are outside
+"""minigrad.nn: `functional` - the losses and activations PyTorch's autograd tutorials
+call - and `Parameter`.  Layers (`nn.Linear`, `nn.Module`) and optimizers are outside
 minigrad's scope: it teaches autograd, and writes its models with plain tensors."""
-from . import functional
+from . import functional, parameter
+from .parameter import Parameter
 
-__all__ = ["functional"]
+__all__ = ["functional", "Parameter"]

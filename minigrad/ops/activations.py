@@ -1,4 +1,4 @@
-"""More activations of `torch.nn.functional` (leaky_relu, threshold, silu, gelu), for the
+"""More activations of `torch.nn.functional` (hardtanh, leaky_relu, threshold, silu, gelu), for the
 students' own networks.  Each is one op with PyTorch's node name; the backward is
 written with tensor ops, so a double backward works (gelu's and silu's double-backward
 nodes are then the ones of those ops, not PyTorch's fused *BackwardBackward0 nodes)."""
@@ -6,12 +6,31 @@ import math
 
 from ..dtypes import legacy_name
 from .builtin import BuiltinFunction
+from .combine import where
 from .special import Erf
 
 
 def _float_only(x, kernel):
     if not x.dtype.is_floating_point:
         raise NotImplementedError(f'"{kernel}" not implemented for \'{legacy_name(x.dtype)}\'')
+
+
+class Hardtanh(BuiltinFunction):
+    """out = x clamped to [min_val, max_val];  dx = g where min_val < x < max_val, else 0
+    (0 put in place, as PyTorch's where: an infinite g there gives 0, not nan)."""
+
+    node_name = "HardtanhBackward0"
+
+    @staticmethod
+    def forward(ctx, x, low=-1.0, high=1.0):
+        ctx.low, ctx.high = low, high
+        ctx.save_for_backward(x)
+        return x._new(x._xp.clip(x._data, low, high).astype(x._data.dtype))
+
+    @staticmethod
+    def backward(ctx, grad):
+        (x,) = ctx.saved_tensors
+        return where((x > ctx.low) & (x < ctx.high), grad, 0.0), None, None
 
 
 class LeakyRelu(BuiltinFunction):
@@ -148,3 +167,43 @@ def _gelu(x, approximate):
     if approximate == "tanh":
         return 0.5 * x * (1 + (_TANH_SCALE * (x + 0.044715 * x ** 3)).tanh())
     return 0.5 * x * (1 + Erf.apply(x / math.sqrt(2)))
+
+
+class LogSigmoid(BuiltinFunction):
+    """out = log(sigmoid(x)) = -softplus(-x), computed stably;  dx = g·sigmoid(-x)."""
+
+    node_name = "LogSigmoidBackward0"
+
+    @staticmethod
+    def forward(ctx, x):
+        _float_only(x, "log_sigmoid_forward")
+        ctx.save_for_backward(x)
+        data = x._data
+        return x._new((x._xp.minimum(data, 0) - x._xp.log1p(x._xp.exp(-abs(data))))
+                      .astype(data.dtype))
+
+    @staticmethod
+    def backward(ctx, grad):
+        (x,) = ctx.saved_tensors
+        return grad * (-x).sigmoid()
+
+
+class Elu(BuiltinFunction):
+    """out = x where x > 0, else alpha·(eˣ - 1);  dx = g where x > 0, else g·alpha·eˣ."""
+
+    node_name = "EluBackward0"
+
+    @staticmethod
+    def forward(ctx, x, alpha=1.0):
+        _float_only(x, "elu")
+        ctx.alpha = alpha
+        data = x._data
+        result = x._new(x._xp.where(data > 0, data, alpha * x._xp.expm1(data))
+                        .astype(data.dtype))
+        ctx.save_for_backward(result)
+        return result
+
+    @staticmethod
+    def backward(ctx, grad):
+        (result,) = ctx.saved_tensors
+        return where(result > 0, grad, grad * (result + ctx.alpha)), None

@@ -59,7 +59,8 @@ def where(condition, a, b):
 
 
 class Maximum(BuiltinFunction):
-    """out = max(a, b) elementwise;  the gradient goes to the larger (half each on ties)."""
+    """out = max(a, b) elementwise;  the gradient goes to the larger (half each on ties),
+    the smaller gets 0 put in its place (not g * 0: an infinite g would give nan)."""
 
     node_name = "MaximumBackward0"
     pick = "maximum"
@@ -74,8 +75,10 @@ class Maximum(BuiltinFunction):
     def backward(ctx, grad):
         b, a = ctx.saved_tensors
         a_wins = (a > b) if ctx._function_cls.pick == "maximum" else (a < b)
-        share_a = a_wins + (a == b) * 0.5
-        return (grad * share_a).sum_to_size(a.shape), (grad * (1 - share_a)).sum_to_size(b.shape)
+        b_wins = (a < b) if ctx._function_cls.pick == "maximum" else (a > b)
+        shared = where(a == b, grad / 2, grad)
+        return (shared.masked_fill(b_wins, 0).sum_to_size(a.shape),
+                shared.masked_fill(a_wins, 0).sum_to_size(b.shape))
 
 
 class Minimum(Maximum):

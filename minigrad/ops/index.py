@@ -7,6 +7,7 @@ import numpy as np
 
 from .. import backend
 from .builtin import BuiltinFunction
+from .arithmetic import check_shapes_broadcast
 from .arithmetic import is_tensor
 from ._unrecorded import nothing_recorded
 from .shape import Unsqueeze
@@ -119,6 +120,29 @@ class IndexPutAccumulate(BuiltinFunction):
     @staticmethod
     def backward(ctx, grad):
         return Index.apply(grad, ctx.key), None, None
+
+
+class MaskedSelect(BuiltinFunction):
+    """out = the elements of x where mask is True, in order, as a vector (x and mask
+    broadcast);  dx = g put back at those places, zeros elsewhere (summed to x's shape)."""
+
+    node_name = "MaskedSelectBackward0"
+    nondifferentiable_args = (1,)          # the mask
+
+    @staticmethod
+    def forward(ctx, x, mask):
+        if mask.dtype.name != "bool":
+            raise RuntimeError("masked_select: expected BoolTensor for mask")
+        check_shapes_broadcast(mask.shape, x.shape)
+        xp = x._xp
+        shape = xp.broadcast_shapes(x.shape, mask.shape)
+        ctx.shape, ctx.key = x.shape, (xp.broadcast_to(mask._data, shape),)
+        ctx.full = shape
+        return x._new(xp.broadcast_to(x._data, shape)[ctx.key[0]])
+
+    @staticmethod
+    def backward(ctx, grad):
+        return IndexPutAccumulate.apply(grad, ctx.full, ctx.key).sum_to_size(ctx.shape), None
 
 
 def is_advanced(component):

@@ -9,6 +9,7 @@ from .builtin import InPlaceFunction
 from .arithmetic import Pow, PowTensor, _power, array_of, check_broadcast, check_sub, is_tensor
 from .combine import check_mask
 from .index import getitem, is_advanced, key_on_device, to_key
+from .shape import expanded_shape
 from .unary import _where_inside
 
 
@@ -185,6 +186,24 @@ class FillInplace(InPlaceFunction):
         return _zeros_like(grad), None
 
 
+class FillTensorInplace(InPlaceFunction):
+    """x.fill_(value), value a 0-dim tensor: x ← value everywhere;  dx = 0,  dvalue = sum(g)."""
+
+    node_name = "FillBackward3"
+
+    @staticmethod
+    def forward(ctx, x, value):
+        if value.ndim != 0:
+            raise RuntimeError("fill_ only supports 0-dimension value tensor but got tensor "
+                               f"with {value.ndim} dimensions.")
+        full = x._xp.full(x.shape, value.item(), dtype=x._data.dtype)
+        return _write_result(ctx, x, x.dtype, full)
+
+    @staticmethod
+    def backward(ctx, grad):
+        return _zeros_like(grad), grad.sum()
+
+
 def _zeros_like(grad):
     """PyTorch's zeros_like(grad): no history, so a double backward does not reach it."""
     return grad._new(grad._xp.zeros_like(grad._data))
@@ -248,7 +267,9 @@ class MaskedFillInplace(InPlaceFunction):
 
 
 class SetItem(InPlaceFunction):
-    """x[key] = value;  dx = g with zeros at key,  dvalue = g[key] summed to value's shape."""
+    """x[key] = value;  dx = g with zeros at key,  dvalue = g[key] summed to value's shape.
+    The overwritten elements' gradient is replaced by 0, not multiplied by it: an infinite
+    gradient reaching one (x.sqrt() at 0) gives 0, as in PyTorch, not inf * 0 = nan."""
 
     node_name = "torch::autograd::CopySlices"
     same_dtype = False          # a basic key writes with fill_/copy_, which cast the value
@@ -266,10 +287,12 @@ class SetItem(InPlaceFunction):
                 "Index put requires the source and destination dtypes match, got "
                 f"{dtypes.legacy_name(x.dtype)} for the destination and {dtypes.legacy_name(value.dtype)} for "
                 "the source.")
+        if is_tensor(value) and value.ndim:
+            _check_value_fits(value, x._data[key].shape, ctx._function_cls is IndexPut)
         x._write(array_of(value, x.dtype, x), x.dtype, key, bump=False)   # cast, as fill_/copy_
         ctx.mark_dirty(x)
-        ctx.kept = x._xp.ones(x.shape, dtype=bool)
-        ctx.kept[key] = False
+        ctx.written = x._xp.zeros(x.shape, dtype=bool)
+        ctx.written[key] = True
         return x
 
     @staticmethod
@@ -278,7 +301,27 @@ class SetItem(InPlaceFunction):
         if ctx.needs_input_grad[2]:
             grad_value = getitem(grad, ctx.index).sum_to_size(ctx.value_shape)
             grad_value = grad_value.to(ctx.value_device) if ctx.value_device else grad_value
-        return grad * grad._new(ctx.kept), None, grad_value
+        return grad.masked_fill(grad._new(ctx.written), 0.0), None, grad_value
+
+
+def _check_value_fits(value, target, advanced):
+    """PyTorch's checks that x[key] = value can broadcast the value to x[key]'s shape: an
+    index_put's, or (a basic key) an expand's after the value's leading 1s are dropped."""
+    shape = value.shape
+    while shape and shape[0] == 1:
+        shape = shape[1:]
+    if advanced:
+        if len(shape) > len(target) or any(a not in (1, b) for a, b in zip(
+                reversed(shape), reversed(target))):
+            raise RuntimeError(f"shape mismatch: value tensor of shape {list(value.shape)} "
+                               f"cannot be broadcast to indexing result of shape {list(target)}")
+    elif len(shape) > len(target):
+        raise RuntimeError(
+            f"expand(torch.{dtypes.legacy_name(value.dtype)}Tensor{{{list(shape)}}}, "
+            f"size={list(target)}): the number of sizes provided ({len(target)}) must be "
+            f"greater or equal to the number of dimensions in the tensor ({len(shape)})")
+    else:
+        expanded_shape(shape, target)
 
 
 class IndexPut(SetItem):

@@ -8,7 +8,7 @@ is caught by x's version counter).  Plus normal_ and uniform_, for initialising.
 """
 from .. import backend
 from .builtin import BuiltinFunction
-from . import activations, arithmetic, pieces, unary
+from . import activations, arithmetic, pieces, scatter, unary, updates
 from .inplace import _value_before, _write_result
 
 
@@ -37,7 +37,19 @@ LeakyReluInplace = _in_place(activations.LeakyRelu, "leaky_relu_", "LeakyReluBac
 ThresholdInplace = _in_place(activations.Threshold, "threshold_", "ThresholdBackward1")
 ClampMinInplace = _in_place(unary.ClampMin, "clamp_min_")
 ClampMaxInplace = _in_place(unary.ClampMax, "clamp_max_")
+ClampTensorInplace = _in_place(unary.ClampTensor, "clamp_")          # tensor bounds
 IndexFillInplace = _in_place(pieces.IndexFill, "index_fill_")
+IndexAddInplace = _in_place(scatter.IndexAddSource, "index_add_")
+HardtanhInplace = _in_place(activations.Hardtanh, "hardtanh_")
+ScatterInplace = _in_place(scatter.Scatter, "scatter_")
+ScatterValueInplace = _in_place(scatter.ScatterValue, "scatter_")
+ScatterAddInplace = _in_place(scatter.ScatterAddSource, "scatter_add_")
+AddcmulInplace = _in_place(updates.Addcmul, "addcmul_")
+AddcdivInplace = _in_place(updates.Addcdiv, "addcdiv_")
+LerpInplace = _in_place(updates.Lerp, "lerp_")
+LerpTensorInplace = _in_place(updates.LerpTensor, "lerp_")
+EluInplace = _in_place(activations.Elu, "elu_")
+DivRoundingInplace = _in_place(arithmetic.DivRounding, "div_")     # div_(rounding_mode=)
 
 
 class RandomFill(BuiltinFunction):

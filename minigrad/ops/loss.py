@@ -9,6 +9,7 @@ divides the incoming gradient by the number of terms averaged.
 from .. import dtypes
 from .builtin import BuiltinFunction
 from .arithmetic import DivScalar, check_broadcast
+from .combine import Where
 
 REDUCTIONS = ("mean", "sum", "none")
 
@@ -133,9 +134,12 @@ class MseLoss(BuiltinFunction):
 def check_nll_arguments(x, target, weight):
     """PyTorch's refusals, in its order: rows that do not match, a target that is not
     class indices (int64 or uint8), a weight per class of the wrong size or dtype."""
-    if x.ndim != 1 and x.ndim and target.ndim and x.shape[0] != target.shape[0]:
+    if not x.ndim:
+        raise ValueError("Expected 1 or more dimensions (got 0)")
+    rows = target.shape[0] if target.ndim else 0
+    if x.ndim != 1 and x.shape[0] != rows:
         raise ValueError(f"Expected input batch_size ({x.shape[0]}) to match target "
-                         f"batch_size ({target.shape[0]}).")
+                         f"batch_size ({rows}).")
     if x.ndim == 1 and target.ndim == 1 and target.shape[0] != 1:
         raise ValueError("For 1D input, 1D target must have size 1, but got target size: "
                          f"{target.shape[0]}")
@@ -228,3 +232,30 @@ class NllLossBackward(BuiltinFunction):
         grad_grad = NllLoss.apply(h, *ctx.loss.arguments) if ctx.needs_input_grad[0] else None
         grad_x = h._new(h._xp.zeros_like(h._data)) if ctx.needs_input_grad[1] else None
         return grad_grad, grad_x, None
+
+
+class SmoothL1Loss(BuiltinFunction):
+    """ℓ = (x - y)²/(2β) where |x - y| < β, else |x - y| - β/2  (β = 0: |x - y|);
+    dx = g·(x - y)/β where |x - y| < β, else g·sign(x - y);  dy = -dx."""
+
+    node_name = "SmoothL1LossBackward0"
+
+    @staticmethod
+    def forward(ctx, x, target, reduction="mean", beta=1.0):
+        check_broadcast(x, target)
+        ctx.reduction, ctx.beta = reduction, beta
+        ctx.save_for_backward(x, target)
+        d = abs(x._data - target._data)
+        losses = x._xp.where(d < beta, 0.5 * d * d / (beta or 1), d - 0.5 * beta)
+        ctx.count = max(losses.size, 1)
+        return _reduce(x, losses.astype(x._data.dtype, copy=False), reduction)
+
+    @staticmethod
+    def backward(ctx, grad):
+        x, target = ctx.saved_tensors
+        diff, g = x - target, _scaled(grad, ctx.reduction, ctx.count)
+        inner = diff.abs() < ctx.beta
+        both = g * Where.apply(inner, diff / (ctx.beta or 1), diff.sign())
+        grad_x = both.sum_to_size(x.shape) if ctx.needs_input_grad[0] else None
+        grad_target = (-both).sum_to_size(target.shape) if ctx.needs_input_grad[1] else None
+        return grad_x, grad_target, None, None

@@ -133,6 +133,18 @@ def lower_median(data, dim, skip_nan, xp):
     return xp.take_along_axis(order, xp.broadcast_to(xp.asarray(position), one_each), axis=dim)
 
 
+def refuse_bool(x, name):
+    """PyTorch's argmax and argmin refuse a bool tensor."""
+    if x.dtype is dtypes.bool:
+        raise RuntimeError(f"{name}(): does not support bool input")
+
+
+def _not_for_bool(x, kernel):
+    """PyTorch's error for a bool tensor given to a kernel without a bool version."""
+    if x.dtype is dtypes.bool:
+        raise NotImplementedError(f'"{kernel}" not implemented for \'Bool\'')
+
+
 class Median(Max):
     """out = the lower median of all elements (NaN if one is NaN);  dx = g shared evenly
     among the elements equal to it (Max's backward)."""
@@ -142,6 +154,7 @@ class Median(Max):
 
     @staticmethod
     def forward(ctx, x):
+        _not_for_bool(x, "median_cpu")
         data = x._data.reshape(-1)
         if data.size == 0:
             result = x._new(x._xp.asarray(float("nan"), dtype=x._data.dtype))
@@ -168,6 +181,7 @@ class MedianDim(MaxDim):
 
     @staticmethod
     def forward(ctx, x, dim, keepdim=False):
+        _not_for_bool(x, "median_out")
         dim = normalize_dim(dim, x.ndim)
         data = x._data.reshape(x.shape or (1,))
         chosen = lower_median(data, dim, ctx._function_cls.skip_nan, x._xp)
@@ -182,6 +196,7 @@ class Kthvalue(MaxDim):
 
     @staticmethod
     def forward(ctx, x, k, dim=-1, keepdim=False):
+        _not_for_bool(x, "kthvalue_cpu")
         dim = normalize_dim(dim, x.ndim)
         data = x._data.reshape(x.shape or (1,))
         if not 1 <= k <= data.shape[dim]:
@@ -223,3 +238,27 @@ class NanmedianDim(MedianDim):
 
     node_name = "NanmedianBackward1"
     skip_nan = True
+
+
+class Unique(BuiltinFunction):
+    """values = the distinct elements of x, sorted (with, when asked, the place of each
+    element of x among them and how often each occurs);  no derivative: PyTorch records
+    the node and refuses to run its backward."""
+
+    node_name = "Unique2Backward0"
+
+    @staticmethod
+    def forward(ctx, x, return_inverse, return_counts):
+        values, inverse, counts = x._xp.unique(x._data, return_inverse=True,
+                                               return_counts=True)
+        outputs = [x._new(values)]
+        if return_inverse:
+            outputs.append(x._new(inverse.reshape(x.shape).astype(x._xp.int64)))
+        if return_counts:
+            outputs.append(x._new(counts.astype(x._xp.int64)))
+        ctx.mark_non_differentiable(*outputs[1:])
+        return tuple(outputs) if len(outputs) > 1 else outputs[0]
+
+    @staticmethod
+    def backward(ctx, *grads):
+        raise NotImplementedError("the derivative for '_unique2' is not implemented.")

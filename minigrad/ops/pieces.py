@@ -309,6 +309,8 @@ class Roll(BuiltinFunction):
         if dims and len(shifts) != len(dims):
             raise RuntimeError(f"shifts and dimensions must align. shifts: {len(shifts)}, "
                                f"dims:{len(dims)}")
+        if dims and not x.ndim:
+            raise IndexError(f"Dimension specified as {dims[0]} but tensor has no dimensions")
         ctx.shifts, ctx.dims = shifts, tuple(normalize_dim(d, x.ndim) for d in dims)
         data = x._xp.roll(x._data, shifts if dims else shifts[0], ctx.dims or None)
         return x._new(data)

@@ -46,6 +46,15 @@ class SumDim(Sum):
     node_name = "SumBackward1"
 
 
+def cast_for_mean(x, dtype):
+    """mean(dtype=...)'s input: x in that dtype, which must be a floating one."""
+    if not dtype.is_floating_point:
+        raise RuntimeError(
+            "mean(): could not infer output dtype. Optional dtype must be either a floating "
+            f"point or complex dtype. Got: {dtypes.legacy_name(dtype)}")
+    return x.to(dtype)
+
+
 class Mean(BuiltinFunction):
     """out = mean of x over `dim`;  dx = g / n, broadcast back."""
 

@@ -143,7 +143,8 @@ class Permute(BuiltinFunction):
 
     @staticmethod
     def forward(ctx, x, dims):
-        dims = tuple(normalize_dim(d, x.ndim) for d in dims)
+        if len(dims) == x.ndim:
+            dims = tuple(normalize_dim(d, x.ndim) for d in dims)
         if len(dims) == x.ndim and len(set(dims)) < len(dims):
             raise RuntimeError("permute(): duplicate dims are not allowed.")
         if sorted(dims) != list(range(x.ndim)):
@@ -170,11 +171,12 @@ class Squeeze(BuiltinFunction):
         if dim is None:
             ctx.removed = [d for d, s in enumerate(x.shape) if s == 1]
             return x._view(x._data.reshape([s for s in x.shape if s != 1]))
-        dim = normalize_dim(dim, x.ndim)
-        ctx.removed = [dim] if x.ndim and x.shape[dim] == 1 else []
+        dims = {normalize_dim(d, x.ndim) for d in (dim if isinstance(dim, (tuple, list)) else
+                                                       (dim,))}
+        ctx.removed = sorted(d for d in dims if x.ndim and x.shape[d] == 1)
         if not ctx.removed:
             return x._view(x._data)
-        return x._view(x._data.squeeze(dim))
+        return x._view(x._data.squeeze(tuple(ctx.removed)))
 
     @staticmethod
     def backward(ctx, grad):
@@ -187,6 +189,12 @@ class SqueezeDim(Squeeze):
     """squeeze(dim) (PyTorch names this node SqueezeBackward1)."""
 
     node_name = "SqueezeBackward1"
+
+
+class SqueezeDims(Squeeze):
+    """squeeze((dim, ...)) (SqueezeBackward2)."""
+
+    node_name = "SqueezeBackward2"
 
 
 class Unsqueeze(BuiltinFunction):
@@ -204,6 +212,28 @@ class Unsqueeze(BuiltinFunction):
         return grad.squeeze(ctx.dim), None
 
 
+def expanded_shape(old, shape):
+    """The shape expand(shape) gives a tensor of shape `old` (-1 keeps a size); PyTorch's
+    error where a size that is not 1 would have to change."""
+    lead, target = len(shape) - len(old), list(shape)
+    for i, size in enumerate(target):
+        if i < lead and size == -1:
+            raise RuntimeError(f"The expanded size of the tensor (-1) isn't allowed in a "
+                               f"leading, non-existing dimension {i}")
+        if size < -1:
+            raise RuntimeError(f"numel: integer multiplication overflow. minigrad hint: the "
+                               f"size {size} at dim {i} is negative; -1 keeps a dim's size.")
+    for i, size in enumerate(old):
+        if target[lead + i] == -1:
+            target[lead + i] = size
+        elif size != 1 and size != target[lead + i]:
+            raise RuntimeError(
+                f"The expanded size of the tensor ({target[lead + i]}) must match the "
+                f"existing size ({size}) at non-singleton dimension {lead + i}.  Target "
+                f"sizes: {list(shape)}.  Tensor sizes: {list(old)}")
+    return tuple(target)
+
+
 class Expand(BuiltinFunction):
     """out = x broadcast to `shape` (a view, no copy);  dx = g summed back to x's shape."""
 
@@ -217,16 +247,8 @@ class Expand(BuiltinFunction):
                 f"expand({_type_str(x)}{{{list(old)}}}, size={list(shape)}): the number "
                 f"of sizes provided ({len(shape)}) must be greater or equal to the number of "
                 f"dimensions in the tensor ({len(old)})")
-        lead, target = len(shape) - len(old), list(shape)     # lead: new leading dims
-        for i, size in enumerate(old):
-            if target[lead + i] == -1:           # -1 keeps the size
-                target[lead + i] = size
-            elif size != 1 and size != target[lead + i]:
-                raise RuntimeError(
-                    f"The expanded size of the tensor ({target[lead + i]}) must match the "
-                    f"existing size ({size}) at non-singleton dimension {lead + i}.  Target "
-                    f"sizes: {list(shape)}.  Tensor sizes: {list(old)}")
-        ctx.shape, target = x.shape, tuple(target)
+        lead, target = len(shape) - len(old), expanded_shape(old, shape)   # lead: new dims
+        ctx.shape = x.shape
         if target[:lead] == (1,) * lead and target[lead:] == old:
             return x._view(x._data[(None,) * lead + (Ellipsis,)])   # nothing repeated: writable
         return x._view(x._xp.broadcast_to(x._data, target))
@@ -268,3 +290,44 @@ class ToCopy(BuiltinFunction):
     @staticmethod
     def backward(ctx, grad):
         return grad.to(dtype=ctx.dtype, device=ctx.device), None, None
+
+
+class ConstantPad(BuiltinFunction):
+    """out = x surrounded by `value`: pad = (before, after) for the last dim, then for
+    the dim before it ... (a negative amount cuts);  dx = g's part where x was."""
+
+    node_name = "ConstantPadNdBackward0"
+
+    @staticmethod
+    def forward(ctx, x, pad, value=0):
+        if len(pad) % 2:
+            raise RuntimeError("Padding length must be divisible by 2")
+        if len(pad) // 2 > x.ndim:
+            raise RuntimeError("Padding length should be less than or equal to two times the "
+                               f"input dimension but got padding length {len(pad)} and input "
+                               f"of dimension {x.ndim}")
+        amounts = [(0, 0)] * (x.ndim - len(pad) // 2) + \
+            [(pad[i], pad[i + 1]) for i in reversed(range(0, len(pad), 2))]
+        ctx.inside = tuple(slice(max(b, 0), n + max(b, 0) + min(b, 0) + min(a, 0))
+                           for (b, a), n in zip(amounts, x.shape))
+        ctx.cut = tuple(slice(-min(b, 0), n + min(a, 0) if a < 0 else None)
+                        for (b, a), n in zip(amounts, x.shape))
+        ctx.shape = x.shape
+        shape = tuple(n + b + a for (b, a), n in zip(amounts, x.shape))
+        out = x._xp.full(shape, value, dtype=x._data.dtype)
+        out[ctx.inside] = x._data[ctx.cut]
+        return x._new(out)
+
+    @staticmethod
+    def backward(ctx, grad):
+        part = grad[ctx.inside]
+        return ConstantPad.apply(part, _undo(ctx.cut, ctx.shape), 0), None, None
+
+
+def _undo(cut, shape):
+    """The pad that puts back, as zeros, what a negative pad cut."""
+    pad = []
+    for piece, n in reversed(list(zip(cut, shape))):
+        stop = n if piece.stop is None else piece.stop
+        pad += [piece.start, n - stop]
+    return tuple(pad)

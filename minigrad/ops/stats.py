@@ -126,6 +126,9 @@ class Logsumexp(BuiltinFunction):
 
     @staticmethod
     def forward(ctx, x, dim, keepdim=False):
+        if isinstance(dim, (tuple, list)) and not dim and x.ndim:     # PyTorch's own failure
+            raise RuntimeError(f"output with shape [] doesn't match the broadcast shape "
+                               f"{[1] * x.ndim}")
         ctx.shape, ctx.keepdim, ctx.dims = x.shape, keepdim, normalize_dims(dim, x.ndim)
         xp = x._xp
         data = x._data if x.dtype.is_floating_point else x._data.astype(
@@ -299,3 +302,45 @@ def _mean_backward(ctx, grad):
     """PyTorch's mean_backward: g spread back over the reduced dims, / n."""
     count = math.prod(ctx.shape[d] for d in ctx.dims)
     return _unreduce(grad, ctx.shape, ctx.dims, ctx.keepdim) / count
+
+
+
+class Cumprod(BuiltinFunction):
+    """out[i] = Π_{j≤i} x[j] along dim;  dx[j] = Σ_{i≥j} g[i]·Π_{k≤i, k≠j} x[k], which is
+    Σ_{i≥j} g[i]·out[i] / x[j] when x has no zero."""
+
+    node_name = "CumprodBackward0"
+
+    @staticmethod
+    def forward(ctx, x, dim):
+        ctx.dim = normalize_dim(dim, x.ndim)
+        data = _int64_if_integral(x)
+        result = x._new(data.cumprod(axis=ctx.dim) if x.ndim else data.copy())
+        ctx.save_for_backward(x, result)
+        return result
+
+    @staticmethod
+    def backward(ctx, grad):
+        x, out = ctx.saved_tensors
+        if not grad.ndim:
+            return grad, None
+        if bool((x != 0).all()):
+            return (grad * out).flip(ctx.dim).cumsum(ctx.dim).flip(ctx.dim) / x, None
+        return _cumprod_grad_with_zeros(grad, x, ctx.dim), None
+
+
+def _cumprod_grad_with_zeros(grad, x, dim):
+    """dx[j] = Σ_{i≥j} g[i]·Π_{k≤i, k≠j} x[k], term by term (x has a zero: no division)."""
+    from .combine import Stack
+    xs, gs = x.unbind(dim), grad.unbind(dim)
+    result = []
+    for j in range(len(xs)):
+        before = gs[j] * 0 + 1
+        for k in range(j):
+            before = before * xs[k]
+        total, running = gs[j] * before, before
+        for i in range(j + 1, len(xs)):
+            running = running * xs[i]
+            total = total + gs[i] * running
+        result.append(total)
+    return Stack.apply(dim, *result)

@@ -6,7 +6,7 @@ sigmoid, relu, sqrt) save the result; the others save their input.
 
 from .. import dtypes
 from .builtin import BuiltinFunction
-from .arithmetic import is_tensor
+from .arithmetic import check_shapes_broadcast, is_tensor
 from ._unrecorded import nothing_recorded
 from .arithmetic import _sum_to
 from .combine import Where
@@ -317,6 +317,9 @@ class ClampTensor(BuiltinFunction):
 
     @staticmethod
     def forward(ctx, x, low=None, high=None):
+        for bound in (low, high):
+            if bound is not None:
+                check_shapes_broadcast(x.shape, bound.shape)
         ctx.save_for_backward(x, low, high)
         data = x._data
         if low is not None:

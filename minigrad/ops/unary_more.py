@@ -229,3 +229,38 @@ class RoundDecimals(BuiltinFunction):
     def backward(ctx, grad):
         return grad._new(grad._xp.zeros_like(grad._data)), None
 
+
+
+class Rsqrt(BuiltinFunction):
+    """out = 1 / √x;  dx = -g·out³ / 2."""
+
+    node_name = "RsqrtBackward0"
+
+    @staticmethod
+    def forward(ctx, x):
+        result = x._new(1 / x._xp.sqrt(_float_data(x)))
+        ctx.save_for_backward(result)
+        return result
+
+    @staticmethod
+    def backward(ctx, grad):
+        (result,) = ctx.saved_tensors
+        return -0.5 * grad * result * result * result
+
+
+class NanToNum(BuiltinFunction):
+    """out = x with nan, inf and -inf replaced (by 0 and the dtype's largest and smallest
+    numbers unless given);  dx = g where x is finite, 0 elsewhere."""
+
+    node_name = "NanToNumBackward0"
+
+    @staticmethod
+    def forward(ctx, x, nan=0.0, posinf=None, neginf=None):
+        ctx.save_for_backward(x)
+        return x._new(x._xp.nan_to_num(x._data, nan=0.0 if nan is None else nan, posinf=posinf,
+                                        neginf=neginf))
+
+    @staticmethod
+    def backward(ctx, grad):
+        (x,) = ctx.saved_tensors
+        return Where.apply(x.isfinite(), grad, grad * 0), None, None, None

@@ -14,7 +14,8 @@ from .builtin import InPlaceFunction
 
 class CopySlices(InPlaceFunction):
     """base with the elements at flat positions `flat` replaced by `value`;
-    dbase = g with zeros at flat,  dvalue = g at flat."""
+    dbase = g with zeros at flat (put there, not multiplied in: inf * 0 is nan),
+    dvalue = g at flat."""
 
     node_name = "torch::autograd::CopySlices"
 
@@ -28,10 +29,10 @@ class CopySlices(InPlaceFunction):
 
     @staticmethod
     def backward(ctx, grad):
-        kept = grad._xp.ones(grad.shape, dtype=bool)
-        kept[_flat_key(grad, ctx.flat)] = False
+        written = grad._xp.zeros(grad.shape, dtype=bool)
+        written[_flat_key(grad, ctx.flat)] = True
         grad_value = AsStrided.apply(grad, ctx.flat) if ctx.needs_input_grad[2] else None
-        return grad * grad._new(kept), None, grad_value
+        return grad.masked_fill(grad._new(written), 0.0), None, grad_value
 
 
 class AsStrided(InPlaceFunction):

@@ -305,6 +305,9 @@ def _write_nbgrader_course(source, folder, lang):
     for path, status in written:
         print(say(lang, f"nbgrader_{status}" if status != nbgrader.ADDED else status,
                   path=_relative(path)))
+    config = folder / nbgrader.CONFIG
+    if "minigrad.tutor.grading.SandboxedGrading" not in config.read_text(encoding="utf-8"):
+        print(say(lang, "nbgrader_unsandboxed", path=_relative(config)), file=sys.stderr)
     print(say(lang, "nbgrader_next", folder=_relative(folder), assignment=assignments[0]))
     return 0
 

@@ -53,8 +53,12 @@ MESSAGES = {
         "nbgrader_unchanged": "  unchanged {path}",
         "nbgrader_next": ("Then, in {folder} (see docs/teaching.md, \"Grading with nbgrader\"):\n"
                           "  nbgrader generate_assignment {assignment}\n"
-                          "  nbgrader autograde {assignment}\n"
+                          "  nbgrader autograde {assignment}   "
+                          "# each submission in a sandbox: apt-get install bubblewrap\n"
                           "  nbgrader export"),
+        "nbgrader_unsandboxed": ("{path} grades without the sandbox (an older minigrad wrote it): "
+                                 "student code would run on your account. Delete it and run this "
+                                 "again."),
         "lang_name": "English",
     },
     "zh": {
@@ -102,8 +106,11 @@ MESSAGES = {
         "nbgrader_unchanged": "  未改动  {path}",
         "nbgrader_next": ("接下来在 {folder} 里运行（详见 docs/teaching.md 的 “Grading with nbgrader” 一节）：\n"
                           "  nbgrader generate_assignment {assignment}\n"
-                          "  nbgrader autograde {assignment}\n"
+                          "  nbgrader autograde {assignment}   "
+                          "# 每份作业都在沙箱中运行：apt-get install bubblewrap\n"
                           "  nbgrader export"),
+        "nbgrader_unsandboxed": ("{path} 评分时不使用沙箱（由旧版 minigrad 写入）：学生的代码会以你的账户运行。"
+                                 "请删掉它，再运行一次这个命令。"),
         "lang_name": "中文",
     },
 }

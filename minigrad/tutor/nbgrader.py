@@ -32,11 +32,39 @@ CONFIG_TEXT = '''\
 # Run nbgrader in this folder; docs/teaching.md ("Grading with nbgrader") has the commands.
 c = get_config()  # noqa: F821 (nbgrader defines it)
 
-c.CourseDirectory.course_id = "minigrad"
+# One course per language: the two can share a hub's exchange (and a student's home folder,
+# with c.Exchange.path_includes_course = True) without their assignments meeting.
+c.CourseDirectory.course_id = "minigrad-{lang}"
 # The stub that replaces an answer in the released notebook, as minigrad's student notebooks have it.
-c.ClearSolutions.code_stub = {"python": "# YOUR CODE HERE\\nraise NotImplementedError()"}
-# Seconds a cell may run while autograding (lesson 11 trains a small network).
-c.Execute.timeout = 300
+c.ClearSolutions.code_stub = {{"python": "# YOUR CODE HERE\\nraise NotImplementedError()"}}
+
+# Autograde puts back the teacher's cells (their nbgrader flags, deleted locked cells), then
+# runs each submission in a sandbox (bubblewrap) and scores its checks from outside it:
+# minigrad's steps, in nbgrader's own lists (minigrad.tutor.grading).
+c.Autograde.sanitize_preprocessors = [
+    "nbgrader.preprocessors.ClearOutput",
+    "nbgrader.preprocessors.DeduplicateIds",
+    "nbgrader.preprocessors.OverwriteKernelspec",
+    "minigrad.tutor.grading.RestoreCells",
+    "nbgrader.preprocessors.OverwriteCells",
+    "nbgrader.preprocessors.CheckCellMetadata",
+]
+c.Autograde.autograde_preprocessors = [
+    "minigrad.tutor.grading.SandboxedGrading",
+    "nbgrader.preprocessors.IgnorePattern",
+    "nbconvert.preprocessors.ClearMetadataPreprocessor",
+    "nbgrader.preprocessors.LimitOutput",
+    "nbgrader.preprocessors.SaveAutoGrades",
+    "nbgrader.preprocessors.AssignLatePenalties",
+    "nbgrader.preprocessors.CheckCellMetadata",
+]
+# A graded cell a student deleted comes back, and is run and scored.
+c.OverwriteCells.add_missing_cells = True
+# Seconds a cell may run (a check gives the answer 5 s more, twice); "none" runs without
+# a sandbox (only inside a container made for grading: docs/teaching.md).
+c.SandboxedGrading.sandbox = "bwrap"
+c.SandboxedGrading.cell_timeout = 10
+c.SandboxedGrading.cell_timeouts = {{"11-capstone": 30}}
 '''
 STUB = re.compile(r"^([ \t]*)# YOUR CODE HERE\n\1raise NotImplementedError\(\)$", re.MULTILINE)
 ADDED, UNCHANGED, KEPT = "added", "unchanged", "kept"
@@ -85,7 +113,7 @@ def write_course(lessons_dir, folder, lang):
     <lang>/NN-slug.ipynb and <lang>/solutions/); returns [(path, ADDED, UNCHANGED or KEPT)]."""
     folder = pathlib.Path(folder)
     lessons = pathlib.Path(lessons_dir) / lang
-    written = [_write_new(folder / CONFIG, CONFIG_TEXT)]
+    written = [_write_new(folder / CONFIG, CONFIG_TEXT.format(lang=lang))]
     for student in sorted(lessons.glob("[0-9][0-9]-*.ipynb")):
         worked = lessons / "solutions" / student.name
         if not worked.exists():                   # the course index: nothing to grade

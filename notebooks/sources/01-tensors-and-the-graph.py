@@ -66,8 +66,8 @@ from minigrad.lessons import say
 # 这样我们才能回头追问：这个张量变一点，结果会跟着变多少？
 
 # %%
-x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
-w = torch.tensor(2.0, requires_grad=True)
+x = torch.tensor([1.0, 1.5, 2.0], requires_grad=True)
+w = torch.tensor(0.5, requires_grad=True)
 print(x)
 print(x.shape, x.dtype, x.requires_grad)
 
@@ -227,8 +227,8 @@ minigrad.viz.graph(y, names={"x": x, "w": w, "y": y})
 # 而此时反向传播还一步都没有运行。
 
 # %% tags=["nbval-ignore-output"]
-x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
-w = torch.tensor(2.0, requires_grad=True)
+x = torch.tensor([1.0, 1.5, 2.0], requires_grad=True)
+w = torch.tensor(0.5, requires_grad=True)
 with minigrad.viz.record() as trace:
     z = x * w
     y = z.exp().sum()

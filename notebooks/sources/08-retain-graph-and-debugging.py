@@ -103,10 +103,9 @@ print("x.grad =", x.grad)
 # %%
 x = torch.tensor([1.0, 2.0], requires_grad=True)
 y = (x.exp() * x).sum()
-print(f"{'':>4}  x.grad")
 for step in range(1, 4):
     y.backward(retain_graph=True)
-    print(f"{step:>4}  {x.grad.tolist()}")
+    print(step, "x.grad =", x.grad)
 
 # %% [markdown] lang="en"
 # Compare with the replay above: one backward with `retain_graph=True`, then one without. In the

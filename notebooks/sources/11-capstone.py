@@ -276,7 +276,7 @@ plt.show()
 # 用另一种算法再算一遍梯度，逐个比较每个参数的梯度。这里的另一种算法是 minigrad 的内置运算
 # （`builtin_linear`），而且用 float64 计算：它既不用你写的 Function，也没有 float32 的舍入误差。
 
-# %%
+# %% tags=["nbval-ignore-output"]
 def gradients(layer, dtype):
     # one forward and backward from the trained weights, in `dtype`  # zh: 从训练好的权重出发，用 `dtype` 做一次前向和反向传播
     weights = {name: p.detach().to(dtype).requires_grad_() for name, p in params.items()}
@@ -286,11 +286,16 @@ def gradients(layer, dtype):
 
 yours = gradients(linear, torch.float32)
 second = gradients(builtin_linear, torch.float64)
+differences = {name: np.abs(yours[name] - second[name]).max() for name in params}
 print(f"linear = {linear.__name__}")
 print(f"{'param':6} {'shape':10} {'max |difference|':>17}")
 for name in params:
-    difference = np.abs(yours[name] - second[name]).max()
-    print(f"{name:6} {str(yours[name].shape):10} {difference:17.2e}")
+    print(f"{name:6} {str(yours[name].shape):10} {differences[name]:17.2e}")
+
+# %%
+# the digits above are rounding, a little different on every machine; the verdict is not  # zh: 上面的具体数字是舍入误差，每台机器上都略有不同；结论则处处一样
+print(say("every max |difference| below 1e-6:", "每个最大差异都小于 1e-6："),
+      all(difference < 1e-6 for difference in differences.values()))
 
 # %% [markdown] lang="en"
 # Differences around 1e-7 and below are float32 rounding. Anything larger points at a formula —
@@ -350,29 +355,32 @@ else:
 # %% [markdown] lang="en"
 # ## Read the code
 #
-# minigrad's own `F.linear` computes what your `Linear` Function does, as two recorded ops
-# (`matmul`, then `+`) instead of one Function. `cross_entropy` ends in `NllLoss`, a Function like
-# yours: read its math docstring first, then its backward, which is itself an op
-# (`NllLossBackward`), so that the gradient can be differentiated again.
+# minigrad's own `F.linear` computes what your `Linear` Function does. For a 2-d input with a
+# bias it calls one Function, `Addmm` (bias + input @ weightᵀ), whose node PyTorch names
+# `AddmmBackward0` too (other inputs are first flattened to 2-d, or multiplied with `matmul` and
+# then added to the bias). `cross_entropy` ends in `NllLoss`, a Function like yours. Read each
+# math docstring first, then the backward, which is itself made of ops (`NllLoss`'s is
+# `NllLossBackward`), so that the gradient can be differentiated again.
 #
 # Then the question below the code: answer it from what you read, before you try it.
 
 # %% [markdown] lang="zh"
 # ## 读源码
 #
-# minigrad 自带的 `F.linear` 算的正是你的 `Linear` Function 所算的东西，只不过由两个会被记录的运算
-# （先 `matmul`，再 `+`）组合而成，而不是单独一个 Function。`cross_entropy` 的最后一步是 `NllLoss`，
-# 它和你写的一样是一个 Function：先读它的数学文档字符串，再读它的 backward——backward 本身也是一个运算
-# （`NllLossBackward`），所以得到的梯度还能继续求导。
+# minigrad 自带的 `F.linear` 算的正是你的 `Linear` Function 所算的东西。对带偏置的二维输入，它只调用
+# 一个 Function——`Addmm`（偏置 + 输入 @ 权重ᵀ），PyTorch 也把这个节点叫作 `AddmmBackward0`（其他形状
+# 的输入要么先展平成二维，要么先用 `matmul` 相乘、再加上偏置）。`cross_entropy` 的最后一步是 `NllLoss`，
+# 它也和你写的一样是一个 Function。两者都先读数学文档字符串，再读 backward——backward 本身也由运算组成
+# （`NllLoss` 的是 `NllLossBackward`），所以得到的梯度还能继续求导。
 #
 # 然后回答代码下面的问题：先根据你读到的代码作答，再动手验证。
 
 # %% tags=["nbval-ignore-output"]
 from minigrad.lessons import show_source
-from minigrad.nn.functional import linear
+from minigrad.ops.linalg import Addmm
 from minigrad.ops.loss import NllLoss
 
-show_source(linear, NllLoss)
+show_source(Addmm, NllLoss)
 
 # %% tags=["nbval-ignore-output"]
 from minigrad.lessons import ask

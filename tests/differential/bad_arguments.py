@@ -2,11 +2,11 @@
 
 A seeded generator takes a valid call of minigrad's public API (a top-level function,
 a Tensor method or operator, an nn.functional function, autograd.grad/backward) and
-spoils one argument: a wrong type (None, a string, a list, a float for an int, a dtype),
-a tensor of the wrong shape or dtype, an empty or 0-dim tensor, NaN or inf, a huge or
-negative size, a missing argument or an unknown keyword.  Each call runs under PyTorch
-and under minigrad (the same numbers: tensors are built from one numpy array), with a
-time limit, and is sorted into one outcome:
+spoils one argument: a wrong type (None, a string, a list, a float for an int, a dtype,
+a numpy array), a tensor of the wrong shape or dtype, an empty or 0-dim tensor, NaN or
+inf, a huge or negative size, a missing argument or an unknown keyword.  Each call runs
+under PyTorch and under minigrad (the same numbers: tensors are built from one numpy
+array), with a time limit, and is sorted into one outcome:
 
 - ``same``: both raise the same builtin exception type, and minigrad's message holds
   the key words of PyTorch's (its words of four letters or more, less common ones such
@@ -46,6 +46,7 @@ TIME_LIMIT = 10.0         # seconds a call may take under either library
 # ("list", [spec, ...])                a Python list of built arguments
 # ("dtype", name)                      T.float32 ...
 # ("fn", name)                         a small callable (for hooks)
+# ("np", shape)                        a float32 numpy array
 # ("out", ...)                         the call's own result of an earlier step (not used)
 # anything else                        itself (numbers, strings, None, tuples, lists)
 
@@ -74,6 +75,8 @@ def build(T, spec, seed):
         return getattr(T, spec[1])
     if isinstance(spec, tuple) and spec and spec[0] == "fn":
         return lambda *args: None
+    if isinstance(spec, tuple) and spec and spec[0] == "np":
+        return np.random.default_rng(seed).uniform(0.5, 1.5, spec[1]).astype(np.float32)
     return spec
 
 
@@ -87,6 +90,8 @@ def show(spec):
         return f"T.{spec[1]}"
     if isinstance(spec, tuple) and spec and spec[0] == "fn":
         return "lambda *a: None"
+    if isinstance(spec, tuple) and spec and spec[0] == "np":
+        return f"np.array{spec[1]}"
     return repr(spec)
 
 
@@ -102,6 +107,7 @@ T2G = tensor_spec((2, 3), requires_grad=True)
 INT = tensor_spec((2, 3), "int64")
 IDX = tensor_spec((2,), "int64")
 BOOL = tensor_spec((2, 3), "bool")
+SRC = tensor_spec((2, 2), requires_grad=True)
 
 API = [
     # top-level functions
@@ -177,6 +183,37 @@ API = [
     ("F", "binary_cross_entropy", [tensor_spec((2, 3)), tensor_spec((2, 3))], {}, ()),
     ("F", "leaky_relu", [T2, 0.1], {}, ()), ("F", "one_hot", [IDX, 3], {}, ("sizes",)),
     ("F", "gelu", [T2], {}, ()), ("F", "silu", [T2], {}, ()),
+    # what code written for PyTorch also calls (reductions, selection, comparisons, the
+    # arithmetic of optimizer steps, more of nn.functional)
+    ("T", "diag", [SQ], {}, ()), ("T", "amax", [T2, 1], {}, ()), ("T", "amin", [T2, 1], {}, ()),
+    ("T", "topk", [T2, 2], {}, ()), ("T", "sort", [T2, 1], {}, ()),
+    ("T", "argsort", [T2, 1], {}, ()), ("T", "round", [T2], {}, ()),
+    ("T", "unbind", [T2, 1], {}, ()), ("T", "all", [BOOL, 1], {}, ()),
+    ("T", "any", [BOOL], {}, ()), ("T", "median", [T2, 1], {}, ()),
+    ("T", "kthvalue", [T2, 1, 1], {}, ()), ("T", "cross", [SQ, SQ], {"dim": 1}, ()),
+    ("T", "addcmul", [T2, T2, T2], {"value": 0.5}, ()), ("T", "lerp", [T2, T2, 0.5], {}, ()),
+    ("T", "isclose", [T2, T2], {}, ()), ("T", "eq", [T2, T2], {}, ()),
+    ("T", "logical_and", [BOOL, BOOL], {}, ()), ("T", "masked_select", [T2, BOOL], {}, ()),
+    ("T", "nonzero", [T2], {}, ()), ("T", "repeat_interleave", [T2, 2], {"dim": 0}, ()),
+    ("T", "scatter_add", [T2, 1, INT, T2], {}, ()), ("T", "index_add", [T2, 1, IDX, SRC], {}, ()),
+    ("T", "clamp_min", [T2, 0.5], {}, ()), ("T", "rsqrt", [T2], {}, ()),
+    ("T", "cumprod", [T2, 1], {}, ()), ("T", "movedim", [T2, 0, 1], {}, ()),
+    ("T", "broadcast_to", [VEC, (2, 3)], {}, ()), ("T", "take_along_dim", [T2, INT, 1], {}, ()),
+    ("T", "mean", [T2], {"dtype": ("dtype", "float64")}, ()),
+    ("T", "div", [T2, T2], {"rounding_mode": "floor"}, ()),
+    ("T", "einsum", ["ij,jk->ik", SQ, SQ], {}, ()),
+    ("method", "mean", [T2, 1], {"dtype": ("dtype", "float64")}, ()),
+    ("method", "div", [T2, T2], {"rounding_mode": "trunc"}, ()),
+    ("method", "index_add_", [T2, 1, IDX, SRC], {}, ()),
+    ("method", "scatter_", [T2, 1, INT, T2], {}, ()), ("method", "addcmul_", [T2, T2, T2], {}, ()),
+    ("method", "topk", [T2, 2], {}, ()), ("method", "diag", [SQ], {}, ()),
+    ("method", "masked_select", [T2, BOOL], {}, ()), ("method", "amax", [T2, 0], {}, ()),
+    ("F", "softplus", [T2], {}, ()), ("F", "elu", [T2], {}, ()), ("F", "hardtanh", [T2], {}, ()),
+    ("F", "l1_loss", [T2, T2], {}, ()), ("F", "smooth_l1_loss", [T2, T2], {}, ()),
+    ("F", "binary_cross_entropy_with_logits", [T2, T2], {}, ()),
+    ("F", "logsigmoid", [T2], {}, ()), ("F", "normalize", [T2], {}, ()),
+    ("F", "pad", [T2, (1, 1)], {}, ()), ("F", "cosine_similarity", [T2, T2], {}, ()),
+    ("F", "tanh", [T2], {}, ()), ("F", "sigmoid", [T2], {}, ()),
     # autograd
     ("autograd", "grad", [T2G, T2G], {"grad_outputs": T2, "allow_unused": True}, ()),
     ("autograd", "backward", [T2G, T2], {}, ()),
@@ -193,6 +230,7 @@ BAD_VALUES = [
                                                        "a bool tensor"),
     (tensor_spec((0,)), "an empty tensor"), (tensor_spec(()), "a 0-dim tensor"),
     (tensor_spec((2, 3), "float64"), "a float64 tensor"), ({}, "a dict"),
+    (("np", (2, 3)), "a numpy array"),
 ]
 HUGE = (10 ** 10, -10 ** 10)
 

@@ -2260,7 +2260,7 @@ def _setitem_tensor(T, rec, name, size, index):
     x = T.ones(*size, requires_grad=True)
     y = x + 2
     y_version = y._version
-    value = x.new_full(x[index].size(), 7)
+    value = x.new(x[index].size()).fill_(7)
     value.requires_grad = True
     y[index] = value
     changed = y._version != y_version
@@ -2524,12 +2524,22 @@ def case_detach_then_inplace_raises_in_autograd(T, rec):
 
 
 def case_type_conversions(T, rec):
-    # the dtype half of the test (the legacy tensor type classes such as
-    # torch.FloatTensor and the CUDA half are outside minigrad's surface)
+    # (without the CUDA half)
     x = _randn(T, 5, 5)
+    rec("float is FloatTensor", isinstance(x.float(), T.FloatTensor))
+    rec("int is IntTensor", isinstance(x.int(), T.IntTensor))
     for dtype in (T.double, T.float, T.int, T.uint8):
         y = T.tensor(np.random.default_rng(0).integers(0, 5, (5, 5))).to(dtype)
         rec(f"type_as {str(dtype).split('.')[-1]}", (x.type_as(y).dtype == dtype, x.type_as(y)))
+    for t in (T.DoubleTensor, T.FloatTensor, T.IntTensor, T.ByteTensor):
+        for y_var in (True, False):
+            y = T.tensor(np.random.default_rng(1).integers(0, 5, (5, 5))).to(t.dtype)
+            y = T.autograd.Variable(y) if y_var else y
+            t_dtype = t().dtype
+            rec(f"{t.__name__} {y_var}", (isinstance(x.type(t), t), isinstance(x.type_as(y), t),
+                                          isinstance(x.type(t_dtype), t),
+                                          x.type(t_dtype).dtype is t_dtype,
+                                          y.data_ptr() == y.type(t).data_ptr()))
     fvar = T.autograd.Variable(_randn(T, 5, 5).float(), requires_grad=True)
     fvar.double().sum().backward()
     rec("float grad", (fvar.grad, type(fvar.grad) is type(fvar)))
