@@ -14,7 +14,8 @@ import re
 import numpy as np
 
 INSTALL_HINT = ('minigrad hint: device="cuda" runs on CuPy, which is not installed. On a '
-                'machine with an NVIDIA GPU: pip install "minigrad-tutor[cuda]"')
+                'machine with an NVIDIA GPU: %pip install "minigrad-tutor[cuda]" in a notebook '
+                "cell (it installs into the notebook's own Python; then restart the kernel)")
 _DEVICE_TYPES = ("cpu, cuda, ipu, xpu, mkldnn, opengl, opencl, ideep, hip, ve, fpga, maia, "
                  "xla, lazy, vulkan, mps, meta, hpu, mtia, privateuseone")
 

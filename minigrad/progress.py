@@ -95,10 +95,21 @@ def record(exercise_id, passed, workspace=None, now=None):
         entry["last_attempt"] = stamp
         if passed and not entry["passed"]:
             entry["passed"], entry["first_passed"] = True, stamp
-        write_json(workspace / FILENAME, {"exercises": entries})
+        kept = {} if damaged else _other_fields(workspace)    # (a damaged file is the backup)
+        write_json(workspace / FILENAME, {**kept, "exercises": entries})
         return backup
     except Exception:     # noqa: BLE001 — see the docstring
         return None
+
+
+def _other_fields(workspace):
+    """What the progress file holds besides "exercises" (a teacher's note, a newer
+    minigrad's field): written back as it was."""
+    try:
+        content = json.loads((pathlib.Path(workspace) / FILENAME).read_bytes().decode("utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return {key: value for key, value in content.items() if key != "exercises"}
 
 
 def write_json(path, content):

@@ -4,7 +4,7 @@ comparisons.  Each calls one op of minigrad/ops/; read the op's class for its fo
 and backward.  A mixin of Tensor."""
 import operator
 
-from . import backend, functions_ops, return_types
+from . import backend, dtypes, functions_ops, return_types
 from .ops import (arithmetic, combine, linalg, ordering, pieces, reduce, scatter, special, stats,
                   unary, unary_more)
 from .ops.arithmetic import binary_arrays, is_tensor, wrap_number
@@ -334,16 +334,18 @@ class TensorMath:
             return ordering.Nanmedian.apply(self)
         return return_types.nanmedian(*ordering.NanmedianDim.apply(self, dim, keepdim))
 
+    # numpy's argmax and argmin give numpy's platform int (int32 on 32-bit machines, as in
+    # the browser's Pyodide); PyTorch's indices are int64 everywhere
     def argmax(self, dim=None, keepdim=False):
         ordering.refuse_bool(self, "argmax")
         if dim is None:
-            return self._new(self._data.argmax())
+            return self._new(self._data.argmax().astype(dtypes.int64.numpy))
         return self.max(dim, keepdim).indices
 
     def argmin(self, dim=None, keepdim=False):
         ordering.refuse_bool(self, "argmin")
         if dim is None:
-            return self._new(self._data.argmin())
+            return self._new(self._data.argmin().astype(dtypes.int64.numpy))
         return self.min(dim, keepdim).indices
 
     def sum_to_size(self, *size):

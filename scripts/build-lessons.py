@@ -16,7 +16,7 @@ notebook's heading and its closing "Next lesson" link (from LESSONS), the first 
 and Chinese prose lines joined where a line break would show as a space.
 
 The wheel carries them as well (setup.py copies them into the package).
-Every notebook opens with an "Open in Colab" badge, and its first code cell
+Every notebook opens with an "Open in Colab" link, and its first code cell
 installs minigrad-tutor where minigrad is missing (Colab, JupyterLite) before
 setting the language: from PyPI once pyproject.toml's [tool.minigrad-tutor]
 on-pypi says it is there, until then from the repository on GitHub.  The script
@@ -60,7 +60,7 @@ except ModuleNotFoundError:        # Python 3.10
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))           # minigrad.lessons: the titles, from this checkout
-from minigrad.lessons import INDEX, LESSONS      # noqa: E402
+from minigrad.lessons import INDEX, LESSONS, YOUR_CODE_HERE      # noqa: E402
 from minigrad.lessons.plan import PLAN, plan_line      # noqa: E402
 BUILT = ROOT / "notebooks"
 SOURCES = BUILT / "sources"
@@ -68,11 +68,10 @@ LANGS = ("en", "zh")
 LANGUAGE_TAG = "minigrad-language"
 BEGIN = re.compile(r"^(\s*)### BEGIN SOLUTION\s*$")
 END = re.compile(r"^\s*### END SOLUTION\s*$")
-STUB = ("# YOUR CODE HERE", "raise NotImplementedError()")   # nbgrader's stub, too
+NOT_SOLVED = "raise NotImplementedError()"  # a stub's second line, under YOUR_CODE_HERE[lang]
 KERNELSPEC = {"display_name": "Python 3 (ipykernel)", "language": "python", "name": "python3"}
 EXECUTE_TIMEOUT = 300      # seconds per cell
 BRANCH = "main"            # the branch Colab opens the notebooks from
-COLAB_BADGE = "https://colab.research.google.com/assets/colab-badge.svg"
 
 
 class LessonError(ValueError):
@@ -108,15 +107,16 @@ def solution_code(source):
                      if not BEGIN.match(line) and not END.match(line))
 
 
-def student_code(source):
-    """The student version: each solution block becomes a stub at the block's indentation."""
+def student_code(source, lang="en"):
+    """The student version: each solution block becomes a stub at the block's indentation,
+    its comment in the lesson's language (nbgrader's stub too, minigrad.tutor.nbgrader)."""
     check_blocks(source)
     lines, inside = [], False
     for line in source.split("\n"):
         begin = BEGIN.match(line)
         if begin:
             indent, inside = begin.group(1), True
-            lines += [indent + stub for stub in STUB]
+            lines += [indent + YOUR_CODE_HERE[lang], indent + NOT_SOLVED]
         elif END.match(line):
             inside = False
         elif not inside:
@@ -200,9 +200,11 @@ FROM_GITHUB = {"en": "# Colab: not on PyPI yet, so from GitHub",
 
 
 def colab_cell(stem, lang, solution):
-    """The notebook's first cell: a badge that opens this very notebook in Colab."""
+    """The notebook's first cell: a link that opens this very notebook in Colab.  A link,
+    not Colab's badge: the badge is an image on Colab's server, broken where there is no
+    network (the tutor on a laptop offline)."""
     url = colab_url(notebook_path(stem, lang, solution))
-    return nbformat.v4.new_markdown_cell(f"[![{OPEN_IN_COLAB[lang]}]({COLAB_BADGE})]({url})")
+    return nbformat.v4.new_markdown_cell(f"**[{OPEN_IN_COLAB[lang]} ↗]({url})**")
 
 
 def language_cell(lang):
@@ -247,7 +249,7 @@ def build_notebook(cells, lang, solution, stem):
             continue
         if not any(c.cell_type == "code" for c in built):
             built.append(language_cell(lang))
-        code = solution_code(cell.source) if solution else student_code(cell.source)
+        code = solution_code(cell.source) if solution else student_code(cell.source, lang)
         built.append(nbformat.v4.new_code_cell(comments_for(code, lang), metadata=metadata))
     built.append(nbformat.v4.new_markdown_cell(next_lesson_links(stem, lang, solution)))
     built[0].id = "open-in-colab"
@@ -416,7 +418,7 @@ def nbgrader_metadata(cell):
     metadata = {"grade": False, "grade_id": cell.id, "locked": True, "schema_version": 3,
                 "solution": False, "task": False}
     check = CHECK_LINE.search(cell.source.strip())
-    if cell.cell_type == "code" and STUB[0] in cell.source:
+    if cell.cell_type == "code" and any(stub in cell.source for stub in YOUR_CODE_HERE.values()):
         metadata.update(locked=False, solution=True)
     elif cell.cell_type == "code" and check:
         metadata.update(grade=True, grade_id=check["exercise"], points=POINTS)

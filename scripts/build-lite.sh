@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Build the lessons as a JupyterLite site: JupyterLab with Python (Pyodide) running in the
 # browser, no server, no Binder queue.  The site holds every lesson in both languages
-# (en/ and zh/, each with solutions/) and minigrad-tutor's wheel for piplite, so the first
-# cell of a notebook installs minigrad from the site itself.
+# (en/ and zh/, each with solutions/ unless hidden), the Pyodide it runs on, and the wheels
+# piplite installs (minigrad-tutor, ipywidgets, comm), so the first cell of a notebook
+# installs minigrad from the site itself and a student's browser asks nothing of a CDN or an index.
 #
 #   scripts/build-lite.sh                     # the site goes to build/lite/site
 #   scripts/build-lite.sh /srv/minigrad       # ...or to a folder of your choice
@@ -12,11 +13,12 @@
 #   open http://localhost:8000/lab/index.html?path=en/01-tensors-and-the-graph.ipynb
 #
 # Any static web server (GitHub Pages, a university web space) serves the folder.
-# Pyodide itself, and numpy for it, load from Pyodide's CDN on a student's first visit.
-# MINIGRAD_PYODIDE_DIR=<folder of an unpacked Pyodide distribution> puts that one into
-# the site instead, which then needs no network (tests/browser/test_lite.py runs so).
-# Makes .venv and installs the `lite` extra there (jupyterlite-core,
-# jupyterlite-pyodide-kernel) if it is missing.
+# The stack is pinned: jupyterlite-core and jupyterlite-pyodide-kernel in pyproject.toml's
+# `lite` extra, Pyodide 0.27.7 in scripts/lite-pyodide.py, which assembles it from the npm
+# registry and PyPI (npm is needed), checks every file against Pyodide's own lock and keeps
+# it in ~/.cache/minigrad-tutor; MINIGRAD_PYODIDE_DIR=<folder of an unpacked Pyodide
+# 0.27.7 release> takes the files from there instead (checked the same way).
+# Makes .venv and installs the `lite` extra there if what it pins is missing.
 set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
 HIDE="${MINIGRAD_HIDE_SOLUTIONS:-0}"
@@ -32,11 +34,6 @@ if [ -e "$OUTPUT" ] && [ -n "$(ls -A "$OUTPUT")" ] && [ ! -f "$OUTPUT/jupyter-li
   echo "error: $OUTPUT is neither empty nor a JupyterLite site: choose another folder" >&2
   exit 2
 fi
-if [ -n "${MINIGRAD_PYODIDE_DIR:-}" ] && [ ! -f "$MINIGRAD_PYODIDE_DIR/pyodide.mjs" ]; then
-  echo "error: MINIGRAD_PYODIDE_DIR=$MINIGRAD_PYODIDE_DIR holds no pyodide.mjs" \
-       "(it must name the folder of an unpacked Pyodide distribution)" >&2
-  exit 2
-fi
 
 PYTHON=${PYTHON:-python3}
 if [ ! -x "$ROOT/.venv/bin/python" ]; then
@@ -44,8 +41,18 @@ if [ ! -x "$ROOT/.venv/bin/python" ]; then
   "$PYTHON" -m venv "$ROOT/.venv"
 fi
 PY="$ROOT/.venv/bin/python"
-if ! "$PY" -c "import jupyterlite_core, jupyterlite_pyodide_kernel, ipywidgets" 2>/dev/null; then
-  echo "Installing minigrad-tutor[lite] (jupyterlite-core, jupyterlite-pyodide-kernel) into .venv..."
+# the pins of the `lite` extra, e.g. jupyterlite-core[contents]==0.6.4 (contents: jupyter-server)
+PINS=$(grep -o '"jupyterlite-[a-z-]*\(\[[a-z]*\]\)\?==[0-9.]*"' "$ROOT/pyproject.toml" | tr -d '"')
+if ! "$PY" - $PINS 2>/dev/null <<'EOF'
+import re, sys
+from importlib.metadata import version
+import ipywidgets, jupyter_server
+for pin in sys.argv[1:]:
+    name, wanted = re.fullmatch(r"([a-z-]+)(?:\[\w+\])?==(.+)", pin).groups()
+    assert version(name) == wanted, pin
+EOF
+then
+  echo "Installing minigrad-tutor[lite] ($(echo $PINS)) into .venv..."
   "$PY" -m pip install --quiet -e "$ROOT[lite]"
 fi
 
@@ -53,36 +60,47 @@ WORK="$(mktemp -d)"
 trap 'rm -rf "$WORK"' EXIT
 mkdir -p "$WORK/source" "$WORK/wheels" "$WORK/contents" "$WORK/lite"
 
-echo "1/3 the wheels piplite installs in the browser"
+echo "1/4 Pyodide, checked against its lock (scripts/lite-pyodide.py)"
+PYODIDE=$("$PY" "$ROOT/scripts/lite-pyodide.py")
+
+echo "2/4 the wheels piplite installs in the browser"
 # minigrad-tutor, built from a copy (no build/ left behind, no stale files taken from one)
 cp -r "$ROOT/minigrad" "$ROOT/notebooks" "$ROOT/pyproject.toml" "$ROOT/setup.py" \
       "$ROOT/README.md" "$ROOT/LICENSE" "$WORK/source/"
 find "$WORK/source" -name __pycache__ -prune -exec rm -rf {} +
 MINIGRAD_HIDE_SOLUTIONS="$HIDE" "$PY" -m pip wheel --quiet --no-deps --wheel-dir "$WORK/wheels" \
     "$WORK/source"
-# ipywidgets for the players (Pyodide has none), at the versions whose JupyterLab
-# extension goes into the site, so the widgets' two halves match
-WIDGETS=$("$PY" -c "from importlib.metadata import version as v
-print(f'ipywidgets=={v(\"ipywidgets\")} jupyterlab_widgets=={v(\"jupyterlab_widgets\")}')")
-# shellcheck disable=SC2086
-"$PY" -m pip download --quiet --no-deps --only-binary=:all: --dest "$WORK/wheels" $WIDGETS
+# ipywidgets, jupyterlab_widgets and comm for the players (Pyodide has none), pinned with
+# the Pyodide: jupyterlab_widgets' JupyterLab extension goes into the site below, so the
+# widgets' two halves match
+cp "$PYODIDE"/wheels/*.whl "$WORK/wheels/"
 
-echo "2/3 the lessons: en/ and zh/, each with solutions/ (unless hidden)"
+echo "3/4 the lessons: en/ and zh/, each with solutions/ (unless hidden)"
 cp -r "$ROOT/notebooks/en" "$ROOT/notebooks/zh" "$WORK/contents/"
 if [ "$HIDE" = 1 ]; then
   rm -rf "$WORK/contents/en/solutions" "$WORK/contents/zh/solutions"
 fi
-# only the two extensions the lessons need, whatever else this environment has installed
+# only the two extensions the lessons need, whatever else this environment has installed:
+# the Pyodide kernel's (the `lite` extra's) and the widget manager of the pinned wheel
 EXTENSIONS="$("$PY" -c "import sys; print(sys.prefix)")/share/jupyter/labextensions"
-mkdir -p "$WORK/extensions/@jupyter-widgets" "$WORK/extensions/@jupyterlite"
-ln -s "$EXTENSIONS/@jupyter-widgets/jupyterlab-manager" "$WORK/extensions/@jupyter-widgets/"
+mkdir -p "$WORK/extensions/@jupyterlite" "$WORK/widgets"
 ln -s "$EXTENSIONS/@jupyterlite/pyodide-kernel-extension" "$WORK/extensions/@jupyterlite/"
-if [ -n "${MINIGRAD_PYODIDE_DIR:-}" ]; then     # the well-known place of a local Pyodide
-  mkdir -p "$WORK/lite/static"
-  ln -s "$(cd "$MINIGRAD_PYODIDE_DIR" && pwd)" "$WORK/lite/static/pyodide"
-fi
+"$PY" -m zipfile -e "$PYODIDE"/wheels/jupyterlab_widgets-*.whl "$WORK/widgets"
+mv "$WORK"/widgets/jupyterlab_widgets-*.data/data/share/jupyter/labextensions/@jupyter-widgets \
+   "$WORK/extensions/"
+# The site's Pyodide goes to the kernel's well-known place.  piplite never asks PyPI (what
+# the lessons install is all in the site: a missing wheel is an error, not a download).
+# Pyodide loads what the kernel and every lesson need at once, side by side, while it
+# starts (the kernel would install them one after the other).
+mkdir -p "$WORK/lite/static"
+ln -s "$PYODIDE/pyodide" "$WORK/lite/static/pyodide"
+cat > "$WORK/lite/jupyter-lite.json" <<'EOF'
+{"jupyter-lite-schema-version": 0, "jupyter-config-data": {"litePluginSettings": {
+  "@jupyterlite/pyodide-kernel-extension:kernel": {"disablePyPIFallback": true,
+    "loadPyodideOptions": {"packages": ["micropip", "ssl", "sqlite3", "jedi", "ipython", "numpy"]}}}}}
+EOF
 
-echo "3/3 jupyter lite build"
+echo "4/4 jupyter lite build"
 (cd "$WORK/lite" && "$PY" -m jupyter lite build --lite-dir "$WORK/lite" \
     --output-dir "$WORK/site" --contents "$WORK/contents" --piplite-wheels "$WORK/wheels" \
     --ignore-sys-prefix --FederatedExtensionAddon.extra_labextensions_path="$WORK/extensions" \

@@ -6,17 +6,23 @@
     python3 -m http.server -d build/site 8000      # then open http://localhost:8000
 
 For each lesson and language, the worked notebook
-(notebooks/<lang>/solutions/NN-slug.ipynb) runs in a fresh kernel with its
-widget state saved, so every player's frames are in the page and it plays
-with no kernel (with --hide-solutions, or MINIGRAD_HIDE_SOLUTIONS=1, the page
-is the students' notebook with those outputs, its exercises unsolved, and lite/
-holds no worked notebook); nbconvert's lab template, extended by the theme in
-scripts/site/ (a bar with the lesson list and the language switch, the launch
-buttons, previous / next), turns it into <lang>/NN-slug.html.  Then the index
-pages (index.html, en/index.html, zh/index.html) and static/: the widget
-manager of a page with no kernel (@jupyter-widgets/html-manager), require.js
-and MathJax, from the npm registry (`npm pack`, pinned in NPM_PACKAGES) into
-a cache (build/site-cache), so that a page loads nothing from the internet.
+(notebooks/<lang>/solutions/NN-slug.ipynb) runs in a fresh kernel (with
+--hide-solutions, or MINIGRAD_HIDE_SOLUTIONS=1, the page is the students'
+notebook with those outputs, its exercises unsolved, and lite/ holds no worked
+notebook); each player leaves in its output the player as a page shows it
+(minigrad/viz/page_player.py: its frames, captions and controls, played by a
+few lines of JavaScript), which the page keeps, and its widget, which the page
+leaves out: so a page loads no widget manager (3.6 MB) and plays with no
+kernel.  nbconvert's lab template,
+extended by the theme in scripts/site/ (a bar with the lesson list and the
+language switch, the launch buttons, previous / next), turns it into
+<lang>/NN-slug.html.  Then the index pages (index.html, en/index.html,
+zh/index.html) and static/: the site's CSS, JupyterLab's (shared by every page,
+so a browser loads it once) and, for the pages with formulas only, MathJax,
+from the npm registry (`npm pack`, pinned in NPM_PACKAGES) into a cache
+(build/site-cache), so that a page loads nothing from the internet.
+tests/browser/test_site.py weighs each page (at most MAX_PAGE_BYTES with all it
+loads), and runs axe-core on it.
 Unless told otherwise, scripts/build-lite.sh puts the JupyterLite site into
 lite/, where the JupyterLite buttons point.
 
@@ -24,7 +30,6 @@ Why nbconvert and not Jupyter Book: see docs/teaching.md ("The lesson website").
 """
 import argparse
 import importlib.util
-import json
 import os
 import pathlib
 import re
@@ -41,7 +46,7 @@ from nbclient.exceptions import CellExecutionError
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))                 # this checkout's minigrad: LESSONS, the notebooks
-from minigrad.lessons import LESSONS, lesson_path  # noqa: E402
+from minigrad.lessons import LESSONS, YOUR_CODE_HERE, lesson_path  # noqa: E402
 
 THEME = ROOT / "scripts" / "site"
 TEMPLATE = "minigrad-site"                    # scripts/site/minigrad-site: the lesson pages
@@ -49,6 +54,9 @@ LANGS = ("en", "zh")
 CACHE = ROOT / "build" / "site-cache"
 NPM_PACKAGES = ("@jupyter-widgets/html-manager@1.0.15", "requirejs@2.3.7", "mathjax@3.2.2")
 EXECUTE_TIMEOUT = 300                         # seconds per cell
+MAX_PAGE_BYTES = 2_000_000                    # a page and everything it loads
+WIDGET_MIME = "application/vnd.jupyter.widget-view+json"
+MATH = re.compile(r"\$[^$\s][^$]*\$|\\\(|\\\[")     # $x$, $$x$$, \(x\), \[x\]
 
 WORDS = {
     "en": {"name": "English", "lessons": "Lessons", "run": "Run this lesson:",
@@ -155,16 +163,19 @@ def course(lang, lessons, prefix="", hide_solutions=False):
 # --- the pieces ----------------------------------------------------------------------------
 
 def npm_assets(cache=CACHE, log=print):
-    """A folder with require.js, @jupyter-widgets/html-manager/dist/ and mathjax/tex-svg.js,
-    from `npm pack` of NPM_PACKAGES (kept in `cache`: the registry is asked once)."""
+    """A folder with require.js and @jupyter-widgets/html-manager/dist/ (a page of a notebook
+    with its widget state: tests/browser/test_player_pages.py), and mathjax/ (tex-chtml.js
+    and its fonts, lighter than tex-svg.js), from `npm pack` of NPM_PACKAGES (kept in
+    `cache`: the registry is asked once)."""
     static = cache / "static"
-    wanted = [static / "require.js", static / "mathjax" / "tex-svg.js",
+    wanted = [static / "require.js", static / "mathjax" / "tex-chtml.js",
+              static / "mathjax" / "output" / "chtml" / "fonts" / "woff-v2",
               static / "@jupyter-widgets" / "html-manager" / "dist" / "embed-amd.js"]
     if all(path.exists() for path in wanted):
         return static
     npm = shutil.which("npm")
     if npm is None:
-        raise SystemExit("error: no npm: the site's widget manager, require.js and MathJax come "
+        raise SystemExit("error: no npm: MathJax (and the widget manager the tests use) come "
                          "from the npm registry (apt-get install npm)")
     log(f"npm pack {' '.join(NPM_PACKAGES)}")
     download = pathlib.Path(tempfile.mkdtemp(dir=cache.parent if cache.parent.exists() else None))
@@ -186,25 +197,38 @@ def npm_assets(cache=CACHE, log=print):
                 shutil.copy(item, manager.parent.parent)
         shutil.copy(package["requirejs"] / "require.js", static)
         (static / "mathjax").mkdir()
-        shutil.copy(package["mathjax"] / "es5" / "tex-svg.js", static / "mathjax")
+        shutil.copy(package["mathjax"] / "es5" / "tex-chtml.js", static / "mathjax")
+        fonts = pathlib.PurePath("output", "chtml", "fonts", "woff-v2")
+        shutil.copytree(package["mathjax"] / "es5" / fonts, static / "mathjax" / fonts)
     finally:
         shutil.rmtree(download, ignore_errors=True)
     return static
 
 
-def execute(notebook):
-    """Run a notebook in a fresh kernel (in an empty folder), saving its widget state; what it
-    shows is sanitized as the stored lessons are (no path of the machine that built the site)."""
+def execute(notebook, store_widget_state=False):
+    """Run a notebook in a fresh kernel (in an empty folder); what it shows is sanitized as the
+    stored lessons are (no path of the machine that built the site)."""
     from nbclient import NotebookClient
     for cell in notebook.cells:
         if cell.cell_type == "code":
             cell.outputs, cell.execution_count = [], None
     with tempfile.TemporaryDirectory() as folder:
         NotebookClient(notebook, timeout=EXECUTE_TIMEOUT, kernel_name="python3",
-                       store_widget_state=True, record_timing=False,
+                       store_widget_state=store_widget_state, record_timing=False,
                        resources={"metadata": {"path": folder}}).execute(
             stderr=subprocess.DEVNULL)      # the kernel's log: a cell's error is in its output
     return links.sanitize_outputs(notebook)
+
+
+def without_widgets(notebook):
+    """The notebook as a page shows it: each player's widget left out, its page player kept
+    (see the docstring at the top); so no widget manager, no require.js."""
+    for cell in notebook.cells:
+        if cell.cell_type == "code":
+            cell.outputs = [output for output in cell.outputs
+                            if WIDGET_MIME not in output.get("data", {})]
+    notebook.metadata.pop("widgets", None)
+    return notebook
 
 
 def render_lesson(lesson, lang, page, hide_solutions=False):
@@ -216,36 +240,56 @@ def render_lesson(lesson, lang, page, hide_solutions=False):
                                                              as_version=4))
     notebook.cells = [cell for cell in notebook.cells if cell.get("id") != "open-in-colab"]
     notebook.metadata["title"] = f"{lesson.number:02d} · {lesson.title(lang)} · minigrad"
-    return render(notebook, lang, page), notebook
+    return render(without_widgets(notebook), lang, page), notebook
 
 
 def without_solutions(worked, student):
     """The students' notebook (each answer still to write) with the outputs the run worked
-    notebook gave its other cells, and their widget state: the players play, and no answer,
-    nor a check's verdict on one, is on the page."""
+    notebook gave its other cells (its players among them): no answer, nor a check's verdict
+    on one, is on the page."""
     outputs = {cell.id: cell.get("outputs", []) for cell in worked.cells}
     page = nbformat.v4.new_notebook(metadata=dict(worked.metadata))
     for cell in student.cells:
         cell = nbformat.from_dict(dict(cell))
         cell.metadata.pop("nbgrader", None)
         if cell.cell_type == "code":
-            answer = "# YOUR CODE HERE" in cell.source or "check(" in cell.source
+            answer = (any(stub in cell.source for stub in YOUR_CODE_HERE.values())
+                      or "check(" in cell.source)
             cell.outputs = [] if answer else outputs.get(cell.id, [])
         page.cells.append(cell)
     return page
+
+
+def has_math(notebook):
+    """Whether a prose cell holds a formula (only then does the page load MathJax)."""
+    return any(MATH.search(cell.source) for cell in notebook.cells
+               if cell.cell_type == "markdown")
 
 
 def render(notebook, lang, page):
     """A run notebook as a page of the site (links to other lessons' notebooks go to their
     pages); `page` is what the theme shows around it (lesson_page)."""
     from nbconvert import HTMLExporter
-    exporter = HTMLExporter(
-        template_name=TEMPLATE, extra_template_basedirs=[str(THEME)], language_code=lang,
-        mathjax_url="", require_js_url=f"{page['static']}/require.js",
-        widget_renderer_url=f"{page['static']}/@jupyter-widgets/html-manager/dist/embed-amd.js")
-    html, _ = exporter.from_notebook_node(notebook, resources={"site": page})
+    exporter = HTMLExporter(template_name=TEMPLATE, extra_template_basedirs=[str(THEME)],
+                            language_code=lang, mathjax_url="")
+    html, _ = exporter.from_notebook_node(notebook, resources={
+        "site": {**page, "math": has_math(notebook)}})
+    html = SCROLLED.sub(r'<pre\1 tabindex="0">', html)    # a block that may scroll: Tab reaches it
     return NOTEBOOK_LINK.sub(lambda match: 'href="{}.html"'.format(
         "index" if match[1] == "00-index" else match[1]), html)
+
+
+SCROLLED = re.compile(r"<pre(?=[\s>])((?:(?!tabindex)[^>])*)>")
+
+
+def lab_css(exporter_paths):
+    """JupyterLab's CSS as nbconvert's lab template would inline it in every page (index.css
+    and the light theme), for static/lab.css: one file every page shares."""
+    for folder in map(pathlib.Path, exporter_paths):
+        if (folder / "static" / "index.css").exists() and folder.name == "lab":
+            return "\n".join((folder / "static" / name).read_text(encoding="utf-8")
+                             for name in ("index.css", "theme-light.css"))
+    raise SystemExit("error: nbconvert's lab template has no static/index.css")
 
 
 def render_index(page):
@@ -269,8 +313,11 @@ def build(output, lessons, lite_url="../lite", make_lite=True, hide_solutions=Fa
     work = pathlib.Path(tempfile.mkdtemp(prefix="site-", dir=output.parent
                                          if output.parent.exists() else None))
     try:
-        shutil.copytree(static, work / "static")
+        shutil.copytree(static / "mathjax", work / "static" / "mathjax")
         shutil.copy(THEME / "site.css", work / "static")
+        from nbconvert import HTMLExporter
+        (work / "static" / "lab.css").write_text(
+            lab_css(HTMLExporter(template_name="lab").template_paths), encoding="utf-8")
         count, done = len(lessons) * len(LANGS), 0
         for lang in LANGS:
             (work / lang).mkdir()
@@ -285,9 +332,8 @@ def build(output, lessons, lite_url="../lite", make_lite=True, hide_solutions=Fa
                                      f"failed:\n{plain[-3000:]}") from None
                 (work / lang / f"{lesson.slug}.html").write_text(html, encoding="utf-8")
                 done += 1
-                state = len(json.dumps(notebook.metadata.get("widgets", {})))
                 log(f"[{done}/{count}] {lang}/{lesson.slug}.html  ({time.monotonic() - started:.1f} s, "
-                    f"widget state {state / 1e6:.2f} MB)")
+                    f"{len(html.encode('utf-8')) / 1e6:.2f} MB)")
             other = next(code for code in LANGS if code != lang)
             (work / lang / "index.html").write_text(render_index({
                 "lang": lang, "static": "../static", "home": "../index.html",
@@ -304,6 +350,7 @@ def build(output, lessons, lite_url="../lite", make_lite=True, hide_solutions=Fa
             encoding="utf-8")
         shutil.rmtree(output, ignore_errors=True)
         output.parent.mkdir(parents=True, exist_ok=True)
+        work.chmod(0o755)                 # mkdtemp made it private: a web server must read it
         os.replace(work, output)
     finally:
         shutil.rmtree(work, ignore_errors=True)

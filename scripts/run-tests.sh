@@ -18,7 +18,8 @@ PYTHON=${PYTHON:-python3}
 # graphviz's `dot` lets the tests draw graphs both ways (minigrad.viz draws without it too);
 # Debian's chromium runs the browser tests (tests/browser: JupyterLab driven by Playwright,
 # which never downloads a browser of its own), and a small CJK font makes the Chinese readable;
-# npm fetches the widget manager of the pages with no kernel (the lesson website, its tests);
+# npm fetches the widget manager of the pages with no kernel (the lesson website, its tests)
+# and the core of the Pyodide the JupyterLite site carries (scripts/lite-pyodide.py);
 # bubblewrap is the sandbox nbgrader's autograde runs each submission in (tests/test_grading*.py).
 if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null \
     && ! { command -v dot && command -v chromium && command -v npm && command -v bwrap; } >/dev/null; then
@@ -49,7 +50,8 @@ command -v chromium >/dev/null \
 command -v bwrap >/dev/null \
   || echo "No bubblewrap: the sandboxed grading tests will be skipped; apt-get install bubblewrap"
 command -v npm >/dev/null \
-  || echo "No npm: the pages with no kernel (tests/browser/test_site.py ...) will be skipped; apt-get install npm"
+  || echo "No npm: the pages with no kernel (tests/browser/test_site.py ...) and the JupyterLite" \
+          "tests (Pyodide comes from the npm registry) will be skipped; apt-get install npm"
 if [ ! -x .venv/bin/python ]; then
   echo "Creating .venv with $($PYTHON --version)..."
   "$PYTHON" -m venv .venv

@@ -27,4 +27,6 @@ if [ ! -x "$ROOT/.venv/bin/minigrad-tutor" ] || ! cmp -s "$ROOT/pyproject.toml" 
     exit 1
   fi
 fi
+# the launcher's messages name the command to run again as the student typed it
+export MINIGRAD_TUTOR_COMMAND="${MINIGRAD_TUTOR_COMMAND:-$0}"
 exec "$ROOT/.venv/bin/minigrad-tutor" "$@"

@@ -609,16 +609,33 @@ def test_an_exception_shows_the_students_own_line():
         assert result.message == _messages.text("raised", lang, **result.params)
 
 
-def test_a_wrong_derivative_shows_one_input_with_the_expected_and_received_gradient():
+def test_a_wrong_derivative_quotes_every_number_needed_to_redo_it_by_hand():
+    """The input and grad_output at the element that goes wrong: from them alone the
+    student gets both the right gradient and what their backward gave."""
     wrong = fn(sigmoid_forward, lambda ctx, g: g * saved(ctx)[0])          # σ, not σ(1 − σ)
     result = check("sigmoid", wrong, lang="en")
     assert result.hint == "wrong_grad" and result.params["input"] == 0
-    value, got, expected = (float(result.params[name]) for name in ("value", "got", "expected"))
-    sigmoid = 1 / (1 + np.exp(-value))
-    assert got / expected == pytest.approx(1 / (1 - sigmoid), rel=1e-3)  # the same grad_output
-    for name in ("value", "got", "expected"):
+    (x,) = (float(v) for v in result.params["inputs"].strip("()").split(", "))
+    g, got, expected = (float(result.params[name]) for name in ("grad_output", "got", "expected"))
+    sigmoid = 1 / (1 + np.exp(-x))
+    assert expected == pytest.approx(g * sigmoid * (1 - sigmoid), rel=2e-3)
+    assert got == pytest.approx(g * sigmoid, rel=2e-3)
+    for name in ("inputs", "grad_output", "got", "expected"):
         assert result.params[name] in result.message
     assert f"{result.params['index']}" in check("sigmoid", wrong, lang="zh").message
+
+
+def test_a_wrong_gradient_of_two_inputs_quotes_both_and_the_constant():
+    """mul_constant: forward(ctx, x, c); a wrong backward is redone from (x, c) and g."""
+    def forward(ctx, x, c):
+        ctx.c = c
+        return x * c
+    result = check("mul_constant", fn(forward, lambda ctx, g: (g * ctx.c + 1, None)), lang="en")
+    assert result.hint == "wrong_grad"
+    x, c = (float(v) for v in result.params["inputs"].strip("()").split(", "))
+    g = float(result.params["grad_output"])
+    assert float(result.params["expected"]) == pytest.approx(g * c, rel=2e-3)
+    assert float(result.params["got"]) == pytest.approx(g * c + 1, rel=2e-3)
 
 
 def test_an_exp_that_saves_its_input_passes_with_a_note():
@@ -644,3 +661,60 @@ def test_a_packed_tensor_left_on_the_gpu_is_named(fake_cuda):
     assert "cuda:0" in result.message and "主机内存" in result.message
     reference = (lambda t: (t.device, t.cpu()), lambda p: p[1].to(p[0]))
     assert check("offload_to_cpu", reference).passed
+
+
+def forward_saving_nothing(ctx, x):
+    return x.exp()
+
+
+def forward_saving_two(ctx, x):
+    y = x.exp()
+    ctx.save_for_backward(x, y)
+    return y
+
+
+def backward_unpacking_one(ctx, grad_output):
+    (y,) = ctx.saved_tensors
+    return grad_output * y
+
+
+def backward_unpacking_two(ctx, grad_output):
+    x, y = ctx.saved_tensors
+    return grad_output * y
+
+
+def backward_indexing(ctx, grad_output):
+    y = ctx.saved_tensors[0]
+    return grad_output * y
+
+
+@pytest.mark.parametrize("forward, backward, key", [
+    (forward_saving_nothing, backward_unpacking_one, "saved_nothing"),
+    (forward_saving_nothing, backward_indexing, "saved_index"),
+    (exp_forward, backward_unpacking_two, "saved_fewer"),
+    (forward_saving_two, backward_unpacking_one, "saved_more"),
+    (exp_forward, backward_unpacking_one, None),
+])
+def test_a_forgotten_save_for_backward_is_named_in_forward_not_in_backward(forward, backward,
+                                                                           key):
+    """backward fails to unpack ctx.saved_tensors (a ValueError, or an IndexError), but the
+    mistake is forward's: the hint says so instead of "fix that line" in backward."""
+    for lang, words in (("en", "forward"), ("zh", "forward")):
+        result = check("exp", fn(forward, backward), lang=lang)
+        if key is None:                                  # saved what backward unpacks
+            assert result.passed
+            continue
+        assert result.hint == key, result
+        assert "ctx.save_for_backward" in result.message and words in result.message
+        assert result.params["line"] in result.message and "saved_tensors" in result.params["line"]
+
+
+def test_a_wrong_forward_quotes_the_input_it_got_wrong():
+    wrong = fn(saving_output(lambda x: 1 / (1 + x.exp())), lambda ctx, g: g)     # exp(x), not exp(-x)
+    for lang in ("en", "zh"):
+        result = check("sigmoid", wrong, lang=lang)
+        assert result.hint == "wrong_forward", result
+        (x,) = (float(v) for v in result.params["inputs"].strip("()").split(", "))
+        assert float(result.params["expected"]) == pytest.approx(1 / (1 + np.exp(-x)), rel=2e-3)
+        assert float(result.params["got"]) == pytest.approx(1 / (1 + np.exp(x)), rel=2e-3)
+        assert result.params["inputs"] in result.message

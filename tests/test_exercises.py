@@ -211,6 +211,17 @@ def test_an_unknown_id_lists_the_known_ones():
     assert "没有名为" in check("nope", None, lang="zh").message
 
 
+@pytest.mark.parametrize("typed, meant", [("Exp", "exp"), ("sigmod", "sigmoid"),
+                                          ("topo-order", "topo_order"), ("Linear ", "linear")])
+def test_a_near_miss_of_an_id_is_suggested(typed, meant):
+    result = check(typed, lambda x: x)
+    assert result.status == "unknown_exercise" and result.params["close"] == meant
+    assert f"Did you mean {meant}?" in result.message
+    said = check(typed, lambda x: x, lang="zh").message
+    assert f"你是不是想写 {meant}？" in said and "、".join(EXERCISES) in said
+    assert "close" not in check("nope", lambda x: x).params
+
+
 def test_the_language_comes_from_settings_and_a_bad_one_falls_back(monkeypatch):
     monkeypatch.setattr(settings, "lang", "zh")
     assert "还没有完成" in check("exp", stub_for("exp")).message

@@ -57,7 +57,7 @@ def test_the_number_of_an_edge_is_an_output_of_the_next_node():
     assert in_both(numbers) == ([0, 1], [0, 0])
     lesson = source("01-tensors-and-the-graph")
     assert "**which output of that\n# node** the input was" in lesson
-    assert "(input {input_nr})" not in lesson and "(output {output_nr})" in lesson
+    assert "input_nr" not in lesson and "({say('output', '输出')} {output_nr})" in lesson
 
 
 def test_a_vector_jacobian_product_is_the_gradient_of_v_times_y():

@@ -17,7 +17,7 @@ import tokenize
 import nbformat
 import pytest
 
-from minigrad.lessons import INDEX, LESSONS, LESSONS_DIR, lesson_path, list_lessons
+from minigrad.lessons import INDEX, LESSONS, LESSONS_DIR, YOUR_CODE_HERE, lesson_path, list_lessons
 from minigrad.lessons.plan import PLAN
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
@@ -111,6 +111,9 @@ def test_student_version_replaces_each_solution_block_at_its_indentation():
                        "        raise NotImplementedError()\n")
     assert builder.solution_code(source) == ("class Exp:\n    def forward(x):\n        y = x\n"
                                              "        return y\n")
+    assert builder.student_code(source, "zh") == ("class Exp:\n    def forward(x):\n"
+                                                  "        # 在这里写你的代码\n"
+                                                  "        raise NotImplementedError()\n")
     with pytest.raises(builder.LessonError):
         builder.student_code("### BEGIN SOLUTION\nx = 1\n")
 
@@ -128,14 +131,16 @@ COLAB = "https://colab.research.google.com/github/"
 
 
 @pytest.mark.parametrize("lesson", LESSONS, ids=lambda lesson: lesson.slug)
-def test_every_notebook_opens_with_a_colab_badge_for_itself(lesson):
+def test_every_notebook_opens_with_a_colab_link_for_itself(lesson):
+    """A link, not Colab's badge: an image on Colab's server is broken offline."""
     for lang, solutions in [(lang, solutions) for lang in ("en", "zh") for solutions in (False, True)]:
         path = lesson_path(lesson, lang, solutions)
         first = read(path).cells[0]
         relative = path.relative_to(ROOT).as_posix()
         assert first.cell_type == "markdown"
-        assert first.source == (f"[![{builder.OPEN_IN_COLAB[lang]}]({builder.COLAB_BADGE})]"
-                                f"({COLAB}{builder.repository()}/blob/main/{relative})")
+        assert first.source == (f"**[{builder.OPEN_IN_COLAB[lang]} ↗]"
+                                f"({COLAB}{builder.repository()}/blob/main/{relative})**")
+        assert "![" not in first.source and ".svg" not in first.source
 
 
 def test_readme_opens_every_lesson_in_colab_in_both_languages():
@@ -238,7 +243,7 @@ def test_the_repository_of_the_links_is_named_once_in_pyproject(tmp_path, monkey
     assert "minigrad/minigrad" not in readme and readme.count("/a-teacher/course/") == 28
     badge = builder.colab_cell(LESSONS[0].slug, "zh", False).source
     assert badge.endswith("/github/a-teacher/course/blob/main/notebooks/zh/"
-                          f"{LESSONS[0].slug}.ipynb)") and "在 Colab 中打开" in badge
+                          f"{LESSONS[0].slug}.ipynb)**") and "在 Colab 中打开" in badge
 
 
 # --- the two languages ----------------------------------------------------------------
@@ -460,7 +465,7 @@ def test_student_notebooks_hide_every_solution(lesson):
             assert "### END SOLUTION" not in cell.source
         assert not any(cell.outputs for cell in code_cells(student)), "stored with outputs"
         assert not any("raise NotImplementedError()" in c.source for c in code_cells(solution))
-        stubs = sum(c.source.count("# YOUR CODE HERE") for c in code_cells(student))
+        stubs = sum(c.source.count(YOUR_CODE_HERE[lang]) for c in code_cells(student))
         blocks = source_of(lesson).read_text(encoding="utf-8").count("### BEGIN SOLUTION")
         assert stubs == blocks
         assert (stubs > 0) == bool(lesson.exercises)

@@ -18,7 +18,7 @@ import pathlib
 import nbformat
 import pytest
 
-from minigrad.lessons import LESSONS, lesson_path
+from minigrad.lessons import LESSONS, YOUR_CODE_HERE, lesson_path
 from minigrad.tutor import cli, nbgrader as course
 
 SOURCES = pathlib.Path(__file__).resolve().parent.parent / "notebooks" / "sources"
@@ -44,7 +44,7 @@ def test_student_notebooks_say_which_cells_are_answers_checks_and_lesson(lesson,
         assert cell.cell_type == "code" and metadata(cell)["points"] > 0
         assert re.search(rf'^check\("{exercise}", .*\)$', cell.source, re.MULTILINE)
     for cell in notebook.cells:
-        answer = cell.cell_type == "code" and "# YOUR CODE HERE" in cell.source
+        answer = cell.cell_type == "code" and YOUR_CODE_HERE[lang] in cell.source
         assert metadata(cell)["solution"] == answer
         assert metadata(cell)["locked"] == (not answer), cell.source   # the lesson, and checks
         assert metadata(cell)["schema_version"] == 3
@@ -66,7 +66,8 @@ def test_the_instructor_version_is_the_worked_lesson_with_answers_marked(lesson,
     unmarked = ["\n".join(line for line in cell.source.split("\n") if not MARKER.match(line))
                 for cell in source.cells if cell.cell_type == "code"]
     assert unmarked == [cell.source for cell in read(worked).cells if cell.cell_type == "code"]
-    released, _ = ClearSolutions().preprocess(copy.deepcopy(source), {})
+    stub = {"python": f"{YOUR_CODE_HERE[lang]}\nraise NotImplementedError()"}  # the course's
+    released, _ = ClearSolutions(code_stub=stub).preprocess(copy.deepcopy(source), {})
     assert [cell.source for cell in released.cells] == [cell.source for cell in read(student).cells]
     marked = sum(cell.source.count("### BEGIN SOLUTION") for cell in source.cells)
     blocks = (SOURCES / f"{lesson.slug}.py").read_text(encoding="utf-8")

@@ -119,3 +119,13 @@ def test_the_notebook_overview_shows_where_the_student_stands(tmp_path, monkeypa
     monkeypatch.chdir(tmp_path.parent)
     assert ("not in a lesson workspace" if lang == "en" else "不在课程工作区里") in \
         repr(overview(lang=lang))
+
+
+def test_what_the_progress_file_holds_besides_the_exercises_is_kept(tmp_path):
+    """Nothing in the file is lost when a check writes it: a field minigrad does not know
+    (a teacher's note, a newer version's) is written back as it was."""
+    (tmp_path / progress.FILENAME).write_text(json.dumps({
+        "exercises": {"exp": {"passed": True, "attempts": 1}}, "student": "Ann Lee"}))
+    assert progress.record("relu", False, workspace=tmp_path) is None
+    content = json.loads((tmp_path / progress.FILENAME).read_text())
+    assert content["student"] == "Ann Lee" and set(content["exercises"]) == {"exp", "relu"}

@@ -45,6 +45,27 @@ def test_links_between_notebooks_become_links_between_pages():
     assert "cdn" not in html.lower()
 
 
+def test_a_page_keeps_the_page_player_and_leaves_the_widget_out():
+    """A page loads no widget manager: each player's widget output goes, the player as a page
+    shows it stays (minigrad/viz/page_player.py); a page without formulas loads no MathJax."""
+    page_player = nbformat.v4.new_output("display_data", data={"text/html": "<div>player</div>"},
+                                         metadata={"minigrad": "page-player"})
+    widget = nbformat.v4.new_output("display_data", data={
+        "application/vnd.jupyter.widget-view+json": {"model_id": "x", "version_major": 2},
+        "text/plain": "<Player: 3 frames, step 0>"})
+    cell = nbformat.v4.new_code_cell("minigrad.viz.animate(trace)", outputs=[page_player, widget])
+    notebook = nbformat.v4.new_notebook(cells=[nbformat.v4.new_markdown_cell("no formula"), cell],
+                                        metadata={"widgets": {"state": {}}})
+    site_builder.without_widgets(notebook)
+    assert notebook.cells[1].outputs == [page_player] and "widgets" not in notebook.metadata
+    page = site_builder.lesson_page(LESSONS[0], "en", list(LESSONS[:2]), "../lite")
+    html = site_builder.render(notebook, "en", page)
+    assert "mathjax" not in html.lower() and "require.js" not in html and "embed-amd" not in html
+    assert '<link href="../static/lab.css" rel="stylesheet"/>' in html
+    notebook.cells[0].source = "the gradient $\\partial L / \\partial x$"
+    assert "mathjax/tex-chtml.js" in site_builder.render(notebook, "en", page)
+
+
 # --- the site with the solutions hidden (--hide-solutions, MINIGRAD_HIDE_SOLUTIONS=1) --------
 
 MINIGRADS_OWN = "\n".join(path.read_text(encoding="utf-8")

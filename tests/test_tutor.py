@@ -78,7 +78,7 @@ def test_first_run_copies_the_lessons_marks_the_workspace_and_opens_lesson_one(
         source / "zh" / "01-tensors-and-the-graph.ipynb")
     assert "已添加" in out and "02-backward-order.ipynb" in out
     [(command, environment)] = launch
-    assert "--LabApp.default_url=/lab/tree/zh/01-tensors-and-the-graph.ipynb" in command
+    assert "--LabApp.default_url=/lab/workspaces/minigrad-zh/tree/zh/01-tensors-and-the-graph.ipynb" in command
     assert f"--ServerApp.root_dir={work.resolve()}" in command
     assert "--ServerApp.port=9123" in command and "--ServerApp.open_browser=False" in command
     assert environment["MINIGRAD_LANG"] == "zh"
@@ -161,7 +161,7 @@ def test_solutions_open_in_their_own_folder(tmp_path, source, launch, capsys):
     work = tmp_path / "work"
     run_cli(capsys, source, "--dir", str(work), "--lang", "en", "--solutions")
     [(command, _)] = launch
-    assert "--LabApp.default_url=/lab/tree/en/solutions/01-tensors-and-the-graph.ipynb" in command
+    assert "--LabApp.default_url=/lab/workspaces/minigrad-en/tree/en/solutions/01-tensors-and-the-graph.ipynb" in command
     solution = work / "en" / "solutions" / "02-backward-order.ipynb"
     assert cell_text(solution) == "solution 02-backward-order v1"
     solution.write_text(solution.read_text().replace("v1", "annotated"))
@@ -254,14 +254,15 @@ def test_launches_jupyterlab_on_the_course_index_and_stops_cleanly(tmp_path):
         except subprocess.TimeoutExpired:
             raise AssertionError(f"a second JupyterLab started:\n{stop(second)}") from None
         assert second.returncode == 1, said
-        url = f"http://localhost:{port}/lab?token=minigrad-test-token"
+        url = (f"http://localhost:{port}/lab/workspaces/minigrad-en/tree/{first}"
+               "?token=minigrad-test-token")
         assert url in said
         with urllib.request.urlopen(url, timeout=10) as page:     # it opens as it is: no 403
             assert b"JupyterLab" in page.read()
     finally:
         output = stop(process, signal.SIGTERM)
     assert process.returncode in (0, -signal.SIGTERM), output
-    assert f"/lab/tree/{first}" in output                # the URL it printed opens the index
+    assert f"/lab/workspaces/minigrad-en/tree/{first}" in output    # it opens the index
     assert (tmp_path / "lessons" / first).exists()
 
 
@@ -341,6 +342,22 @@ def test_jupyterlab_opens_without_the_news_pop_up_unless_the_student_chose_setti
     assert json.loads(setting.read_text())["fetchNews"] == "true"
     chosen = jupyterlab.jupyter_environment(tmp_path, "en", environ={"JUPYTERLAB_SETTINGS_DIR": "/mine"})
     assert chosen["JUPYTERLAB_SETTINGS_DIR"] == "/mine"
+
+
+def test_each_language_has_its_tabs_and_a_closed_lesson_ends_its_kernel(tmp_path):
+    """The tabs of one language never reopen in the other's JupyterLab layout, kept in the
+    lesson folder unless the student chose one; closing a tab shuts its kernel down."""
+    folder = tmp_path / "lessons"
+    zh = jupyterlab.jupyter_command(folder, folder / "zh" / "00-index.ipynb", "zh")
+    assert "--LabApp.default_url=/lab/workspaces/minigrad-zh/tree/zh/00-index.ipynb" in zh
+    environment = jupyterlab.jupyter_environment(folder, "zh", environ={})
+    assert environment["JUPYTERLAB_WORKSPACES_DIR"] == str(folder.resolve() / ".jupyterlab-workspaces")
+    chosen = jupyterlab.jupyter_environment(folder, "zh", environ={"JUPYTERLAB_WORKSPACES_DIR": "/mine"})
+    assert chosen["JUPYTERLAB_WORKSPACES_DIR"] == "/mine"
+    jupyterlab.seed_lab_settings(folder)
+    tracker = (jupyterlab.lab_settings_dir(folder) / "@jupyterlab" / "notebook-extension"
+               / "tracker.jupyterlab-settings")
+    assert json.loads(tracker.read_text()) == {"kernelShutdown": True}
 
 
 # ---------------------------------------------------------------- nothing a student wrote lost
@@ -452,13 +469,43 @@ def test_one_jupyterlab_per_workspace_the_second_launch_says_where(
         (runtime / f"jpserver-{os.getpid()}.json").write_text(json.dumps({
             "pid": os.getpid(), "url": "http://localhost:8890/", "token": "abc",
             "root_dir": str(work.resolve())}))
-        code, out = run_cli(capsys, source, "--dir", str(work), "--lang", "zh")
+        code, out = run_cli(capsys, source, "--dir", str(work), "--lang", "en")
         assert code == 1 and not launch
-        assert "已经在 JupyterLab 中打开：http://localhost:8890/lab?token=abc" in out
+        assert ("already open in JupyterLab: http://localhost:8890/lab/workspaces/minigrad-en/"
+                "tree/en/01-tensors-and-the-graph.ipynb?token=abc") in out
     finally:
         os.close(holder)
     code, out = run_cli(capsys, source, "--dir", str(work), "--lang", "en")
     assert code == 0 and len(launch) == 1
+
+
+def test_a_launch_in_the_other_language_while_jupyterlab_runs_switches_it(
+        tmp_path, source, launch, capsys, monkeypatch):
+    """The English tutor runs; --lang zh copies the Chinese lessons, switches the running
+    JupyterLab's menus to Chinese and gives (and opens) its Chinese course index.
+    tests/browser/test_tutor_sessions.py does the same with a real JupyterLab."""
+    work, runtime = tmp_path / "work", tmp_path / "runtime"
+    runtime.mkdir()
+    monkeypatch.setenv("JUPYTER_RUNTIME_DIR", str(runtime))
+    run_cli(capsys, source, "--dir", str(work), "--lang", "en")
+    opened = []
+    monkeypatch.setattr("webbrowser.open", opened.append)
+    holder = workspace.lock(work)
+    try:
+        (runtime / f"jpserver-{os.getpid()}.json").write_text(json.dumps({
+            "pid": os.getpid(), "url": "http://localhost:8890/", "token": "abc",
+            "root_dir": str(work.resolve())}))
+        code, out = run_cli(capsys, source, "--dir", str(work), "--lang", "zh")
+    finally:
+        os.close(holder)
+    url = ("http://localhost:8890/lab/workspaces/minigrad-zh/tree/zh/"
+           "01-tensors-and-the-graph.ipynb?token=abc")
+    assert code == 0 and len(launch) == 1 and url in out and opened == [url]
+    assert "已添加" in out and (work / "zh" / "02-backward-order.ipynb").exists()
+    environment = jupyterlab.jupyter_environment(work, "zh")
+    setting = translation_setting(environment["JUPYTERLAB_SETTINGS_DIR"])
+    assert json.loads(setting.read_text()) == {"locale": "zh_CN"}
+    assert workspace.read_marker(work)["lang"] == "zh"
 
 
 @pytest.mark.parametrize("link", ["en", ".jupyterlab-settings", "en/backups", ".minigrad-lock"])
@@ -505,7 +552,7 @@ FAKE_PYTHON = """#!/usr/bin/env bash
 # A stand-in for .venv/bin/python: logs pip's calls; FAKE_OFFLINE=1 makes pip fail.
 echo "$@" >> "$(dirname "$0")/../pip.log"
 [ -n "${FAKE_OFFLINE:-}" ] && exit 1
-printf '#!/usr/bin/env bash\\necho "tutor started $*"\\n' > "$(dirname "$0")/minigrad-tutor"
+printf '#!/usr/bin/env bash\\necho "tutor started $* (as $MINIGRAD_TUTOR_COMMAND)"\\n' > "$(dirname "$0")/minigrad-tutor"
 chmod +x "$(dirname "$0")/minigrad-tutor"
 """
 
@@ -532,6 +579,7 @@ def test_start_tutor_installs_once_then_starts_at_once_and_offline(tmp_path):
 
     first = start("--lang", "zh")
     assert first.returncode == 0 and "tutor started --lang zh" in first.stdout
+    assert f"(as {script})" in first.stdout        # its messages name the script to run again
     assert pip_calls() == 1
     again = start("--progress", offline=True)          # installed: no pip, no network
     assert again.returncode == 0 and "tutor started --progress" in again.stdout
@@ -574,3 +622,87 @@ def test_the_lab_language_link_is_a_server_extension():
     assert "jupyter server extension enable --sys-prefix minigrad.tutor.lab_language" in postbuild
     readme = README.read_text(encoding="utf-8")
     assert "urlpath=minigrad%2Flab-language%2Fzh%3Fnext%3Dlab%2Ftree%2Fnotebooks%2Fzh%2F" in readme
+
+
+def test_a_copied_lesson_carries_the_kernels_language_info(tmp_path, source, launch, capsys):
+    """JupyterLab writes the kernel's language_info into a notebook when its kernel starts:
+    a lesson holding only {"name": "python"} showed as modified as soon as it was opened.
+    The copy holds what this Python's kernel reports, and a rerun still finds it unedited.
+    (tests/browser/test_tutor_sessions.py opens one and finds it unmodified.)"""
+    from ipykernel.ipkernel import IPythonKernel
+    lesson = source / "en" / f"{SLUGS[0]}.ipynb"
+    notebook = nbformat.read(lesson, as_version=4)
+    notebook.metadata.update(kernelspec={"name": "python3", "display_name": "Python 3",
+                                         "language": "python"},
+                             language_info={"name": "python"})
+    nbformat.write(notebook, lesson)
+    work = tmp_path / "work"
+    run_cli(capsys, source, "--dir", str(work), "--lang", "en")
+    copy = nbformat.read(work / "en" / lesson.name, as_version=4)
+    assert copy.metadata.language_info == IPythonKernel.language_info
+    assert copy.cells == notebook.cells
+    changes = workspace.sync(source, work, "en")
+    assert {change.status for change in changes} == {workspace.UNCHANGED}
+
+
+def test_reset_of_a_lesson_open_in_jupyterlab_asks_to_close_its_tab_first(
+        tmp_path, source, launch, capsys, monkeypatch):
+    """A lesson reset under its open tab: JupyterLab then offered to overwrite the lesson
+    with the tab's copy.  The running JupyterLab's sessions say which lessons are open."""
+    import http.server
+    import threading
+    work, runtime = tmp_path / "work", tmp_path / "runtime"
+    runtime.mkdir()
+    monkeypatch.setenv("JUPYTER_RUNTIME_DIR", str(runtime))
+    run_cli(capsys, source, "--dir", str(work), "--lang", "en")
+    edit(work / "en" / f"{SLUGS[1]}.ipynb", "mine")
+    asked = []
+
+    class Sessions(http.server.BaseHTTPRequestHandler):
+        def do_GET(self):
+            asked.append((self.path, self.headers["Authorization"]))
+            body = json.dumps([{"path": f"en/{SLUGS[1]}.ipynb", "type": "notebook"}]).encode()
+            self.send_response(200)
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, *args):
+            pass
+    server = http.server.HTTPServer(("127.0.0.1", 0), Sessions)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    holder = workspace.lock(work)
+    try:
+        (runtime / f"jpserver-{os.getpid()}.json").write_text(json.dumps({
+            "pid": os.getpid(), "url": f"http://127.0.0.1:{server.server_port}/",
+            "token": "abc", "root_dir": str(work.resolve())}))
+        code, out = run_cli(capsys, source, "--dir", str(work), "--lang", "en", "--reset", "2")
+        assert code == 1 and "close its tab first" in out and "--reset 2" in out
+        assert cell_text(work / "en" / f"{SLUGS[1]}.ipynb") == "mine"     # untouched
+        assert asked == [("/api/sessions", "token abc")]
+        code, out = run_cli(capsys, source, "--dir", str(work), "--lang", "en", "--reset", "1")
+        assert code == 0 and "Restored" in out                  # lesson 01 is not open
+    finally:
+        os.close(holder)
+        server.shutdown()
+    code, out = run_cli(capsys, source, "--dir", str(work), "--lang", "en", "--reset", "2")
+    assert code == 0 and cell_text(work / "en" / f"{SLUGS[1]}.ipynb") == "en 02-backward-order v1"
+
+
+@pytest.mark.parametrize("started, command", [(None, "minigrad-tutor"),
+                                              ("scripts/start-tutor.sh", "scripts/start-tutor.sh")])
+def test_the_launcher_names_commands_as_the_student_started_it(
+        tmp_path, source, launch, capsys, monkeypatch, started, command):
+    """A student who started with scripts/start-tutor.sh has no minigrad-tutor command:
+    what the launcher tells them to run is written the way they started it."""
+    if started is None:
+        monkeypatch.delenv("MINIGRAD_TUTOR_COMMAND", raising=False)
+    else:
+        monkeypatch.setenv("MINIGRAD_TUTOR_COMMAND", started)
+    work = tmp_path / "work"
+    run_cli(capsys, source, "--dir", str(work), "--lang", "en")
+    edit(work / "en" / f"{SLUGS[0]}.ipynb", "mine")
+    write_lesson(source, "en", SLUGS[0], "a newer lesson one")
+    code, out = run_cli(capsys, source, "--dir", str(work), "--lang", "en")
+    assert f"To switch to it: {command} --reset 01" in out
+    code, out = run_cli(capsys, source, "--dir", str(tmp_path / "nothing"), "--progress")
+    assert f"run {command} first" in out

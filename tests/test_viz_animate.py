@@ -364,6 +364,11 @@ def test_a_big_graph_follows_the_running_node():
         sum(leaf.exp() * leaf for leaf in leaves).sum().backward()
     big, small = viz.animate(trace), viz.animate(lesson_network()[0])
     assert big.follows and not small.follows
+    from minigrad.viz.player import MIN_LABEL, MIN_SCALE
+    placed = big.frames[0]._drawer.stage.placed
+    whole = big.view_rules(False, ".p")              # never below MIN_LABEL px: it scrolls
+    assert f"width:max({placed.width * MIN_SCALE:.0f}px," in whole and "overflow:auto" in whole
+    assert MIN_SCALE * 11 == pytest.approx(MIN_LABEL)     # 11 px: a saved tensor's label
     assert big.zoom in big.children[0].children and small.zoom not in small.children[0].children
     for frame, child in zip(big.frames, big.captions.children[1:]):
         if frame.current is not None:
@@ -470,3 +475,84 @@ def test_the_player_steps_with_ipywidgets_7(monkeypatch):
         monkeypatch.undo()
         importlib.reload(stack_module)
         importlib.reload(player_module)
+
+
+def test_a_notebook_gets_the_page_player_before_the_widget(monkeypatch):
+    """The output a notebook saves: first the page player (what shows once the widget is
+    gone with its kernel), then the widget."""
+    import IPython.display
+    trace, _ = lesson_network()
+    player = viz.animate(trace)
+    shown = []
+    monkeypatch.setattr(IPython.display, "display",
+                        lambda data, raw=False, metadata=None: shown.append((data, metadata)))
+    player._ipython_display_()
+    (page, meta), (widget, _) = shown
+    assert meta == {"minigrad": "page-player"}
+    assert page["text/html"].startswith('<div class="minigrad-page-player"')
+    assert widget["application/vnd.jupyter.widget-view+json"]["model_id"] == player.model_id
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_page_player_holds_every_step_and_named_controls(lang):
+    from html.parser import HTMLParser
+    trace, _ = lesson_network()
+    player = viz.animate(trace, lang=lang, source=True)
+    player.show(2)
+    html = player.page_html()
+
+    class Tags(HTMLParser):
+        def __init__(self):
+            super().__init__()
+            self.tags = []
+
+        def handle_starttag(self, tag, attrs):
+            self.tags.append((tag, dict(attrs)))
+    parsed = Tags()
+    parsed.feed(html)
+    tags = parsed.tags
+    root = tags[0][1]
+    assert "hidden" in root and root["lang"] == lang and "mg-src" in root["class"].split()
+    templates = [attrs for tag, attrs in tags if tag == "template"]
+    assert [int(t["data-k"]) for t in templates] == list(range(len(player.frames)))
+    for frame, template in zip(player.frames, templates):
+        assert player.step_variables(frame) == {name: template[f"data-{name}"]
+                                                for name in ("k", "fx", "fy", "sy")}
+    captions = [attrs for tag, attrs in tags if "minigrad-caption" in attrs.get("class", "")]
+    assert captions[0]["data-step"] == "2"           # the step shown, before any template
+    buttons = {attrs.get("class"): attrs for tag, attrs in tags if tag == "button"}
+    words = {"en": ("Play", "Previous", "Next"), "zh": ("播放", "上一步", "下一步")}[lang]
+    for css_class, name in zip(("mg-play", "mg-previous", "mg-next"), words):
+        assert buttons[css_class]["title"] == name
+    (slider,) = [attrs for tag, attrs in tags if tag == "input"]
+    assert (slider["aria-label"], slider["value"], slider["max"]) == (
+        "step" if lang == "en" else "步骤", "3", str(len(player.frames)))
+    assert player.picture.value.split("</style>", 1)[1].count("<svg") == html.count("<svg")
+    assert f"#{root['id']}" in html and player.scope not in html
+
+
+def test_the_memory_peak_is_the_peak_so_far():
+    """At step k the panel's peak is the most held up to step k, not the whole run's."""
+    from minigrad.viz.stage import format_bytes
+    trace, _ = lesson_network()
+    story = viz.frames(trace)
+    memory = [f.memory_bytes for f in story]
+    assert memory[0] < max(memory)                     # it grows during forward
+    for frame in story:
+        peak = format_bytes(max(memory[:frame.step + 1]))
+        assert f"now {format_bytes(frame.memory_bytes)}, peak {peak}" in frame.svg
+
+
+@pytest.mark.parametrize("lang, said", [("en", "Hook at ExpBackward0: tensor hook of y"),
+                                        ("zh", "ExpBackward0 上的钩子运行：y 的张量钩子")])
+def test_a_tensor_hook_is_named_after_the_tensor_when_the_student_named_it(lang, said):
+    """Lesson 07 speaks of "the tensor hook of y": the caption says so once y is named."""
+    w = torch.tensor([2.0, -1.0], requires_grad=True)
+    with viz.record() as trace:
+        y = w.exp()
+        y.register_hook(lambda grad: None)
+        y.sum().backward()
+    named = [f.caption for f in viz.frames(trace, lang, names={"w": w, "y": y})]
+    assert any(caption.startswith(said) for caption in named), named
+    unnamed = [f.caption for f in viz.frames(trace, lang, names={"w": w})]
+    assert not any(" y " in caption or "y 的" in caption for caption in unnamed)

@@ -1,5 +1,6 @@
-"""The engine's source beside the graph: each frame highlights the line that emitted
-its event, in the player (kernel or none) and in the animated SVG."""
+"""The source beside the graph: each frame highlights the line that did its step (the
+student's line that created a node, in forward; the engine loop's line, in backward), in
+the player (kernel or none) and in the animated SVG."""
 import inspect
 import re
 
@@ -8,6 +9,7 @@ import pytest
 import minigrad as torch
 import minigrad.viz as viz
 from minigrad.autograd import engine
+from minigrad.viz import source_view
 from minigrad.viz.timeline import timeline
 
 
@@ -15,9 +17,13 @@ def recorded():
     x = torch.tensor([1.0, 2.0], requires_grad=True)
     w = torch.tensor([3.0, -1.0], requires_grad=True)
     with viz.record() as trace:
-        loss = (x * w).exp().sum()
+        h = x * w                                                 # MulBackward0
+        loss = h.exp().sum()                                      # ExpBackward0, SumBackward0
         loss.backward()
     return trace
+
+
+RECORDED, RECORDED_FIRST = inspect.getsourcelines(recorded)
 
 
 def highlighted(svg):
@@ -26,32 +32,79 @@ def highlighted(svg):
         r'<g class="mg-line" data-line="(\d+)" data-function="([^"]+)"', svg)]
 
 
-def test_each_frame_highlights_the_line_of_its_event_in_the_live_source():
-    story = viz.frames(recorded())
-    listing = story[0]._listing
+def shown_line(frame):
+    """(function, the text of the line highlighted) in frame k's listing."""
+    listing = frame._listing
+    where, _ = listing.located[frame.step]
+    function, first, lines = listing.listings[listing.key(where)]
+    return function, lines[where.line - first].strip()
+
+
+def test_forward_highlights_the_students_line_that_created_each_node():
+    story = [f for f in viz.frames(recorded()) if f.phase == "forward"]
+    shown = [(f.event["name"], shown_line(f)) for f in story]
+    assert shown == [("MulBackward0", ("recorded", RECORDED[4].strip())),
+                     ("ExpBackward0", ("recorded", RECORDED[5].strip())),
+                     ("SumBackward0", ("recorded", RECORDED[5].strip()))]
+    where = story[0]._listing.located[0][0]
+    assert where.line == RECORDED_FIRST + 4
+    svg = "".join(svg for _, svg in story[0]._listing.pieces(story[0]))
+    assert highlighted(svg) == [("recorded", where.line)]
+
+
+def test_backward_highlights_the_line_of_the_engine_loop_that_did_the_step():
+    story = [f for f in viz.frames(recorded()) if f.phase == "backward"]
     loop_lines, loop_first = inspect.getsourcelines(engine.run_backward)
+    shown = {}
     for frame in story:
-        where = frame.event.where
-        svg = "".join(svg for _, svg in listing.pieces(frame))
-        assert highlighted(svg) == [(where.function, where.line)]
-        function, first, lines = listing.listings[(where.file, where.first_line)]
-        text = lines[where.line - first].strip()
-        if function == "run_backward":
-            assert text == loop_lines[where.line - loop_first].strip()
-        assert f'data-function="{function}"' in svg
-    backward = [f for f in story if f.phase == "backward"]
-    assert len({f.where.line for f in backward}) >= 4       # the highlight moves
-    assert {f.where.function for f in story} == {"Function.apply", "run_backward"}
+        function, line = shown_line(frame)
+        assert function == "run_backward" and not line.startswith(("narration.", "if tracing."))
+        shown.setdefault(frame.event.kind, set()).add(line)
+        where, _ = frame._listing.located[frame.step]
+        svg = "".join(svg for _, svg in frame._listing.pieces(frame))
+        assert highlighted(svg) == [("run_backward", where.line)]
+        assert line == loop_lines[where.line - loop_first].strip()
+    assert shown["backward_started"] == {"dependencies = count_dependencies(roots)"}
+    assert shown["node_started"] == {"node = heapq.heappop(ready)[2]"}
+    assert shown["node_finished"] == {"grad_inputs = node.apply(grads)"}
+    assert shown["backward_finished"] == {"while ready:"}
+    assert len({line for lines in shown.values() for line in lines}) >= 4   # it moves
 
 
 def test_the_listing_is_the_engine_function_as_inspect_reads_it():
     story = viz.frames(recorded())
     listing = story[0]._listing
     where = next(f.where for f in story if f.phase == "backward")
-    _, first, lines = listing.listings[(where.file, where.first_line)]
+    _, first, lines = listing.listings[listing.key(where)]
     source, start = inspect.getsourcelines(engine.run_backward)
     assert first == start
     assert [line.strip() for line in lines] == [line.strip() for line in source]
+
+
+def test_a_long_line_continues_on_the_next_row_and_none_is_cut():
+    story = viz.frames(recorded())
+    listing = story[0]._listing
+    key = next(key for key in listing.listings if key[2] == "run_backward")
+    _, first, lines = listing.listings[key]
+    assert max(map(len, lines)) > source_view.WRAP       # the loop has longer lines
+    svg = listing._listing(key)
+    rows = [re.sub("<[^>]+>", "", row).replace("&gt;", ">").replace("&lt;", "<")
+            .replace("&amp;", "&").replace("&quot;", '"')
+            for row in re.findall(r'<text x="\d+" y="\d+" xml:space="preserve">(.*?)</text>',
+                                  svg)]
+    assert max(len(row) for row in rows) <= source_view.GUTTER + 1 + source_view.WRAP
+    numbered = [row[source_view.GUTTER + 1:] if row[:source_view.GUTTER].strip()
+                else None for row in rows]
+    joined = []
+    for row, text in zip(rows, numbered):
+        if text is not None:
+            joined.append(text)
+        else:
+            joined[-1] += " " + row.strip()
+    assert ["".join(line.split()) for line in joined] == ["".join(line.split())
+                                                           for line in lines]
+    assert listing.width <= 2 * source_view.PAD + (source_view.GUTTER + 1 + source_view.WRAP) \
+        * source_view.CHAR * source_view.CODE + 1
 
 
 def test_a_frame_without_a_location_keeps_the_listing_and_highlights_nothing():

@@ -10,10 +10,13 @@ loop or of `Function.apply` that was running when it was emitted, found by
 walking up Python's call stack only while a recorder listens.
 """
 import linecache
+import os
 import sys
 
 from .. import tracing
 from ..tracing import Where, describe, ident
+
+_PACKAGE = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep   # minigrad/
 
 _shown = None        # {code object: name} of the functions a recording points at
 
@@ -36,6 +39,18 @@ def where():
                          frame.f_code.co_firstlineno)
         frame = frame.f_back
     return None
+
+
+def called_from():
+    """The line outside minigrad that led here: the student's line that used the op (a
+    `Where`), or None when minigrad was called from nowhere else."""
+    frame = sys._getframe(1)
+    while frame is not None and frame.f_code.co_filename.startswith(_PACKAGE):
+        frame = frame.f_back
+    if frame is None:
+        return None
+    return Where(frame.f_code.co_filename, frame.f_lineno, frame.f_code.co_name,
+                 frame.f_code.co_firstlineno)
 
 
 def emit(kind, **data):
@@ -89,7 +104,8 @@ def node_created(node, outputs):
               for n, _ in node.next_functions if n is not None and hasattr(n, "variable")}
     emit("node_created", node=ident(node), name=node.name(), sequence_nr=node._sequence_nr,
          inputs=[(ident(n), nr) for n, nr in node.next_functions],
-         outputs=[describe(o) for o in outputs if hasattr(o, "_data")], leaves=leaves)
+         outputs=[describe(o) for o in outputs if hasattr(o, "_data")], leaves=leaves,
+         caller=called_from())
 
 
 def tensor_saved(node, slot, tensor, is_output):

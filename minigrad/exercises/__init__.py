@@ -40,6 +40,7 @@ Example::
     >>> check("exp", Exp, lang="zh").message[:10]
     '输入 0 的梯度没有'
 """
+import difflib
 import importlib
 import os
 import secrets
@@ -261,9 +262,13 @@ def _module(exercise_id):
 def _diagnosis(exercise_id, answer, lang, time_limit):
     """(the check's _Verdict, whether nothing could have stopped the answer)."""
     if not isinstance(exercise_id, str) or exercise_id not in EXERCISES:
-        known = ", ".join(EXERCISES)
+        known = ("、" if lang == "zh" else ", ").join(EXERCISES)
         params = {"id": repr(exercise_id), "known": known}
-        return _Verdict("unknown_exercise", _messages.text("unknown_exercise", lang, **params),
+        close = _close_to(exercise_id)
+        key = "unknown_exercise" if close is None else "unknown_exercise_close"
+        if close is not None:
+            params["close"] = close
+        return _Verdict("unknown_exercise", _messages.text(key, lang, **params),
                         None, params), False
     checker = _module(exercise_id).CHECKS[exercise_id]
     verdict, refused, unlimited = _isolated(lambda: _verdict(checker, answer, lang), time_limit,
@@ -307,6 +312,17 @@ class _Verdict(NamedTuple):
             return cls(status, _messages.text(status, lang), notes=tuple(notes))
         params = {name: _plain(value) for name, value in hint.params.items()}
         return cls(status, _messages.text(hint.key, lang, **params), hint.key, params)
+
+
+def _close_to(exercise_id):
+    """The exercise id `exercise_id` was probably meant to be ("Exp" -> "exp"), or None."""
+    if not isinstance(exercise_id, str):
+        return None
+    wanted = exercise_id.strip().lower().replace("-", "_").replace(" ", "_")
+    if wanted in EXERCISES:
+        return wanted
+    close = difflib.get_close_matches(wanted, EXERCISES, n=1, cutoff=0.75)
+    return close[0] if close else None
 
 
 def _verdict(checker, answer, lang):

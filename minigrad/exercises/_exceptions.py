@@ -37,6 +37,9 @@ def hint_for_exception(error):
     """The Hint for an exception raised by the answer: a known mistake, or 'raised' with
     the line of the student's code it came from ('raised_no_line' when none is found)."""
     text = _safe_text(error)
+    unpacked = _unpacked_what_forward_did_not_save(error, text)
+    if unpacked is not None:
+        return unpacked
     for kind, fragment, key, params in _EXCEPTION_HINTS:
         if isinstance(error, kind) and fragment in text:
             if key in _NUMBERS:
@@ -56,6 +59,30 @@ def hint_for_exception(error):
     if line is None:
         return Hint("raised_no_line", error=error_text)
     return Hint("raised", error=error_text, function=line[0], line=line[1])
+
+
+_UNPACK = re.compile(r"(?:not enough|too many) values to unpack \(expected (?P<expected>\d+)"
+                     r"(?:, got (?P<got>\d+))?\)")
+
+
+def _unpacked_what_forward_did_not_save(error, text):
+    """backward unpacking ctx.saved_tensors into more (or fewer) names than forward saved:
+    a ValueError, or an IndexError for saved_tensors[k], raised in backward although the
+    mistake is forward's (the tensors it gave ctx.save_for_backward).  None otherwise."""
+    line = students_line(error.__traceback__)
+    if line is None or "saved_tensors" not in line[1]:
+        return None
+    found = _UNPACK.search(text) if isinstance(error, ValueError) else None
+    if found is not None and found["got"] is not None:
+        expected, got = int(found["expected"]), int(found["got"])
+        if got == 0:
+            return Hint("saved_nothing", line=line[1])
+        return Hint("saved_fewer", expected=expected, got=got, line=line[1])
+    if found is not None:
+        return Hint("saved_more", expected=int(found["expected"]), line=line[1])
+    if isinstance(error, IndexError):
+        return Hint("saved_index", line=line[1])
+    return None
 
 
 def _safe_text(error):

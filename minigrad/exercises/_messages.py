@@ -29,6 +29,10 @@ COMMON = {
     "unknown_exercise": {
         "en": "There is no exercise called {id}. The exercises are: {known}.",
         "zh": "没有名为 {id} 的练习。现有的练习是：{known}。"},
+    "unknown_exercise_close": {
+        "en": "There is no exercise called {id}. Did you mean {close}? The exercises are: "
+              "{known}.",
+        "zh": "没有名为 {id} 的练习。你是不是想写 {close}？现有的练习是：{known}。"},
     "timeout": {
         "en": "Your code took longer than {seconds} s and was stopped. Look for a loop that "
               "never ends, e.g. a `while` whose condition never changes, or a graph walk "
@@ -40,6 +44,28 @@ COMMON = {
               "message, fix that line, and run the check again.",
         "zh": "你的代码在 {function} 中抛出了异常 {error}，出错的是这一行：\n`{line}`\n"
               "读一读这条信息，改好这一行，然后再运行检查。"},
+    "saved_nothing": {
+        "en": "backward unpacks ctx.saved_tensors (`{line}`), but forward saved nothing: the "
+              "mistake is in forward. The tensors backward needs must be saved there, with "
+              "ctx.save_for_backward(...).",
+        "zh": "backward 要从 ctx.saved_tensors 取出张量（`{line}`），可是 forward 什么也没有保存："
+              "问题出在 forward。backward 需要的张量，要在 forward 里用 ctx.save_for_backward(...) "
+              "保存。"},
+    "saved_fewer": {
+        "en": "backward unpacks {expected} tensors from ctx.saved_tensors (`{line}`), but "
+              "forward saved only {got}: check what forward passes to ctx.save_for_backward(...).",
+        "zh": "backward 要从 ctx.saved_tensors 取出 {expected} 个张量（`{line}`），可是 forward "
+              "只保存了 {got} 个：检查 forward 传给 ctx.save_for_backward(...) 的参数。"},
+    "saved_more": {
+        "en": "forward saved more tensors with ctx.save_for_backward(...) than backward unpacks "
+              "(`{line}` takes {expected}): unpack them all, in the order forward saved them.",
+        "zh": "forward 用 ctx.save_for_backward(...) 保存的张量比 backward 取出的多"
+              "（`{line}` 只取 {expected} 个）：按 forward 保存的顺序把它们全部取出。"},
+    "saved_index": {
+        "en": "backward reads a tensor from ctx.saved_tensors (`{line}`) that forward did not "
+              "save: check what forward passes to ctx.save_for_backward(...).",
+        "zh": "backward 从 ctx.saved_tensors 读取的张量（`{line}`），forward 并没有保存："
+              "检查 forward 传给 ctx.save_for_backward(...) 的参数。"},
     "raised_no_line": {
         "en": "Your code raised {error}. Read the message, fix what it names, and run the "
               "check again.",
@@ -143,10 +169,15 @@ COMMON = {
               "(float32 in, float32 out).",
         "zh": "{where} 返回的数据类型是 {got}，应该是 {expected}。输出要保持输入的数据类型"
               "（输入 float32，输出也是 float32）。"},
-    "wrong_forward": {
+    "wrong_forward_values": {
         "en": "{where} computes wrong values: at index {index} it gives {got}, the right value "
               "is {expected}. Check the formula.",
         "zh": "{where} 算出的数值不对：在下标 {index} 处得到 {got}，正确值是 {expected}。请检查公式。"},
+    "wrong_forward": {
+        "en": "{where} computes wrong values: at index {index}, where forward's inputs are "
+              "{inputs}, it gives {got}, the right value is {expected}. Check the formula.",
+        "zh": "{where} 算出的数值不对：在下标 {index} 处，forward 的输入依次是 {inputs}，"
+              "得到 {got}，正确值是 {expected}。请检查公式。"},
     "no_grad_fn": {
         "en": "The output of apply has no grad_fn, although an input requires grad: backward "
               "can never reach your Function. Let apply record the node: do not override "
@@ -185,6 +216,14 @@ COMMON = {
               "constant factors in your derivative.",
         "zh": "输入 {input} 的梯度是正确值的 {factor} 倍。检查导数里的常数因子。"},
     "wrong_grad": {
+        "en": "The gradient for input {input} is wrong. At index {index}, where forward's "
+              "inputs are {inputs} and grad_output is {grad_output}, your backward gives {got}; "
+              "the right gradient is {expected}. Work it out on paper from these numbers, then "
+              "compare with your backward.",
+        "zh": "输入 {input} 的梯度不对。在下标 {index} 处，forward 的输入依次是 {inputs}，"
+              "grad_output 是 {grad_output}，你的 backward 给出 {got}，正确的梯度是 {expected}。"
+              "先用这几个数在纸上算一遍，再和你的 backward 对照。"},
+    "wrong_grad_broadcast": {
         "en": "The gradient for input {input} is wrong. At index {index}, where the input is "
               "{value}, your backward gives {got}; for the same grad_output the right gradient "
               "is {expected}. Derive the derivative on paper, then compare with your backward.",
@@ -195,7 +234,7 @@ COMMON = {
         "en": "The gradient for input {input} has the broadcast shape {got}, not the input's "
               "shape {expected}. Sum it over the dimensions that broadcasting expanded.",
         "zh": "输入 {input} 的梯度是广播后的形状 {got}，而不是输入本身的形状 {expected}。"
-              "要在被广播扩展的维度上求和。"},
+              "要在被广播的维度上求和。"},
     "size_one_dims": {
         "en": "The gradient for input {input} has the right number of elements but the shape "
               "{got}, not the input's shape {expected}: a dimension of size 1 was dropped or "

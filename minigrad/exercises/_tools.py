@@ -94,8 +94,9 @@ def close(actual, expected, dtype):
                                                           equal_nan=True)
 
 
-def check_output(output, expected, where="forward"):
-    """Type, shape, dtype and values of one output against the expected one."""
+def check_output(output, expected, where="forward", inputs=None):
+    """Type, shape, dtype and values of one output against the expected one; a wrong value
+    is quoted with forward's `inputs` there, when they can be read there."""
     require_tensor(output, where)
     if tuple(output.shape) != tuple(expected.shape):
         raise Hint("wrong_shape", where=where, got=list(output.shape),
@@ -106,7 +107,11 @@ def check_output(output, expected, where="forward"):
     got, want = as_array(output), as_array(expected)
     if not close(got, want, expected.dtype):
         bad = first_mismatch(got, want, expected.dtype)
-        raise Hint("wrong_forward", where=where, index=list(bad),
+        numbers = _inputs_at(bad, want.shape, inputs)
+        if numbers is not None:
+            raise Hint("wrong_forward", where=where, index=list(bad), inputs=numbers,
+                       expected=f"{want[bad]:.4g}", got=f"{got[bad]:.4g}")
+        raise Hint("wrong_forward_values", where=where, index=list(bad),
                    expected=f"{want[bad]:.4g}", got=f"{got[bad]:.4g}")
 
 
@@ -181,12 +186,14 @@ def raw_backward(cls, node, grads):
     return result if isinstance(result, tuple) else (result,)
 
 
-def check_gradients(raw, inputs, expected, local, output_shape, needs_input_grad=False):
+def check_gradients(raw, inputs, expected, local, output_shape, needs_input_grad=False,
+                    grad_output=None):
     """Diagnose what backward returned, one slot per input of forward; returns the keys of
     the notes a right answer gets.
 
     `expected[i]` is the right gradient (None where none is wanted), `local[i]`
-    the gradient for an incoming gradient of ones (what forgetting it gives).  A
+    the gradient for an incoming gradient of ones (what forgetting it gives);
+    `grad_output` (an array) what backward was given, for a hint to quote.  A
     gradient of a shape the input's shape expands to (broadcasting) is summed down, as
     PyTorch's engine sums it, and is right if the sum is (the note engine_reduced).
     """
@@ -222,7 +229,7 @@ def check_gradients(raw, inputs, expected, local, output_shape, needs_input_grad
                 key = "size_one_dims"       # (4,) for (4, 1): keepdim
             raise Hint(key, input=position, got=list(shape), expected=list(want))
         diagnose_values(as_array(grad), expected[position], local[position], position,
-                        as_array(tensor), tensor.dtype)
+                        as_array(tensor), tensor.dtype, inputs, grad_output)
     return tuple(notes)
 
 
@@ -254,9 +261,13 @@ def _diagnose_flags_mixed_up(raw, inputs):
         raise Hint("needs_input_grad_mixed_up", input=missing[0], other=extra[0])
 
 
-def diagnose_values(got, expected, local, position, values, dtype):
+def diagnose_values(got, expected, local, position, values, dtype, inputs=None,
+                    grad_output=None):
     """Right values, or which typical mistake: no grad_output, sign, factor; else one
-    element where it goes wrong.  `values` and `dtype` are input `position`'s."""
+    element where it goes wrong.  `values` and `dtype` are input `position`'s; with
+    forward's `inputs` (tensors, arrays of their values before forward, numbers) and the
+    `grad_output` array, the hint quotes every number that gradient is made of, so that
+    the student can redo it on paper."""
     if close(got, expected, dtype):
         return
     if local is not None and close(got, local, dtype):
@@ -270,8 +281,45 @@ def diagnose_values(got, expected, local, position, values, dtype):
         if factor != 0 and close(got, factor * expected, dtype):
             raise Hint("wrong_factor", input=position, factor=f"{factor:.3g}")
     index = first_mismatch(got, expected, dtype)
-    raise Hint("wrong_grad", input=position, index=list(index), value=f"{values[index]:.4g}",
-               got=f"{got[index]:.4g}", expected=f"{expected[index]:.4g}")
+    made_of = _numbers_at(index, values.shape, inputs, grad_output)
+    if made_of is None:             # a broadcast input: its gradient sums grad_output
+        raise Hint("wrong_grad_broadcast", input=position, index=list(index), value=f"{values[index]:.4g}",
+                   got=f"{got[index]:.4g}", expected=f"{expected[index]:.4g}")
+    numbers, incoming = made_of
+    raise Hint("wrong_grad", input=position, index=list(index), inputs=numbers,
+               grad_output=incoming, got=f"{got[index]:.4g}", expected=f"{expected[index]:.4g}")
+
+
+def _numbers_at(index, shape, inputs, grad_output):
+    """("(x, y, ...)", "g"): forward's inputs at `index` (`_inputs_at`) and grad_output
+    there; None when one cannot be read there (grad_output of another shape)."""
+    numbers = _inputs_at(index, shape, inputs)
+    if numbers is None or grad_output is None or np.shape(grad_output) != shape:
+        return None
+    return numbers, f"{float(np.asarray(grad_output)[index]):.4g}"
+
+
+def _inputs_at(index, shape, inputs):
+    """"(x, y, ...)": forward's inputs at `index` of an array of `shape` (a number as it is,
+    a tensor of that shape at `index`, a one-element tensor's value); None when one cannot
+    be read there (a broadcast input)."""
+    if inputs is None:
+        return None
+    numbers = []
+    for value in inputs:
+        if is_tensor(value):
+            value = as_array(value)
+        if isinstance(value, np.ndarray):
+            if value.shape == shape:
+                value = value[index]
+            elif value.size == 1:
+                value = value.reshape(())
+            else:
+                return None
+        if not isinstance(value, (int, float, bool, np.number, np.ndarray)):
+            return None
+        numbers.append(f"{float(value):.4g}")
+    return f"({', '.join(numbers)})"
 
 
 def expected_grads(spec, inputs, grad_output):
@@ -315,14 +363,14 @@ def check_function(answer, spec, cases, needs_input_grad=False, seed=0):
         require_unchanged(inputs, before)
         with no_grad():
             expected_output = spec(*make_inputs())
-        check_output(output, expected_output)
+        check_output(output, expected_output, inputs=make_inputs())
         require_grad_fn(output, inputs)
         grad_output = creation.tensor(generator.uniform(-2, 2, size=output.shape),
                                       dtype=output.dtype)
         expected, local = expected_grads(spec, inputs, grad_output)
         raw = raw_backward(cls, output.grad_fn, (grad_output,))
         for note in check_gradients(raw, inputs, expected, local, output.shape,
-                                    needs_input_grad):
+                                    needs_input_grad, as_array(grad_output)):
             if note not in notes:
                 notes.append(note)
         check_through_engine(output, inputs, grad_output, expected)
@@ -341,7 +389,7 @@ def check_through_engine(output, inputs, grad_output, expected):
             if tensor.grad is None:
                 raise Hint("missing_grad", input=position)
             diagnose_values(as_array(tensor.grad), expected[position], None, position,
-                            as_array(tensor), tensor.dtype)
+                            as_array(tensor), tensor.dtype, inputs, as_array(grad_output))
 
 
 def case(*shapes, dtype="float64", seed=0, requires_grad=True, extra=(), low=-2.0, high=2.0):

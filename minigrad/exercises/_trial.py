@@ -284,7 +284,8 @@ class FunctionTrial:
         inputs = make(drawn)
         expected = self.spec(*inputs)
         with no_grad():
-            _tools.check_output(value_of(report["forward"]), expected.detach())
+            _tools.check_output(value_of(report["forward"]), expected.detach(),
+                                inputs=make(drawn))
         if not all(field(report, "inputs_kept", list)):
             raise Hint("input_modified")
         if not flags(report["forward"])[1]:
@@ -299,7 +300,8 @@ class FunctionTrial:
         if not backward["grad_output_kept"]:
             raise Hint("modified_grad_output")
         raw = tuple(value_of(entry) for entry in field(backward, "grads", list))
-        _tools.check_gradients(raw, inputs, wanted, local, expected.shape, self.needs_input_grad)
+        _tools.check_gradients(raw, inputs, wanted, local, expected.shape,
+                               self.needs_input_grad, as_array(grad_output))
         grads = field(report, "grads", list)
         for position, tensor in enumerate(inputs):
             if _tools.is_tensor(tensor) and tensor.requires_grad:
@@ -308,7 +310,8 @@ class FunctionTrial:
                     raise Hint("missing_grad", input=position)
                 _tools.require_tensor(grad, "backward")
                 _tools.diagnose_values(as_array(grad), wanted[position], None, position,
-                                       as_array(tensor), tensor.dtype)
+                                       as_array(tensor), tensor.dtype, inputs,
+                                       as_array(grad_output))
         if self.double_backward:
             got, want = value_of(report["second"]), value_of(_second_derivative(self.spec,
                                                                                 make(drawn)))

@@ -22,7 +22,7 @@ MESSAGES = {
               "以及它应该放在 grad_output 的哪一边（形状必须对得上）。"},
     "return_values_and_indices": {
         "en": "forward must return a tuple of two tensors: (values, indices).",
-        "zh": "forward 必须返回由两个张量组成的元组：(values, indices)。"},
+        "zh": "forward 必须返回一个元组，里面是两个张量：(values, indices)。"},
     "indices_dtype": {
         "en": "The indices have dtype {got}; they must be int64 (as x.max(dim=1) gives them).",
         "zh": "索引的数据类型是 {got}，必须是 int64（和 x.max(dim=1) 给出的一样）。"},
@@ -108,7 +108,9 @@ def _check_max_case(cls, values, generator):
     _tools.require_tensor(indices, "forward (indices)")
     if indices.dtype is not dtypes.int64:
         raise Hint("indices_dtype", got=_tools.dtype_name(indices.dtype))
-    _tools.check_output(indices, creation.tensor(values.argmax(axis=1)), "forward (indices)")
+    # PyTorch's int64, not numpy's platform int (int32 in the browser's Pyodide)
+    expected = creation.tensor(values.argmax(axis=1), dtype=dtypes.int64)
+    _tools.check_output(indices, expected, "forward (indices)")
     node = maxima.grad_fn
     if node is None:                      # x requires grad, so only a mark (or detach) cuts it
         raise Hint("marked_values_non_differentiable")
@@ -128,9 +130,12 @@ def _check_max_case(cls, values, generator):
     got = as_array(grad)
     if columns > 1 and _tools.close(got, np.repeat(g[:, None], columns, axis=1), x.dtype):
         raise Hint("grad_not_to_argmax")
-    _tools.diagnose_values(got, one_hot * g[:, None], one_hot, 0, values, x.dtype)
+    row_grads = np.broadcast_to(g[:, None], values.shape)     # each row's grad_output
+    _tools.diagnose_values(got, one_hot * g[:, None], one_hot, 0, values, x.dtype, (x,),
+                           row_grads)
     _tools.apply(cls, x)[0].backward(grad_values)
-    _tools.diagnose_values(as_array(x.grad), one_hot * g[:, None], None, 0, values, x.dtype)
+    _tools.diagnose_values(as_array(x.grad), one_hot * g[:, None], None, 0, values, x.dtype,
+                           (x,), row_grads)
 
 
 CHECKS = {"matmul": check_matmul, "max_with_index": check_max_with_index}

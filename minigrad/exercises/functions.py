@@ -108,7 +108,7 @@ def check_relu(answer):
     try:
         _tools.check_function(answer, _relu, away_from_zero)
     except Hint as hint:
-        if hint.key in ("wrong_grad", "wrong_sign", "wrong_factor"):
+        if hint.key in ("wrong_grad", "wrong_grad_broadcast", "wrong_sign", "wrong_factor"):
             grad = _relu_raw_grad(cls, [-1.5, 2.0, -0.3, 0.7], [1.0, 2.0, -3.0, -4.0])
             if grad is not None and np.allclose(grad[[1, 3]], [2.0, -4.0]) and np.any(grad[[0, 2]]):
                 raise Hint("relu_grad_where_negative") from None

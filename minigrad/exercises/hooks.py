@@ -158,7 +158,8 @@ def check_pack_float16(answer):
 def _check_other_dtypes(pack, unpack, generator):
     """The exercise converts float32 only: float64 values, and the int64 indices that ops
     like max save, must come back exactly as they were."""
-    for values in (generator.uniform(-3, 3, size=(4, 3)), np.arange(-3, 9).reshape(4, 3)):
+    indices = np.arange(-3, 9, dtype=np.int64).reshape(4, 3)     # int64 on every platform
+    for values in (generator.uniform(-3, 3, size=(4, 3)), indices):
         tensor = creation.tensor(values)
         restored = unpack(pack(tensor))
         if not (_tools.is_tensor(restored) and restored.dtype is tensor.dtype

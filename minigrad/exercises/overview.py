@@ -48,9 +48,12 @@ MESSAGES = {
         "zh": "所有练习都通过了，干得漂亮！"},
     "overview_no_workspace": {
         "en": "This notebook is not in a lesson workspace, so checks are not recorded here. "
-              "Open the lessons with minigrad-tutor to keep your progress.",
+              "Open the lessons with the tutor to keep your progress: scripts/start-tutor.sh "
+              "in a copy of minigrad's repository, or minigrad-tutor where minigrad-tutor was "
+              "installed with pip.",
         "zh": "这个笔记本不在课程工作区里，所以这里的检查结果不会被记录。"
-              "用 minigrad-tutor 打开课程，就能保存你的进度。"},
+              "用课程启动器打开课程，就能保存你的进度：在 minigrad 代码仓库的副本里运行 "
+              "scripts/start-tutor.sh，用 pip 安装了 minigrad-tutor 的话就运行 minigrad-tutor。"},
     "overview_damaged": {
         "en": "Your progress file {file} is damaged: what could be read is shown. The next "
               "check keeps the file as a backup and starts a new one.",

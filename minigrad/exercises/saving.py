@@ -246,9 +246,10 @@ def _check_inplace_case(cls, values):
     if _tools.close(as_array(grad), as_array(grad_output), x.dtype):
         raise Hint("mask_after_clamp")
     _tools.diagnose_values(as_array(grad), expected, (values > 0).astype(float), 0, values,
-                           x.dtype)
+                           x.dtype, (values,), as_array(grad_output))   # (x before relu_)
     output.backward(grad_output)
-    _tools.diagnose_values(as_array(leaf.grad), expected, None, 0, values, x.dtype)
+    _tools.diagnose_values(as_array(leaf.grad), expected, None, 0, values, x.dtype, (values,),
+                           as_array(grad_output))
 
 
 CHECKS = {"seed_func": check_seed_func, "tanh_saves_output": check_tanh_saves_output,

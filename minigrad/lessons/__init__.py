@@ -36,8 +36,12 @@ def _lessons_dir():
 
 LESSONS_DIR = _lessons_dir()
 
-__all__ = ["LESSONS", "LESSONS_DIR", "INDEX", "Lesson", "list_lessons", "lesson_path", "say",
-           "plot_font", "show_source", "ask"]
+# The first line of an exercise's stub in the student notebooks (the second is
+# `raise NotImplementedError()`), in the lesson's language; nbgrader's code_stub too.
+YOUR_CODE_HERE = {"en": "# YOUR CODE HERE", "zh": "# 在这里写你的代码"}
+
+__all__ = ["LESSONS", "LESSONS_DIR", "INDEX", "YOUR_CODE_HERE", "Lesson", "list_lessons",
+           "lesson_path", "say", "plot_font", "show_source", "show_error", "ask"]
 
 
 class Lesson(NamedTuple):
@@ -154,3 +158,4 @@ def lesson_path(lesson, lang, solutions=False):
 from .course import plot_font, say      # noqa: E402 — they read LESSONS
 from .source import show_source         # noqa: E402
 from .reading import ask                # noqa: E402
+from .errors import show_error          # noqa: E402

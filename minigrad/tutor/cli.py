@@ -15,7 +15,10 @@ Re-running is always safe: new lessons are added, notebooks you edited are kept
 (see minigrad/tutor/workspace.py).  JupyterLab is started with MINIGRAD_LANG
 and MINIGRAD_WORKSPACE set, so the exercise checks answer in your language and
 record your progress in the workspace.  One JupyterLab per workspace: a second
-launch says where the running one is.  A problem with the workspace (a folder
+launch says where the running one is; asked for the other language (or the
+solutions), it first copies those lessons in and switches the running JupyterLab's
+menus to that language.  Each language keeps its own JupyterLab layout, so the
+tabs of one never reopen next to the other's (jupyterlab.py).  A problem with the workspace (a folder
 that cannot be written, a link that leads out of it) is said in the student's
 language, with what to do, never as a Python traceback.
 """
@@ -28,9 +31,9 @@ import sys
 
 from minigrad import progress
 from minigrad.settings import LANGUAGES
-from minigrad.tutor import nbgrader, progress_table, workspace
-from minigrad.tutor.jupyterlab import (jupyter_command, jupyter_environment, seed_lab_settings,
-                                       set_lab_language)
+from minigrad.tutor import nbgrader, progress_table, running, workspace
+from minigrad.tutor.jupyterlab import (jupyter_command, jupyter_environment, lab_url,
+                                       seed_lab_settings, set_lab_language)
 from minigrad.tutor.messages import say
 
 DEFAULT_DIR = "minigrad-lessons"
@@ -160,7 +163,8 @@ def _main(argv, source):
     lang = args.lang or default_lang(folder=args.dir)
     if args.list:
         for number, _, title, exercises in lesson_table(lang):
-            print(f"{number:02d}  {title}" + (f"  [{', '.join(exercises)}]" if exercises else ""))
+            joined = ("、" if lang == "zh" else ", ").join(exercises)
+            print(f"{number:02d}  {title}" + (f"  [{joined}]" if exercises else ""))
         return 0
     if args.progress is not None:
         if args.progress or args.format != "text":
@@ -191,10 +195,15 @@ def _reset(source, args, lang):
     if args.hide_solutions:
         _remove_solutions(args.dir, lang)
     try:
-        restored, backups = workspace.reset(source, args.dir, lang, args.reset, args.solutions)
+        lesson = workspace.find_lesson(source, lang, args.reset, args.solutions)
     except LookupError as error:
         print(error.args[0], file=sys.stderr)
         return 2
+    copy = workspace.lesson_folder(args.dir, lang, args.solutions) / lesson.name
+    if running.has_open(args.dir, copy):
+        print(say(lang, "reset_open", path=_relative(copy), lesson=args.reset), file=sys.stderr)
+        return 1
+    restored, backups = workspace.reset(source, args.dir, lang, args.reset, args.solutions)
     print(say(lang, "restored", path=_relative(restored)))
     for backup in backups:
         print(say(lang, "backed_up", backup=_relative(backup)))
@@ -208,8 +217,7 @@ def _launch(source, args, lang):
     except workspace.WorkspaceError as error:
         if error.key != "already_running":
             raise
-        print(_already_running(args.dir, error.values["pid"], lang), file=sys.stderr)
-        return 1
+        return _join(source, args, lang, error.values["pid"])
     try:
         _set_aside_damaged(args.dir, lang)
         if args.hide_solutions:
@@ -220,7 +228,7 @@ def _launch(source, args, lang):
             print(say(lang, "no_jupyterlab"), file=sys.stderr)
             return 1
         print(say(lang, "starting", lesson=_relative(changes[0].path)), flush=True)
-        command = jupyter_command(args.dir, changes[0].path, args.port, not args.no_browser)
+        command = jupyter_command(args.dir, changes[0].path, lang, args.port, not args.no_browser)
         environment = jupyter_environment(args.dir, lang)
         seed_lab_settings(args.dir)
         set_lab_language(environment["JUPYTERLAB_SETTINGS_DIR"], lang)
@@ -234,21 +242,32 @@ def _set_aside_damaged(folder, lang):
         print(say(lang, "damaged", file=name, backup=_relative(backup)))
 
 
-def _already_running(folder, pid, lang):
-    """Where the JupyterLab already running on `folder` is: its address with its token,
-    from Jupyter's own list of running servers, else the process that holds the lock."""
-    try:
-        from jupyter_server.serverapp import list_running_servers
-        servers = list(list_running_servers())
-    except Exception:       # noqa: BLE001 — no list: the process id still tells where to look
-        servers = []
-    root = pathlib.Path(folder).resolve()
-    for server in servers:
-        if str(server.get("pid")) == pid or pathlib.Path(server.get("root_dir", "")) == root:
-            token = server.get("token")
-            url = f"{server['url']}lab" + (f"?token={token}" if token else "")
-            return say(lang, "already_running", folder=_relative(folder), url=url)
-    return say(lang, "already_starting", folder=_relative(folder), pid=pid or "?")
+def _join(source, args, lang, pid):
+    """A launch on a workspace whose JupyterLab already runs: say where it is.  Asked for
+    another language (or the solutions), first bring those lessons in and switch the
+    running JupyterLab's menus to that language, then open its course index there."""
+    switching = lang != workspace.read_marker(args.dir).get("lang") or args.solutions
+    folder = workspace.lesson_folder(args.dir, lang, args.solutions)
+    if switching:
+        _set_aside_damaged(args.dir, lang)
+        changes = workspace.sync(source, args.dir, lang, args.solutions)
+        print(report_sync(changes, lang, _relative(args.dir), args.solutions))
+        set_lab_language(jupyter_environment(args.dir, lang)["JUPYTERLAB_SETTINGS_DIR"], lang)
+    server = running.server(args.dir, pid)
+    if server is None:
+        print(say(lang, "already_starting", folder=_relative(args.dir), pid=pid or "?"),
+              file=sys.stderr)
+        return 1
+    first = workspace.source_notebooks(source, lang, args.solutions)[0].name
+    url = running.url(server, lab_url(lang, (folder / first).relative_to(args.dir)))
+    if not switching:
+        print(say(lang, "already_running", folder=_relative(args.dir), url=url), file=sys.stderr)
+        return 1
+    print(say(lang, "switched", folder=_relative(args.dir), lessons=_relative(folder), url=url))
+    if not args.no_browser:
+        import webbrowser
+        webbrowser.open(url)
+    return 0
 
 
 def _print_progress(folder, lang):

@@ -1,8 +1,14 @@
 """What the launcher says, in English and Simplified Chinese.
 
+A command it tells the student to run is written as they started it: `{command}` is
+scripts/start-tutor.sh when that script started the launcher (it sets
+MINIGRAD_TUTOR_COMMAND), else minigrad-tutor.
+
 >>> say("zh", "no_jupyterlab")
 '没有安装 JupyterLab。请安装：pip install "minigrad-tutor[tutor]"'
 """
+import os
+
 MESSAGES = {
     "en": {
         "workspace": "Your {lang_name} lessons are in {folder}",
@@ -10,14 +16,14 @@ MESSAGES = {
         "updated": "  updated  {path} (a newer lesson; you had not edited it)",
         "kept": ("  kept     {path}: you edited it, so it stays as it is.\n"
                  "           The newer lesson is saved next to it: {new}\n"
-                 "           To switch to it: minigrad-tutor --reset {number} "
+                 "           To switch to it: {command} --reset {number} "
                  "(your copy is backed up first)"),
         "edited": "  Your edits are kept in {count} notebook(s).",
         "starting": "Starting JupyterLab on {lesson} (stop it with Ctrl+C)...",
         "restored": "Restored {path} from the lesson as shipped.",
         "backed_up": "Your previous copy is saved in {backup}",
         "no_jupyterlab": 'JupyterLab is not installed. Install it with: pip install "minigrad-tutor[tutor]"',
-        "no_workspace": "{folder} is not a lesson workspace yet: run minigrad-tutor first.",
+        "no_workspace": "{folder} is not a lesson workspace yet: run {command} first.",
         "no_progress": "No exercise checked yet in {folder}.",
         "progress_header": "Exercises passed: {passed} of {total}  ({folder})",
         "attempts": "{count} attempt(s)",
@@ -38,6 +44,12 @@ MESSAGES = {
         "already_starting": ("minigrad-tutor is already running on {folder} (process {pid}); its\n"
                              "  terminal shows the address to open. Stop it (Ctrl+C in its terminal)\n"
                              "  before starting a new one."),
+        "reset_open": ("{path} is open in JupyterLab: close its tab first (File > Close Tab,\n"
+                       "  which also stops its kernel), then run --reset {lesson} again. Reset now,\n"
+                       "  JupyterLab would offer to overwrite the lesson with the tab's copy."),
+        "switched": ("JupyterLab is already running on {folder}: your {lang_name} lessons are now in\n"
+                     "  {lessons}, and its menus are in {lang_name} in every page you open (or reload)\n"
+                     "  from now on. The course index: {url}"),
         "solutions_hidden": ("The solution notebooks are hidden in this course (your teacher set "
                              "MINIGRAD_HIDE_SOLUTIONS=1, or they are not installed here)."),
         "solutions_removed": "  Solution notebooks hidden by your teacher: {count} taken out of the workspace.",
@@ -67,13 +79,13 @@ MESSAGES = {
         "updated": "  已更新  {path}（有新版课程，你没有改动过它）",
         "kept": ("  已保留  {path}：你修改过它，所以原样保留。\n"
                  "          新版课程保存在旁边：{new}\n"
-                 "          想换成新版：minigrad-tutor --reset {number}（会先备份你的副本）"),
+                 "          想换成新版：{command} --reset {number}（会先备份你的副本）"),
         "edited": "  你修改过的 {count} 个笔记本都原样保留。",
         "starting": "正在启动 JupyterLab，打开 {lesson}（按 Ctrl+C 停止）……",
         "restored": "已把 {path} 恢复成课程原版。",
         "backed_up": "你原来的副本保存在 {backup}",
         "no_jupyterlab": '没有安装 JupyterLab。请安装：pip install "minigrad-tutor[tutor]"',
-        "no_workspace": "{folder} 还不是课程工作区：请先运行 minigrad-tutor。",
+        "no_workspace": "{folder} 还不是课程工作区：请先运行 {command}。",
         "no_progress": "{folder} 里还没有检查过任何练习。",
         "progress_header": "已通过的练习：{passed} / {total}（{folder}）",
         "attempts": "尝试 {count} 次",
@@ -92,6 +104,11 @@ MESSAGES = {
                             "（在它的终端里按 Ctrl+C）。"),
         "already_starting": ("minigrad-tutor 已经在 {folder} 上运行（进程 {pid}），它的终端里显示了要打开的地址。\n"
                              "  如果要重新启动，请先停止它（在它的终端里按 Ctrl+C）。"),
+        "reset_open": ("{path} 正在 JupyterLab 中打开：请先关闭它的标签页（文件 > 关闭标签页，\n"
+                       "  这也会停止它的内核），再运行 --reset {lesson}。现在就恢复的话，\n"
+                       "  JupyterLab 会提出用标签页里的版本覆盖恢复好的课程。"),
+        "switched": ("{folder} 的 JupyterLab 已经在运行：你的{lang_name}课程已放在 {lessons}，\n"
+                     "  之后打开（或刷新）的页面，菜单都会是{lang_name}。课程目录：{url}"),
         "solutions_hidden": "这门课隐藏了参考答案（老师设置了 MINIGRAD_HIDE_SOLUTIONS=1，或者这里没有安装参考答案）。",
         "solutions_removed": "  老师隐藏了参考答案：已从工作区移走 {count} 个参考答案笔记本。",
         "solutions_kept": "  已保留  {path}：你修改过它，所以原样保留。",
@@ -118,4 +135,10 @@ MESSAGES = {
 
 def say(lang, key, **values):
     """The message `key` in `lang`, with `values` filled in."""
-    return MESSAGES[lang][key].format(lang_name=MESSAGES[lang]["lang_name"], **values)
+    return MESSAGES[lang][key].format(lang_name=MESSAGES[lang]["lang_name"],
+                                      command=launcher_command(), **values)
+
+
+def launcher_command():
+    """How the student starts the tutor: what scripts/start-tutor.sh said, or minigrad-tutor."""
+    return os.environ.get("MINIGRAD_TUTOR_COMMAND") or "minigrad-tutor"

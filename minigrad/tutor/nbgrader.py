@@ -26,6 +26,8 @@ import re
 
 import nbformat
 
+from minigrad.lessons import YOUR_CODE_HERE
+
 CONFIG = "nbgrader_config.py"
 CONFIG_TEXT = '''\
 # nbgrader's settings for minigrad's lessons, written by `minigrad-tutor --nbgrader`.
@@ -36,7 +38,7 @@ c = get_config()  # noqa: F821 (nbgrader defines it)
 # with c.Exchange.path_includes_course = True) without their assignments meeting.
 c.CourseDirectory.course_id = "minigrad-{lang}"
 # The stub that replaces an answer in the released notebook, as minigrad's student notebooks have it.
-c.ClearSolutions.code_stub = {{"python": "# YOUR CODE HERE\\nraise NotImplementedError()"}}
+c.ClearSolutions.code_stub = {{"python": "{stub}\\nraise NotImplementedError()"}}
 
 # Autograde puts back the teacher's cells (their nbgrader flags, deleted locked cells), then
 # runs each submission in a sandbox (bubblewrap) and scores its checks from outside it:
@@ -66,7 +68,8 @@ c.SandboxedGrading.sandbox = "bwrap"
 c.SandboxedGrading.cell_timeout = 10
 c.SandboxedGrading.cell_timeouts = {{"11-capstone": 30}}
 '''
-STUB = re.compile(r"^([ \t]*)# YOUR CODE HERE\n\1raise NotImplementedError\(\)$", re.MULTILINE)
+STUB = re.compile(r"^([ \t]*)(?:" + "|".join(map(re.escape, YOUR_CODE_HERE.values()))
+                  + r")\n\1raise NotImplementedError\(\)$", re.MULTILINE)
 ADDED, UNCHANGED, KEPT = "added", "unchanged", "kept"
 
 
@@ -113,7 +116,8 @@ def write_course(lessons_dir, folder, lang):
     <lang>/NN-slug.ipynb and <lang>/solutions/); returns [(path, ADDED, UNCHANGED or KEPT)]."""
     folder = pathlib.Path(folder)
     lessons = pathlib.Path(lessons_dir) / lang
-    written = [_write_new(folder / CONFIG, CONFIG_TEXT.format(lang=lang))]
+    config = CONFIG_TEXT.format(lang=lang, stub=YOUR_CODE_HERE[lang])
+    written = [_write_new(folder / CONFIG, config)]
     for student in sorted(lessons.glob("[0-9][0-9]-*.ipynb")):
         worked = lessons / "solutions" / student.name
         if not worked.exists():                   # the course index: nothing to grade

@@ -121,7 +121,7 @@ def sync(source, workspace, lang, solutions=False):
 
 def _sync_one(lesson, copy, workspace, manifest):
     key = copy.relative_to(workspace).as_posix()
-    shipped = digest(lesson)
+    shipped = hashlib.sha256(as_copied(lesson)).hexdigest()
     if not copy.exists():
         _copy(lesson, copy, manifest, key)
         return Change(copy, ADDED)
@@ -201,7 +201,7 @@ def reset(source, workspace, lang, wanted, solutions=False, now=None):
     write_marker(workspace, lang)
     manifest = read_manifest(workspace)
     backups = []
-    if copy.exists() and digest(copy) != digest(lesson):
+    if copy.exists() and digest(copy) != hashlib.sha256(as_copied(lesson)).hexdigest():
         backups.append(progress.move_to_backup(copy, inside(workspace, copy.parent / "backups"),
                                                now))
     _copy(lesson, copy, manifest, copy.relative_to(workspace).as_posix())
@@ -349,6 +349,31 @@ def lesson_number(path):
 
 
 def _copy(lesson, destination, manifest, key):
-    data = lesson.read_bytes()
+    data = as_copied(lesson)
     progress.write_atomically(destination, data)
     manifest[key] = hashlib.sha256(data).hexdigest()
+
+
+# NOTE [the kernel's language_info]
+# As soon as a notebook's kernel starts, JupyterLab writes the kernel's language_info
+# (with the Python version) into the notebook's metadata: a lesson that held only
+# {"name": "python"} showed as modified right after it was opened, and closing it
+# asked to save.  The shipped lessons keep that short form (they are built on one
+# Python and run on many), so the copy in the workspace gets what this Python's
+# kernel will report, and opens unmodified.
+
+def as_copied(lesson):
+    """The bytes the workspace gets for a shipped notebook (see the NOTE above)."""
+    data = pathlib.Path(lesson).read_bytes()
+    try:
+        notebook = json.loads(data.decode("utf-8"))
+        from ipykernel.ipkernel import IPythonKernel    # slow to import, and only in the
+    except (ValueError, ImportError):                   # tutor extra: the kernel's words
+        return data
+    metadata = notebook.get("metadata", {})
+    if (metadata.get("kernelspec", {}).get("name") != "python3"
+            or metadata.get("language_info") != {"name": "python"}):
+        return data
+    metadata["language_info"] = dict(IPythonKernel.language_info)
+    return (json.dumps(notebook, sort_keys=True, indent=1, ensure_ascii=False)
+            + "\n").encode("utf-8")

@@ -354,7 +354,7 @@ class FrameDrawer:
                                 f'width="{right - left - step:.1f}" height="{SPARK_H}" '
                                 'fill="white" fill-opacity="0.65"/>'))
         said = text(self.lang, "memory_now", now=format_bytes(frame.memory_bytes),
-                    peak=format_bytes(max(self.memory + [0])))
+                    peak=format_bytes(max(self.memory[:frame.step + 1] + [0])))  # so far
         out.append(((2, 4), _text(x, base + ROW, said, SMALL, "#333333")))
         for k, line in enumerate(self.note):      # only when some tensor was packed
             out.append(((2, 5 + k), _text(x, base + ROW + (k + 1) * NOTE * 1.3, line, NOTE,

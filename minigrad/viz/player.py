@@ -16,7 +16,8 @@ in Colab, in JupyterLite; and stepping is instant with a kernel too.
   goes to step i): the step's style shows only the buttons of the steps
   before and after it.  (A core `Button` needs the kernel to do anything.)
 - A big graph is shown at a readable size in a window that follows the
-  running node; "whole graph" fits it to the window instead.  The window,
+  running node; "whole graph" fits it to the window instead, never with labels
+  smaller than MIN_LABEL px: a graph too big for that scrolls in it.  The window,
   the panel and the caption fit a laptop's notebook (about 850 × 600 px).
 - Beside the graph, "Tensors & queue / 张量与队列" shows the panel, "Source /
   源码" the engine's own source (`source_view.py`): the engine loop or
@@ -36,16 +37,21 @@ except ImportError as error:       # the widgets are an optional extra
 from xml.sax.saxutils import escape
 
 from .draw import FONT_FAMILY, RED
+from .layout import FONT_SIZE
 from .frame_svg import CURRENT, FLOW_ORANGE, GRAD_BLUE
 from .settings import resolve_lang, text
 from .ipywidgets7 import Stack, html_style, tooltip
+from .page_player import PAGE_PLAYER, SPEEDS, css_variables, page_player
 from .storyboard import frames as make_frames
 from .timeline import SpanClasses, timeline
 
-SPEEDS = (("0.5×", 0.5), ("1×", 1.0), ("2×", 2.0), ("4×", 4.0))
 VIEW_HEIGHT = 480          # px: the graph's window (and the panel's most)
 ASSUMED_WIDTH = 520        # px left for the graph beside the panel in a laptop's notebook
 READABLE = 0.62            # a graph fitted smaller than this starts in the following view
+CAPTION_BLUE, CAPTION_ORANGE = "#1a6496", "#a64b00"   # the graph's blue and orange, dark
+                                                      # enough to read on the caption (5.4:1)
+MIN_LABEL = 8              # px: the smallest label of the whole graph, at its smallest
+MIN_SCALE = MIN_LABEL / min(FONT_SIZE.values())
 
 
 class Player(widgets.VBox):
@@ -128,6 +134,21 @@ class Player(widgets.VBox):
         self.add_class("minigrad-player")
         self.add_class(self.scope[1:])
 
+    def _ipython_display_(self, **kwargs):
+        """In a notebook: the page player (`page_player.py`: shown where this widget is
+        gone, after a restart or on a web page), then the widget itself."""
+        from IPython.display import display
+        display({"text/html": self.page_html(), "text/plain": repr(self)}, raw=True,
+                metadata={"minigrad": PAGE_PLAYER})
+        if hasattr(widgets.Widget, "_repr_mimebundle_"):
+            display(self._repr_mimebundle_(**kwargs), raw=True)
+        else:                                   # ipywidgets 7 displays itself
+            super()._ipython_display_(**kwargs)
+
+    def page_html(self):
+        """This player as HTML that plays with no widget manager (`page_player.py`)."""
+        return page_player(self)
+
     def _step_buttons(self, label, tooltip, css_class):
         """One button per step (0 is never shown: steps count from 1 like the slider)."""
         count = len(self.frames)
@@ -173,23 +194,32 @@ class Player(widgets.VBox):
 
     def _caption(self, frame):
         """Frame k's child of the Stack: its caption, and the style that shows step k."""
-        drawer, scope = frame._drawer, self.scope
-        k, count = frame.step, len(self.frames)
-        phase = text(self.lang, "phase_" + frame.phase)
-        where = text(self.lang, "step_of", k=k + 1, n=count)
-        colour = FLOW_ORANGE if frame.phase == "backward" else GRAD_BLUE
-        focus = drawer.focus(frame) or self._last_focus(k)
-        line = frame._listing.focus(frame)
+        scope, k, count = self.scope, frame.step, len(self.frames)
         value = k + 1
         before, after = max(value - 1, 1), min(value + 1, count)
-        rules = [f"{scope}{{--k:{k};--fx:{focus[0]:.0f}px;--fy:{focus[1]:.0f}px;"
-                 f"--sy:{line:.0f}px}}",
+        rules = [f"{scope}{{{css_variables(self.step_variables(frame))}}}",
                  f"{scope} .mg-previous button:nth-of-type({before + 1}),"
                  f"{scope} .mg-next button:nth-of-type({after + 1}){{display:inline-block}}"]
         if value == 1:
             rules.append(f"{scope} .mg-previous button{{opacity:.45;pointer-events:none}}")
         if value == count:
             rules.append(f"{scope} .mg-next button{{opacity:.45;pointer-events:none}}")
+        return self.caption_html(frame) + f"<style>{''.join(rules)}</style>"
+
+    def step_variables(self, frame):
+        """The CSS variables that show frame k: the step `--k`, the point the view
+        follows (`--fx`, `--fy`) and the highlighted source line (`--sy`)."""
+        focus = frame._drawer.focus(frame) or self._last_focus(frame.step)
+        line = frame._listing.focus(frame)
+        return {"k": str(frame.step), "fx": f"{focus[0]:.0f}px", "fy": f"{focus[1]:.0f}px",
+                "sy": f"{line:.0f}px"}
+
+    def caption_html(self, frame):
+        """The caption of frame k: "phase · step k of n" and its sentence."""
+        drawer, k = frame._drawer, frame.step
+        phase = text(self.lang, "phase_" + frame.phase)
+        where = text(self.lang, "step_of", k=k + 1, n=len(self.frames))
+        colour = CAPTION_ORANGE if frame.phase == "backward" else CAPTION_BLUE
         current = "" if frame.current is None else (
             f' data-node="{frame.current}" '
             f'data-name="{escape(drawer.names.get(frame.current, "?"))}"')
@@ -197,8 +227,7 @@ class Player(widgets.VBox):
                 f'data-step="{k}" data-phase="{frame.phase}"{current}>'
                 f'<b style="color:{colour}">{escape(phase)} · {escape(where)}</b><br>'
                 f'<span style="color:{RED if frame.failed else "#1a1a1a"}">'
-                f"{escape(frame.caption)}</span></div>"
-                f"<style>{''.join(rules)}</style>")
+                f"{escape(frame.caption)}</span></div>")
 
     def _last_focus(self, k):
         """Where the view stays when a frame has no current node: the one before, or the
@@ -210,9 +239,11 @@ class Player(widgets.VBox):
         placed = self.frames[0]._drawer.stage.placed
         return placed.width / 2, placed.height / 2
 
-    def _picture(self):
-        """The graph, the panel and the source, every piece of every frame drawn once."""
-        drawer, scope, count = self.frames[0]._drawer, self.scope, len(self.frames)
+    def _picture(self, scope=None):
+        """The graph, the panel and the source, every piece of every frame drawn once, with
+        the CSS that shows step `--k` inside `scope` (a selector; this player's own)."""
+        drawer, count = self.frames[0]._drawer, len(self.frames)
+        scope = scope or self.scope
         classes = SpanClasses(count)
         graph = classes.wrap(timeline(self.frames, "graph"))
         panel = classes.wrap(timeline(self.frames, "panel"))
@@ -242,42 +273,53 @@ class Player(widgets.VBox):
             f"@container (max-width: 620px) {{{scope} .mg-side{{max-height:180px}}}}",
         ])
         font = escape(FONT_FAMILY)
+
+        def region(name):       # a part that may scroll: named, and reached by Tab
+            return f'role="region" tabindex="0" aria-label="{escape(text(self.lang, name))}"'
         return (f"<style>{css}</style>"
-                '<div class="mg-stage"><div class="mg-view"><div class="mg-mover">'
+                f'<div class="mg-stage"><div class="mg-view" {region("graph_region")}>'
+                '<div class="mg-mover">'
                 f'<svg class="minigrad-graph" xmlns="http://www.w3.org/2000/svg" '
                 f'width="{width}" height="{height}" viewBox="0 0 {width} {height}" '
                 f'data-frames="{count}" font-family="{font}">{drawer.defs()}{graph}</svg>'
-                '</div></div><div class="mg-side">'
+                f'</div></div><div class="mg-side" {region("side_panel")}>'
                 f'<svg class="minigrad-panel" xmlns="http://www.w3.org/2000/svg" '
                 f'width="{drawer.panel_w}" height="{drawer.panel_h:.0f}" '
                 f'font-family="{font}">{panel}</svg></div>'
-                '<div class="mg-source"><div class="mg-code">'
+                f'<div class="mg-source" {region("side_source")}><div class="mg-code">'
                 f'<svg class="minigrad-source" xmlns="http://www.w3.org/2000/svg" '
                 f'width="{listing.width}" height="{listing.height}" font-family="{font}">'
                 f"{source}</svg></div></div></div>")
 
     def _side_css(self, shows_source):
+        return f"<style>{self.side_rules(shows_source, self.scope)}</style>"
+
+    @staticmethod
+    def side_rules(shows_source, scope):
         """Beside the graph: the panel, or the engine's source (narrower graph window)."""
-        scope = self.scope
         if shows_source:
-            return (f"<style>{scope} .mg-side{{display:none}}"
-                    f"{scope} .mg-view{{flex-basis:300px}}</style>")
-        return f"<style>{scope} .mg-source{{display:none}}</style>"
+            return f"{scope} .mg-side{{display:none}}{scope} .mg-view{{flex-basis:300px}}"
+        return f"{scope} .mg-source{{display:none}}"
 
     def _view_css(self, follow):
-        """The graph's window: following the running node at full size, or the whole graph."""
-        scope, placed = self.scope, self.frames[0]._drawer.stage.placed
+        return f"<style>{self.view_rules(follow, self.scope)}</style>"
+
+    def view_rules(self, follow, scope):
+        """The graph's window: following the running node at full size, or the whole graph,
+        fitted to the window but never smaller than MIN_SCALE (its smallest label
+        MIN_LABEL px): a bigger graph is then scrolled (panned) in the window."""
+        placed = self.frames[0]._drawer.stage.placed
         width, height = placed.width, placed.height
         view = min(height, VIEW_HEIGHT)
         if follow:      # the focus in the middle, but no empty space past the graph's edges
-            css = (f"{scope} .mg-mover{{position:absolute;"
-                   f"left:min(max(calc(100% - {width}px), calc(50% - var(--fx))), 0px);"
-                   f"top:min(max({view - height:.0f}px, calc({view / 2:.0f}px - var(--fy))),"
-                   " 0px)}")
-        else:
-            css = (f"{scope} .mg-mover svg{{width:100%;height:{view:.0f}px;"
-                   f"max-width:{width}px}}")
-        return f"<style>{css}</style>"
+            return (f"{scope} .mg-mover{{position:absolute;"
+                    f"left:min(max(calc(100% - {width}px), calc(50% - var(--fx))), 0px);"
+                    f"top:min(max({view - height:.0f}px, calc({view / 2:.0f}px - var(--fy))),"
+                    " 0px)}")
+        fit = view / height                       # the scale at which the height fits
+        return (f"{scope} .mg-stage .mg-view{{overflow:auto}}"
+                f"{scope} .mg-mover svg{{width:max({width * MIN_SCALE:.0f}px, "
+                f"min(100%, {width * fit:.0f}px));height:auto;max-width:{width}px}}")
 
     def __repr__(self):
         return f"<Player: {len(self.frames)} frames, step {self.step}>"

@@ -104,7 +104,8 @@ def frames(trace, lang=None, *, view="all", names=None):
         story = [f for f in story if f.phase == phase]
         for step, frame in enumerate(story):
             frame.step = step
-    drawer, listing = FrameDrawer(stage, story), SourceView(story)
+    drawer, listing = FrameDrawer(stage, story), SourceView(story, lang,
+                                                            callers=view != "apply")
     for frame in story:
         frame._drawer, frame._listing = drawer, listing
     return story
@@ -327,6 +328,18 @@ def _count(lang, number, noun):
     return text(lang, noun + ("_one" if number == 1 else "_many"), n=number)
 
 
+def _hook_words(stage, event):
+    """What hook ran: "tensor hook (register_hook)", or "tensor hook of y (...)" when the
+    node made one tensor and the student named it (`names=`)."""
+    hook = event["hook"]
+    made = stage.made.get(event["node"]) or []
+    if hook in ("tensor", "retain_grad") and len(made) == 1 and made[0] is not None:
+        tensor = stage.names.get(made[0]["id"])
+        if tensor is not None:
+            return text(stage.lang, f"hook_{hook}_of", tensor=tensor)
+    return text(stage.lang, "hook_" + hook)
+
+
 def caption(frame, stage):
     """One sentence, in the stage's language, saying what happens at this step."""
     lang, event, names = stage.lang, frame.event, stage.trace.names
@@ -376,7 +389,7 @@ def caption(frame, stage):
         leaf = stage.leaf_name(event["node"])
         return text(lang, "cap_accumulated", leaf=leaf, grad=frame.leaf_grads[event["leaf"]])
     if kind == "hook_called":
-        return text(lang, "cap_hook", hook=text(lang, "hook_" + event["hook"]), name=name)
+        return text(lang, "cap_hook", hook=_hook_words(stage, event), name=name)
     if kind == "backward_finished":
         return text(lang, "cap_finished_all", memory=format_bytes(frame.memory_bytes))
     if kind == "tensor_freed":

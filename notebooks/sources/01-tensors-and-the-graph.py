@@ -16,9 +16,11 @@
 # * The cell after an exercise is a **check**: it tests your answer and says
 #   ✓ (correct), ✗ (not yet right, with a hint) or ○ (not solved yet).
 # * Stuck? Every lesson has a worked version. It is in the `solutions/` folder next to
-#   this notebook if you see one; if not, start the course with
-#   `minigrad-tutor --solutions` (in a terminal) and the folder is added. (In a class
-#   whose teacher has hidden the solutions, ask your teacher instead.)
+#   this notebook if you see one; if not, start the course again with `--solutions`, in a
+#   terminal, the way you started it: `scripts/start-tutor.sh --solutions` in your copy of
+#   minigrad's repository, or `minigrad-tutor --solutions` if you installed minigrad-tutor with
+#   pip; the folder is added. (In a class whose teacher has hidden the solutions, ask your
+#   teacher instead.)
 #
 # This first lesson shows what a tensor records when it is used, and how that record
 # becomes a graph, and what backward computes from it. Its exercises ask you to predict the
@@ -35,10 +37,12 @@
 # **笔记本怎么用**
 #
 # * 按 **Shift+Enter** 运行一个单元格；请从上到下按顺序运行。
-# * 练习单元格里写着 `# YOUR CODE HERE` 和 `raise NotImplementedError()`：把这两行换成你自己的代码。
+# * 练习单元格里写着 `# 在这里写你的代码` 和 `raise NotImplementedError()`：把这两行换成你自己的代码。
 # * 练习后面紧跟一个**检查**单元格，它会测试你的答案，显示 ✓（正确）、✗（还不对，附提示）或 ○（还没有完成）。
 # * 卡住了？每一讲都有一份参考答案。如果这个笔记本旁边有 `solutions/` 文件夹，答案就在里面；
-#   如果没有，在终端里用 `minigrad-tutor --solutions` 启动课程，就会添上这个文件夹。
+#   如果没有，就在终端里按你启动课程的方式，加上 `--solutions` 重新启动：在 minigrad 代码仓库的副本里运行
+#   `scripts/start-tutor.sh --solutions`；用 pip 安装了 minigrad-tutor 的话，运行 `minigrad-tutor --solutions`。
+#   这样就会添上这个文件夹。
 #   （如果老师在课上隐藏了参考答案，那就去问老师吧。）
 #
 # 第一讲先看看张量在参与运算时记录了什么，这些记录又是怎样连成一张图的，
@@ -258,7 +262,8 @@ while to_visit:
     for next_node, output_nr in node.next_functions:
         if next_node is None:
             continue
-        print(f"{node.name():14} -> {next_node.name().split('::')[-1]} (output {output_nr})")
+        print(f"{node.name():14} -> {next_node.name().split('::')[-1]} "
+              f"({say('output', '输出')} {output_nr})")
         if next_node not in seen:
             seen.add(next_node)
             to_visit.append(next_node)

@@ -58,7 +58,11 @@ minigrad.viz.graph(loss, names={"x": x, "a": a, "b": b, "c": c, "loss": loss})
 # %%
 def recursive_visits(node):
     # how many times a naive recursive backward would run nodes below `node`  # zh: 朴素的递归式反向传播会在 `node` 之下运行多少次节点
-    return 1 + sum(recursive_visits(n) for n, _ in node.next_functions if n is not None)
+    visits = 1
+    for n, _ in node.next_functions:
+        if n is not None:
+            visits += recursive_visits(n)
+    return visits
 
 
 def count_nodes(node):
@@ -424,10 +428,10 @@ print(say("the engine:", "引擎计算："), list(torch.autograd.grad(loss, [x, 
 # 然后回答代码下面的问题：先根据你读到的代码作答，再动手验证。
 
 # %% tags=["nbval-ignore-output"]
-from minigrad.autograd.engine import count_dependencies, run_backward
+from minigrad.autograd import engine
 from minigrad.lessons import show_source
 
-show_source(count_dependencies, run_backward)
+show_source(engine.count_dependencies, engine.run_backward)
 
 # %% tags=["nbval-ignore-output"]
 from minigrad.lessons import ask

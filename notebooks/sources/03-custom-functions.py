@@ -17,6 +17,7 @@ import minigrad as torch
 import minigrad.viz
 from minigrad.autograd import Function
 from minigrad.exercises import check
+from minigrad.lessons import say, show_error
 
 # %% [markdown] lang="en"
 # ## Anatomy of a Function
@@ -81,7 +82,7 @@ print(y.grad_fn.name(), "->", [n.name() for n, _ in y.grad_fn.next_functions])
 z = Square.apply(x) * 10
 x.grad = None
 z.sum().backward()
-print("with grad_output = 10:", x.grad)
+print(say("with grad_output = 10:", "grad_output = 10 时："), x.grad)
 
 # %% [markdown] lang="en"
 # ## Watching `apply` work
@@ -270,7 +271,7 @@ class ForgotNone(Function):
 try:
     ForgotNone.apply(x, 3.0).sum().backward()
 except RuntimeError as error:
-    print(error)
+    show_error(error)
 
 # %% [markdown] lang="en"
 # ## Broadcasting
@@ -339,7 +340,7 @@ class WrongShape(Function):
 try:
     WrongShape.apply(a, b).sum().backward()
 except RuntimeError as error:
-    print(error)
+    show_error(error)
 
 # %% [markdown] lang="en"
 # **Exercise.** Write `AddBroadcast`: `AddBroadcast.apply(a, b)` = a + b with
@@ -468,7 +469,7 @@ print("Square:", torch.autograd.gradcheck(Square.apply, (x64,)))
 try:
     torch.autograd.gradcheck(SquareNoTwo.apply, (x64,))
 except RuntimeError as error:
-    print(str(error).splitlines()[0])
+    show_error(error, lines=1)
 
 # %% [markdown] lang="en"
 # ## Summary

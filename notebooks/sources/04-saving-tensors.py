@@ -14,7 +14,7 @@ import minigrad as torch
 import minigrad.viz
 from minigrad.autograd import Function
 from minigrad.exercises import check
-from minigrad.lessons import say
+from minigrad.lessons import say, show_error
 
 # %% [markdown] lang="en"
 # ## What the built-in operations save
@@ -332,7 +332,7 @@ print(say(f"freed by backward: {freed_bytes} bytes", f"反向传播释放了 {fr
 try:
     loss.backward()
 except RuntimeError as error:
-    print(error)
+    show_error(error)
 
 # %% [markdown] lang="en"
 # Lesson 08 shows `retain_graph=True`, which keeps them; lesson 07 shows hooks that

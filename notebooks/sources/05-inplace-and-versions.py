@@ -15,6 +15,7 @@ import minigrad as torch
 import minigrad.viz
 from minigrad.autograd import Function
 from minigrad.exercises import check
+from minigrad.lessons import show_error
 
 # %% [markdown] lang="en"
 # ## The version counter
@@ -65,7 +66,7 @@ y.add_(1)
 try:
     y.sum().backward()
 except RuntimeError as error:
-    print(error)
+    show_error(error)
 
 # %% [markdown] lang="en"
 # ## Reading the message
@@ -184,7 +185,7 @@ weight = torch.tensor([1.0, -2.0], requires_grad=True)
 try:
     weight.sub_(0.1)
 except RuntimeError as error:
-    print(error)
+    show_error(error)
 
 (weight * weight).sum().backward()
 with torch.no_grad():

@@ -103,15 +103,17 @@ _ = Spy.apply(data, data, 2.0)
 # %% tags=["nbval-ignore-output"]
 import time
 import numpy as np
+from minigrad.lessons import say
 
 A = np.random.rand(512, 512).astype(np.float32)
 start = time.perf_counter()
 for _ in range(5):
     A @ A
 per_product = (time.perf_counter() - start) / 5
+both, one = say("and", "和 "), say("or ", "或 ")     # as wide in both languages  # zh: 两种语言里一样宽
 print(f"forward   C = A @ B                  {per_product * 1e3:7.2f} ms")
-print(f"backward  G @ B.T  and  A.T @ G      {2 * per_product * 1e3:7.2f} ms")
-print(f"backward  G @ B.T  or   A.T @ G      {per_product * 1e3:7.2f} ms")
+print(f"backward  G @ B.T  {both}  A.T @ G      {2 * per_product * 1e3:7.2f} ms")
+print(f"backward  G @ B.T  {one}  A.T @ G      {per_product * 1e3:7.2f} ms")
 
 # %% [markdown] lang="en"
 # ### Exercise `matmul`

@@ -185,7 +185,7 @@ for event in trace.of_kind("node_started", "hook_called", "grad_accumulated"):
 # 而累加后钩子要等 `w.grad` 写好之后才触发。
 
 # %% tags=["nbval-ignore-output"]
-minigrad.viz.animate(trace, view="backward", names={"w": w})
+minigrad.viz.animate(trace, view="backward", names={"w": w, "y": y})
 
 # %% [markdown] lang="en"
 # ### A use of post-accumulate hooks: the optimizer step inside backward
@@ -234,7 +234,7 @@ print("w2:", w2, " w2.grad:", w2.grad)
 #
 # ## `saved_tensors_hooks`：保存的张量怎么存
 #
-# 从前向传播到反向传播这段时间里，计算图持有所有算子用 `save_for_backward` 保存的张量。
+# 从前向传播到反向传播这段时间里，计算图持有所有运算用 `save_for_backward` 保存的张量。
 # `torch.autograd.graph.saved_tensors_hooks(pack_hook, unpack_hook)` 让你决定它们怎么存：
 # 在 `with` 块内，每个要保存的张量都先经过 `pack_hook`（打包），计算图保存的是它的返回值；
 # 反向传播时再对这个返回值调用 `unpack_hook`（解包），取回张量。

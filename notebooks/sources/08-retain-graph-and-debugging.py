@@ -26,6 +26,7 @@
 
 # %%
 import minigrad as torch
+from minigrad.lessons import show_error
 
 # %% [markdown] lang="en"
 # ## The second time
@@ -48,7 +49,7 @@ with minigrad.viz.record() as trace:
     try:
         y.backward()
     except RuntimeError as error:
-        print(error)
+        show_error(error)
 
 # %% [markdown] lang="en"
 # The graph is still there — `y.grad_fn` and its `next_functions` did not go away. What is gone
@@ -221,7 +222,7 @@ x = torch.tensor([-1.0, 0.0, 2.0], dtype=torch.float64, requires_grad=True)
 try:
     torch.autograd.gradcheck(BuggySigmoid.apply, (x,))
 except RuntimeError as error:
-    print(error)
+    show_error(error)
 
 # %% [markdown] lang="en"
 # Row = input element, column = output element: the diagonal is off, by exactly the missing
@@ -284,7 +285,7 @@ print("x.grad =", x.grad)
 
 # %% [markdown] lang="zh"
 # `where` 在 `x = 0` 处传给 `log` 分支的梯度是 0，但 `log` 的 backward 还是会计算 `0 / x = 0 / 0 = NaN`。
-# 在真实模型里，这个 NaN 可能要过上千个算子之后才冒出来。在 `torch.autograd.detect_anomaly()` 下，
+# 在真实模型里，这个 NaN 可能要过上千个运算之后才冒出来。在 `torch.autograd.detect_anomaly()` 下，
 # 每个节点都会记住创建它的那行前向代码；一旦某个节点的 backward 返回 NaN，就立即报错并说出自己的名字；
 # 报错之前，还会有一条警告打印出这个节点的前向调用栈（和 PyTorch 一样）。
 
@@ -295,7 +296,7 @@ try:
         y = torch.where(x > 0, torch.log(x), torch.zeros_like(x))
         y.sum().backward()
 except RuntimeError as error:
-    print(error)
+    show_error(error)
 
 # %% [markdown] lang="en"
 # The warning "Error detected in LogBackward0" holds the forward stack of the failing node, the
@@ -307,7 +308,7 @@ except RuntimeError as error:
 # %% [markdown] lang="zh"
 # 警告 `Error detected in LogBackward0` 里是出错节点的前向调用栈，最早的调用排在最前面。开头那些是 Jupyter 自身的调用，可以跳过；
 # 调用栈的最后一项就是你单元格里写着 `torch.log(x)` 的那一行，和 PyTorch 一样（minigrad 不列出它自己内部的调用）。
-# 修复方法是在算子**之前**就让不用的分支变得无害：在掩码为假的位置给 `log` 喂一个安全的值。
+# 修复方法是在运算**之前**就让不用的分支变得无害：在掩码为假的位置给 `log` 喂一个安全的值。
 
 # %%
 x = torch.tensor([0.0, 1.0, 2.0], requires_grad=True)
@@ -329,7 +330,7 @@ print("x.grad =", x.grad)
 # | NaN gradients from nowhere | `torch.autograd.detect_anomaly()` |
 
 # %% [markdown] lang="zh"
-# 异常检测模式会让每个算子都记录调用栈，所以很慢：查 bug 时打开，查完就关掉。
+# 异常检测模式会让每个运算都记录调用栈，所以很慢：查 bug 时打开，查完就关掉。
 #
 # ## 小结
 #

@@ -24,6 +24,7 @@
 
 # %%
 import minigrad as torch
+from minigrad.lessons import show_error
 
 # %% [markdown] lang="en"
 # ## `torch.autograd.grad`
@@ -159,7 +160,7 @@ check("second_derivative", second_derivative)
 # %% [markdown] lang="zh"
 # ## 自定义 Function 与二次反向传播
 #
-# 内置算子之所以支持高阶导数，是因为它们的 backward 本身就是用可导的张量运算写成的。
+# 内置运算之所以支持高阶导数，是因为它们的 backward 本身就是用可导的张量运算写成的。
 # 自定义 Function 的 backward 是否可导，取决于**你**怎么写。下面这个 `Cube` 的 backward
 # 绕道 numpy 计算——作为**一阶**导数它完全正确：
 
@@ -183,7 +184,7 @@ print("first =", first, "  first.requires_grad =", first.requires_grad)
 try:
     torch.autograd.grad(first.sum(), x)
 except RuntimeError as error:
-    print(error)
+    show_error(error)
 
 # %% [markdown] lang="en"
 # The first derivative is right (3, 12), but it is disconnected from `x`: the engine never saw the
@@ -238,7 +239,7 @@ check("cube_double_backward", Cube)
 
 # %% [markdown] lang="zh"
 # `torch.autograd.gradgradcheck` 之于二阶导数，正如 `gradcheck` 之于一阶导数：它对用
-# `create_graph=True` 算出的梯度再跑一遍 gradcheck。minigrad 的每个内置算子都能通过，比如 `tanh`：
+# `create_graph=True` 算出的梯度再跑一遍 gradcheck。minigrad 的每个内置运算都能通过，比如 `tanh`：
 
 # %%
 x64 = torch.tensor([-1.0, 0.3, 2.0], dtype=torch.float64, requires_grad=True)

@@ -15,20 +15,23 @@
 # in GPU memory). minigrad's ops ask the array for its module — numpy or CuPy — so the same op code
 # runs on both; autograd does not care where the numbers are.
 #
-# This lesson runs everywhere. On a machine with an NVIDIA GPU and CuPy
-# (`pip install "minigrad-tutor[cuda]"`), it uses the GPU; otherwise every cell runs on the CPU and
-# tells you what would differ.
+# This lesson runs everywhere. On a machine with an NVIDIA GPU and CuPy (`%pip install
+# "minigrad-tutor[cuda]"` in a cell of this notebook installs it into the notebook's own Python;
+# restart the kernel after), it uses the GPU; otherwise every cell runs on the CPU and tells you
+# what would differ.
 
 # %% [markdown] lang="zh"
 # 每个张量都存放在某个**设备**上：`cpu`（数据是一个 numpy 数组）或 `cuda`（显存中的一个 CuPy 数组）。
-# minigrad 的算子会先看数组属于哪个模块——numpy 还是 CuPy——所以同一份算子代码在两种设备上都能运行；
+# minigrad 的运算会先看数组属于哪个模块——numpy 还是 CuPy——所以同一份运算代码在两种设备上都能运行；
 # 自动求导也不关心这些数存放在哪里。
 #
-# 这一讲在任何机器上都能运行。如果机器有 NVIDIA GPU 并安装了 CuPy（`pip install "minigrad-tutor[cuda]"`），
+# 这一讲在任何机器上都能运行。如果机器有 NVIDIA GPU 并安装了 CuPy（在本笔记本的一个单元格里运行
+# `%pip install "minigrad-tutor[cuda]"`，就会装进这个笔记本自己的 Python，装好后重启内核），
 # 就会使用 GPU；否则每个单元格都在 CPU 上运行，并说明有 GPU 时会有什么不同。
 
 # %% tags=["nbval-ignore-output"]
 import minigrad as torch
+from minigrad.lessons import say, show_error
 
 device = "cuda" if torch.cuda.is_available() else "cpu"
 print("device:", device)
@@ -50,7 +53,7 @@ if not torch.cuda.is_available():
     try:
         torch.ones(3, device="cuda")
     except (RuntimeError, AssertionError) as error:
-        print(type(error).__name__, ":", error)
+        show_error(error, name=True)
 
 # %% [markdown] lang="en"
 # ## Tensors on a device
@@ -84,7 +87,7 @@ print("x:", x.device, " w:", w.device, " loss:", loss.device, " w.grad:", w.grad
 a_cpu = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
 a_dev = a_cpu.to(device)
 (a_dev ** 2).sum().backward()
-print("a_cpu.grad =", a_cpu.grad, "on", a_cpu.grad.device)
+print("a_cpu.grad =", a_cpu.grad, say("on", "位于"), a_cpu.grad.device)
 
 # %% [markdown] lang="en"
 # Operands of one op must be on the same device; minigrad, like PyTorch, refuses to copy behind your
@@ -100,26 +103,33 @@ if device == "cuda":
     try:
         torch.ones(3) + torch.ones(3, device="cuda")
     except RuntimeError as error:
-        print(error)
+        show_error(error)
 
 # %% [markdown] lang="en"
 # ## Speed
 #
 # A GPU pays off on large arrays. Time a 1024×1024 matrix product and its backward on the CPU and
-# on `device` (the numbers depend entirely on your machine; `.item()` waits until the GPU is done):
+# on `device` (the numbers depend entirely on your machine; `.item()` waits until the GPU is done).
+# In JupyterLite numpy runs in the browser, compiled to WebAssembly, where one such product takes
+# seconds: there the cell times a 256×256 one.
 
 # %% [markdown] lang="zh"
 # ## 速度
 #
 # 数组越大，GPU 的优势越明显。分别在 CPU 和 `device` 上给 1024×1024 的矩阵乘法及其反向传播计时
-# （数字完全取决于你的机器；`.item()` 会等 GPU 算完）：
+# （数字完全取决于你的机器；`.item()` 会等 GPU 算完）。
+# 在 JupyterLite 里，numpy 被编译成 WebAssembly 在浏览器中运行，一次这样的乘法就要好几秒，
+# 所以在那里这个单元格改为给 256×256 的乘法计时。
 
 # %% tags=["nbval-ignore-output"]
+import sys
 import time
+
+size = 256 if sys.platform == "emscripten" else 1024    # emscripten: Python in the browser  # zh: emscripten：在浏览器里运行的 Python
 
 
 def time_matmul(on):
-    a = torch.randn(1024, 1024, device=on, requires_grad=True)
+    a = torch.randn(size, size, device=on, requires_grad=True)
     for _ in range(2):       # warm-up: a GPU compiles each kernel on first use  # zh: 预热：GPU 第一次用到某个内核时要先编译它
         (a @ a).sum().backward()
     a.grad.sum().item()
@@ -129,6 +139,7 @@ def time_matmul(on):
     return time.perf_counter() - start
 
 
+print(f"{size}×{size}:")
 for on in sorted({"cpu", device}):
     print(f"{on:5}: {time_matmul(on) * 1e3:8.1f} ms")
 

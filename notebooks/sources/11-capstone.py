@@ -51,7 +51,8 @@ def two_moons(n, noise=0.15, seed=0):
 
 
 points, labels = two_moons(200)
-print("points:", points.shape, points.dtype, "  labels:", labels.shape, "  np.bincount(labels):", np.bincount(labels))
+print("points:", points.shape, points.dtype, "  labels:", labels.shape,
+      "  in each class:", (labels == 0).sum(), (labels == 1).sum())
 
 # %% tags=["nbval-ignore-output"]
 import matplotlib.pyplot as plt
@@ -116,7 +117,7 @@ check("linear", Linear)
 
 # %% [markdown] lang="zh"
 # 只要你写好了 `Linear`，下面的网络就会使用它。在那之前（会抛出 `NotImplementedError`），
-# 网络退而使用由内置算子组成的同一个公式，好让笔记本的其余部分照常运行——
+# 网络退而使用由内置运算组成的同一个公式，好让笔记本的其余部分照常运行——
 # 不过，只有当它是你自己写的 `Linear` 时，最后的梯度核对才有意义。
 
 # %%
@@ -302,17 +303,18 @@ print(say("every max |difference| below 1e-6:", "每个最大差异都小于 1e-
 # and now you know how to find it: `gradcheck` (lesson 08) on your `Linear` in float64, a tensor
 # hook (lesson 07) on each layer's output, anomaly mode for NaNs.
 #
-# PyTorch is a third opinion. The `minigrad-tutor` install does not include it (`pip install
-# torch` adds it); where it is installed, the next cell compares with it too, and otherwise it
-# only says that it is missing.
+# PyTorch is a third opinion. The tutor does not install it (`%pip install torch` in a cell of
+# this notebook adds it to the notebook's own Python; restart the kernel after); where it is
+# installed, the next cell compares with it too, and otherwise it only says that it is missing.
 
 # %% [markdown] lang="zh"
 # 1e-7 及以下的差异来自 float32 的舍入。如果差异更大，那就是公式有问题——现在你知道怎么查了：
 # 在 float64 下对你的 `Linear` 做 `gradcheck`（第 08 讲）、在每层输出上挂一个张量钩子（第 07 讲）、
 # 遇到 NaN 就用异常检测模式。
 #
-# PyTorch 可以当第三方来核对。`minigrad-tutor` 的安装不包含 PyTorch（用 `pip install torch` 安装）；
-# 装了 PyTorch 时，下一个单元格也会和它比较；没装时，它只提示一句缺少 PyTorch。
+# PyTorch 可以当第三方来核对。课程启动器不会安装 PyTorch（在本笔记本的一个单元格里运行 `%pip install torch`，
+# 就会装进这个笔记本自己的 Python，装好后重启内核）；装了 PyTorch 时，下一个单元格也会和它比较；
+# 没装时，它只提示一句缺少 PyTorch。
 
 # %% tags=["nbval-ignore-output"]
 try:

@@ -35,7 +35,7 @@
 # 设 `y = f(x)` 的雅可比矩阵为 `J`：每个输出元素占一行，每个输入元素占一列。以梯度 `u` 做一次反向传播，
 # 算出的是向量-雅可比积 `uᵀJ`；如果 `u` 在第 `i` 个输出处为 1、其余为 0，得到的就是 `J` 的**第 `i` 行**。
 #
-# **前向模式**反过来做。每个输入都带着一个**切向量** `t`，表示它朝哪个方向变化；每个算子在前向传播的同时，
+# **前向模式**反过来做。每个输入都带着一个**切向量** `t`，表示它朝哪个方向变化；每个运算在前向传播的同时，
 # 就把输入的切向量变成输出的切向量。最后得到的是雅可比-向量积 `J·t`；如果 `t` 在第 `j` 个输入处为 1、
 # 其余为 0，得到的就是 `J` 的**第 `j` 列**。
 #
@@ -50,7 +50,7 @@
 
 # %%
 import minigrad as torch
-from minigrad.lessons import say
+from minigrad.lessons import say, show_error
 
 # %% [markdown] lang="en"
 # ## Dual numbers
@@ -301,7 +301,7 @@ try:
                              check_backward_ad=False, check_undefined_grad=False,
                              check_batched_grad=False)
 except RuntimeError as error:
-    print(error)
+    show_error(error)
 
 # %% [markdown] lang="en"
 # The diagonal of the numerical Jacobian is `exp(x)`; the analytical one, from `jvp`, is all ones.
@@ -336,7 +336,7 @@ with fwAD.dual_level():
     try:
         ExpWithoutJvp.apply(fwAD.make_dual(torch.tensor([0.0, 1.0]), torch.ones(2)))
     except NotImplementedError as error:
-        print(error)
+        show_error(error)
 
 # %% [markdown] lang="en"
 # ### Exercise `mul_jvp`
@@ -393,17 +393,17 @@ check("mul_jvp", Mul)
 # By hand, on `f` from above:
 
 # %% [markdown] lang="zh"
-# ## minigrad 怎样得到内置算子的切向量
+# ## minigrad 怎样得到内置运算的切向量
 #
-# PyTorch 为每个内置算子都写了一个雅可比-向量积（JVP）公式，和它的反向传播公式放在一起。minigrad
-# 一个也没写：每个算子的 backward 已经在计算 `v = Jᵀu`，而 `v` 对 `u` 是线性的，所以
+# PyTorch 为每个内置运算都写了一个雅可比-向量积（JVP）公式，和它的反向传播公式放在一起。minigrad
+# 一个也没写：每个运算的 backward 已经在计算 `v = Jᵀu`，而 `v` 对 `u` 是线性的，所以
 # `⟨Jᵀu, t⟩ = ⟨u, J·t⟩`，从而
 #
 # $$J\,t = \frac{\partial}{\partial u}\,\big\langle J^\top u,\; t\big\rangle$$
 #
 # 先取一个探针 `u`（全零、需要梯度的张量），用 `create_graph=True` 做反向传播，再对 `u` 求
-# `(vjp * t).sum()` 的导数：每个算子只需两次小小的反向传播。`minigrad/autograd/forward_ad.py`
-# 对每个带对偶输入的算子做的正是这件事。算出的数和 PyTorch 公式给出的一样（测试逐个算子做了比较），
+# `(vjp * t).sum()` 的导数：每个运算只需两次小小的反向传播。`minigrad/autograd/forward_ad.py`
+# 对每个带对偶输入的运算做的正是这件事。算出的数和 PyTorch 公式给出的一样（测试逐个运算做了比较），
 # 只是公式算得更快。下面在前面的 `f` 上手算一遍：
 
 # %%

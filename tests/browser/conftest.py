@@ -1,6 +1,6 @@
 """Fixtures of the browser tests: a JupyterLab server and headless Chromium.
 
-`jupyter_lab` starts `python -m jupyter lab` with this interpreter (so the
+`jupyter_lab` starts `python -m jupyterlab` with this interpreter (so the
 kernel, `python3` from the same environment, imports this checkout's minigrad)
 on a free port, with a random token, in a temporary root directory; every
 Jupyter directory (config, data, runtime, workspaces, settings) is temporary
@@ -84,8 +84,11 @@ class JupyterLab:
                    JUPYTER_PLATFORM_DIRS="0",
                    MINIGRAD_LANG="en",
                    PYTHONUNBUFFERED="1")
+        # `-m jupyterlab`, not `-m jupyter lab`: the latter runs the `jupyter-lab` script,
+        # whose #! line may name another environment's Python (a copied virtual
+        # environment), and the kernels would import that environment's minigrad
         command = [
-            sys.executable, "-m", "jupyter", "lab", "--no-browser",
+            sys.executable, "-m", "jupyterlab", "--no-browser",
             f"--port={self.port}", "--ServerApp.ip=127.0.0.1", "--ServerApp.port_retries=0",
             f"--IdentityProvider.token={self.token}", f"--ServerApp.root_dir={self.root}",
             "--ServerApp.open_browser=False",

@@ -43,7 +43,7 @@ minigrad.viz.graph(y, names={"x": x, "w": w, "y": y})"""
 
 ANIMATION = "minigrad.viz.animate(trace)"
 
-FRAME = ".jp-OutputArea-output .minigrad-caption"
+FRAME = ".jp-OutputArea-output .minigrad-player .minigrad-caption"
 WIDGET = ".jp-OutputArea-output:has(.minigrad-player)"
 NEXT = '.minigrad-player button[title="Next"]:visible'
 ERROR_OUTPUT = '.jp-OutputArea-output[data-mime-type="application/vnd.jupyter.stderr"]'

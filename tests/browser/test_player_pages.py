@@ -27,7 +27,7 @@ pytestmark = pytest.mark.browser
 
 MAX_HEIGHT = 760             # px: a 1280 × 800 window minus the browser's own bars
 WINDOW = {"width": 1280, "height": 800}
-CAPTION = ".minigrad-caption"
+CAPTION = ".minigrad-player .minigrad-caption"     # the widget's (not the page player's)
 NEXT = '.minigrad-player button[title="Next"]:visible'
 
 
@@ -78,7 +78,7 @@ SOURCE_LABEL = {"en": "Source", "zh": "源码"}
 def shown_source_line(page):
     """The line number the source view highlights now (None: none shown)."""
     return page.evaluate("""() => {
-        const shown = [...document.querySelectorAll('.minigrad-source .mg-line')]
+        const shown = [...document.querySelectorAll('.minigrad-player .minigrad-source .mg-line')]
             .filter(line => getComputedStyle(line.parentElement).opacity === '1');
         return shown.length === 1 ? +shown[0].getAttribute('data-line') : null;
     }""")
@@ -110,12 +110,15 @@ def test_a_saved_page_plays_without_a_kernel(browser, html_manager, tmp_path, ar
     }""", arg=[CAPTION, first[0]], timeout=10_000)
     second = caption_state(page)
     assert second[0] == "1" and words.format(k=2) in second[1] and second[1] != first[1]
-    shown = page.evaluate("""() => [...document.querySelectorAll('.minigrad-graph g[class^=mg-t]')]
+    shown = page.evaluate("""() => [...document.querySelectorAll(
+        '.minigrad-player .minigrad-graph g[class^=mg-t]')]
         .filter(g => getComputedStyle(g).opacity === '1').length""")
     assert shown > 0, "no piece of the graph is shown at step 2"
+    assert not page.locator(".minigrad-page-player").is_visible(), (
+        "the page player shows next to the widget the page's widget manager drew")
     # the engine's source beside the graph, in the browser alone: the line moves with the step
     page.locator(f'.mg-side-toggle button:text-is("{SOURCE_LABEL[lang]}")').click()
-    page.locator(".minigrad-source").wait_for(state="visible")
+    page.locator(".minigrad-player .minigrad-source").wait_for(state="visible")
     lines = [shown_source_line(page)]
     for _ in range(4):
         if len(set(lines)) > 1:
@@ -125,7 +128,7 @@ def test_a_saved_page_plays_without_a_kernel(browser, html_manager, tmp_path, ar
         lines.append(shown_source_line(page))
     assert None not in lines and len(set(lines)) > 1, lines
     page.screenshot(path=str(artifacts / f"static-page-source-{lang}.png"), full_page=True)
-    page.locator(".widget-play button").first.click()       # Play, in the browser alone
+    page.locator(".minigrad-player .widget-play button").first.click()    # Play, browser alone
     page.wait_for_function("""selector => +document.querySelector(selector)
         .getAttribute('data-step') >= 3""", arg=CAPTION, timeout=10_000)
     page.screenshot(path=str(artifacts / f"static-page-{lang}.png"), full_page=True)
@@ -196,6 +199,54 @@ def test_every_lesson_player_fits_a_laptop_window(browser, jupyter_lab, artifact
         for height, right in sizes:
             assert height <= MAX_HEIGHT, f"a player is {height:.0f} px tall"
             assert right <= WINDOW["width"], f"a player draws up to x = {right:.0f}"
+    finally:
+        context.close()
+        jupyter_lab.shutdown_kernels()
+
+
+LESSON_11 = next(lesson for lesson in PLAYER_LESSONS if lesson.slug.startswith("11-"))
+
+
+def test_the_whole_graph_of_the_capstone_stays_legible_and_pans(browser, jupyter_lab,
+                                                                  artifacts):
+    """Lesson 11's graph is too big for the window: "whole graph" shows it no smaller than
+    labels of MIN_LABEL px, and the window scrolls to every part of it."""
+    from minigrad.viz.layout import FONT_SIZE
+    from minigrad.viz.player import MIN_LABEL
+    name = f"whole-{LESSON_11.slug}.ipynb"
+    worked = nbformat.read(lesson_path(LESSON_11, "en", solutions=True), as_version=4)
+    for cell in worked.cells:
+        if cell.cell_type == "code":
+            cell.outputs, cell.execution_count = [], None
+    nbformat.write(worked, jupyter_lab.root / name)
+    context = browser.new_context(viewport=WINDOW)
+    context.set_default_timeout(30_000)
+    page = context.new_page()
+    try:
+        open_and_run(page, jupyter_lab, name, workspace="whole-graph", expect=CAPTION,
+                     cells=sum(c.cell_type == "code" for c in worked.cells))
+        player = page.locator(".minigrad-player").first
+        player.evaluate("player => player.scrollIntoView({block: 'start'})")
+        player.get_by_role("radio", name="whole graph").or_(
+            player.locator('button:text-is("whole graph")')).first.click()
+        page.wait_for_timeout(500)
+        view = page.evaluate("""() => {
+            const view = document.querySelector('.minigrad-player .mg-view');
+            const svg = view.querySelector('svg.minigrad-graph');
+            const scale = svg.getBoundingClientRect().width / svg.viewBox.baseVal.width;
+            view.scrollLeft = view.scrollWidth; view.scrollTop = view.scrollHeight;
+            const right = svg.getBoundingClientRect().right, inside = view.getBoundingClientRect();
+            return {scale, wide: view.scrollWidth > view.clientWidth,
+                    tall: view.scrollHeight > view.clientHeight,
+                    reaches: Math.abs(right - (inside.left + view.clientWidth)) < 2};
+        }""")
+        smallest = view["scale"] * min(FONT_SIZE.values())
+        print(f"whole graph of lesson 11: scale {view['scale']:.2f}, smallest label "
+              f"{smallest:.1f} px, scrolls {view['wide']}/{view['tall']}")
+        assert smallest >= MIN_LABEL - 0.05, view
+        assert view["wide"] or view["tall"], "the graph is cut but the window does not scroll"
+        assert view["reaches"], "scrolled to the end, the graph's right edge is not in view"
+        player.screenshot(path=str(artifacts / "whole-graph-11-capstone-en.png"))
     finally:
         context.close()
         jupyter_lab.shutdown_kernels()

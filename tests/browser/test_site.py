@@ -1,12 +1,16 @@
 """The lesson website (scripts/build-site.sh), opened from files in headless Chromium.
 
-The suite builds lessons 01 and 02 (each has a player) in both languages, without
-JupyterLite's lite/ folder, as CI does; `scripts/build-site.sh` with no
-arguments builds every lesson the same way.  No kernel runs behind a page and
-no page asks the internet for anything: a player must step on Next and play,
-the launch buttons must open the students' version of the same lesson on
-Binder, Colab and the JupyterLite site, and the language switch the other
-language's page of the lesson.
+The suite builds lessons 01, 02 and 08 (each has a player; 08 also has formulas) in
+both languages, without JupyterLite's lite/ folder, as CI does;
+`scripts/build-site.sh` with no arguments builds every lesson the same way.  No
+kernel runs behind a page and no page asks the internet for anything: a player
+must step on Next and play, the launch buttons must open the students' version
+of the same lesson on Binder, Colab and the JupyterLite site, and the language
+switch the other language's page of the lesson.  Every page, the index pages
+too, in both languages: at most MAX_PAGE_BYTES with all it loads, no script
+error, no critical or serious finding of axe-core (from the npm registry), and
+at 390 × 844 (a phone) nothing past the right edge.  Screenshots of every page
+at 1280 × 800 and 390 × 844: tests/browser/artifacts/site-*.png.
 """
 import importlib.util
 import os
@@ -14,6 +18,7 @@ import pathlib
 import shutil
 import subprocess
 import sys
+import tarfile
 import urllib.parse
 
 import nbformat
@@ -25,10 +30,13 @@ pytestmark = pytest.mark.browser
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 WINDOW = {"width": 1280, "height": 800}
-BUILT = LESSONS[:2]
-CAPTION = ".minigrad-caption"
-NEXT = '.minigrad-player button[title="Next"]:visible'
+PHONE = {"width": 390, "height": 844}
+BUILT = [lesson for lesson in LESSONS if lesson.number in (1, 2, 8)]
+CAPTION = ".minigrad-page-player .minigrad-caption"
+NEXT = ".minigrad-page-player .mg-next"
+PLAY = ".minigrad-page-player .mg-play"
 STEP = {"en": "step {k} of", "zh": "第 {k} 步"}
+AXE = "axe-core@4.14.1"
 
 
 def load_site_builder():
@@ -58,15 +66,37 @@ def site(tmp_path_factory):
     return output
 
 
-def open_page(browser, path):
-    """A fresh page at 1280 × 800 on `path`, and the list of every address it asks for."""
-    context = browser.new_context(viewport=WINDOW)
+def open_page(browser, path, window=WINDOW):
+    """A fresh page of `window`'s size on `path` (a phone's: touch, and the page's viewport
+    meta tag obeyed), and the list of every address it asks for."""
+    phone = window == PHONE
+    context = browser.new_context(viewport=window, is_mobile=phone, has_touch=phone)
     context.set_default_timeout(30_000)
     page = context.new_page()
     requests = []
     page.on("request", lambda request: requests.append(request.url))
     page.goto(path.as_uri())
     return page, requests
+
+
+def site_pages(site):
+    """Every page of the site: the three index pages and each lesson in each language."""
+    return [site / "index.html"] + [site / lang / name for lang in ("en", "zh") for name in
+                                    ["index.html"] + [f"{lesson.slug}.html" for lesson in BUILT]]
+
+
+@pytest.fixture(scope="session")
+def axe_script():
+    """axe-core's axe.min.js, from the npm registry (`npm pack`, kept in build/site-cache)."""
+    folder = site_builder.CACHE / "axe"
+    script = folder / "package" / "axe.min.js"
+    if not script.exists():
+        folder.mkdir(parents=True, exist_ok=True)
+        subprocess.run(["npm", "pack", "--silent", AXE], cwd=folder, check=True,
+                       capture_output=True, timeout=600)
+        with tarfile.open(next(folder.glob("axe-core-*.tgz"))) as packed:
+            packed.extractall(folder, filter="data")
+    return script
 
 
 def step_of(page):
@@ -91,7 +121,7 @@ def test_a_lesson_page_plays_with_no_kernel_and_launches_the_same_lesson(
                            arg=[CAPTION, first[0]])
     second = step_of(page)
     assert second[0] == "1" and STEP[lang].format(k=2) in second[1], second
-    page.locator(".widget-play button").first.click()          # Play, in the browser alone
+    page.locator(PLAY).first.click()                            # Play, in the browser alone
     page.wait_for_function("selector => +document.querySelector(selector).getAttribute("
                            "'data-step') >= 2", arg=CAPTION)
     page.screenshot(path=str(artifacts / f"site-{lang}.png"))
@@ -148,7 +178,8 @@ def test_a_thirty_layer_mlp_step_plays_from_a_page_of_a_few_megabytes(browser, s
     notebook.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3",
                                        "language": "python"}
     page_data = site_builder.lesson_page(BUILT[0], "en", BUILT, "../lite")
-    html = site_builder.render(site_builder.execute(notebook), "en", page_data)
+    html = site_builder.render(site_builder.without_widgets(site_builder.execute(notebook)),
+                               "en", page_data)
     path = site / "en" / "mlp-30-layers.html"
     path.write_text(html, encoding="utf-8")
     size = path.stat().st_size
@@ -163,3 +194,105 @@ def test_a_thirty_layer_mlp_step_plays_from_a_page_of_a_few_megabytes(browser, s
     page.screenshot(path=str(artifacts / "site-mlp-30-layers.png"))
     assert not [url for url in requests if not url.startswith("file:")], requests
     page.context.close()
+
+
+def loaded_bytes(requests):
+    """The bytes of every file a page asked for (the page itself included), by address."""
+    sizes = {}
+    for url in requests:
+        path = pathlib.Path(urllib.parse.unquote(urllib.parse.urlparse(url).path))
+        if url.startswith("file:") and path.is_file():
+            sizes[url] = path.stat().st_size
+    return sizes
+
+
+def settle(page):
+    """Wait until the page has loaded all it loads (MathJax typesets, then its fonts come)."""
+    page.wait_for_load_state("load")
+    page.wait_for_function("() => !window.MathJax || (MathJax.startup && MathJax.startup.promise)")
+    page.evaluate("async () => { if (window.MathJax) await MathJax.startup.promise;"
+                  " await document.fonts.ready; }")
+
+
+def check_with_axe(page, axe_script, name):
+    """Run axe-core on the page: fail on a critical or serious finding; the findings, said."""
+    page.add_script_tag(path=str(axe_script))
+    found = page.evaluate("""async () => {
+        const result = await axe.run(document, {resultTypes: ['violations']});
+        return result.violations.map(v => ({id: v.id, impact: v.impact, help: v.help,
+            nodes: v.nodes.slice(0, 3).map(n => n.target.join(' ') + ': ' +
+                                                 n.failureSummary)}));
+    }""")
+    bad = [v for v in found if v["impact"] in ("critical", "serious")]
+    if bad:
+        pytest.fail(f"{name}: axe-core finds\n" + "\n".join(
+            f"{v['id']} ({v['impact']}): {v['help']}\n    " + "\n    ".join(v["nodes"])
+            for v in bad))
+    return ", ".join(f"{v['id']} ({v['impact']})" for v in found) or "no finding"
+
+
+def test_every_page_is_light_runs_without_errors_and_passes_axe(browser, site, axe_script,
+                                                                  artifacts):
+    """At most MAX_PAGE_BYTES with all a page loads (the widget manager and MathJax were
+    6 MB on every player page); no script error (the widget manager called MathJax 2's
+    MathJax.Hub.Queue on MathJax 3); no critical or serious axe-core finding."""
+    report = []
+    for path in site_pages(site):
+        page, requests = open_page(browser, path)
+        errors = []
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        page.on("console", lambda message: message.type == "error" and errors.append(
+            message.text))
+        page.reload()
+        settle(page)
+        sizes = loaded_bytes(requests)
+        name = path.relative_to(site).as_posix()
+        total = sum(sizes.values())
+        report.append(f"{name}: {total / 1e6:.2f} MB in {len(sizes)} files")
+        assert total <= site_builder.MAX_PAGE_BYTES, (name, sorted(sizes.items(),
+                                                                    key=lambda kv: -kv[1]))
+        assert not errors, (name, errors)
+        if page.locator(CAPTION).count():                    # a player: at rest, and playing
+            page.locator(NEXT).first.click()
+        report.append("   axe: " + check_with_axe(page, axe_script, name))
+        page.screenshot(path=str(artifacts / f"site-{name.replace('/', '-')}-1280.png"))
+        page.context.close()
+    print("\n".join(report))
+
+
+def test_every_page_fits_a_phone(browser, site, axe_script, artifacts):
+    """At 390 × 844 nothing runs past the right edge (a part inside a box that scrolls
+    sideways, as a long line of code, counts as inside), no text is cut, axe-core finds
+    nothing critical or serious, and a player plays by tapping."""
+    for path in site_pages(site):
+        page, _ = open_page(browser, path, PHONE)
+        settle(page)
+        past = page.evaluate("""width => {
+            const out = [];
+            for (const element of document.body.querySelectorAll('*')) {
+                const box = element.getBoundingClientRect();
+                if (box.width === 0 || box.height === 0 || box.right <= width + 1) continue;
+                let clipped = false;
+                for (let a = element.parentElement; a && a !== document.body; a = a.parentElement) {
+                    const style = getComputedStyle(a);
+                    if (style.overflowX !== 'visible'
+                            && a.getBoundingClientRect().right <= width + 1) {
+                        clipped = true; break;
+                    }
+                }
+                if (!clipped && getComputedStyle(element).visibility !== 'hidden')
+                    out.push(element.tagName + '.' + element.className + ' to '
+                             + Math.round(box.right));
+            }
+            return [document.documentElement.scrollWidth, out.slice(0, 8)];
+        }""", PHONE["width"])
+        name = path.relative_to(site).as_posix()
+        page.screenshot(path=str(artifacts / f"site-{name.replace('/', '-')}-390.png"),
+                        full_page=True)
+        assert past[0] <= PHONE["width"] and not past[1], (name, past)
+        print(f"{name} at 390 px, axe: {check_with_axe(page, axe_script, name)}")
+        if page.locator(CAPTION).count():                        # tapping plays it
+            page.locator(NEXT).first.tap()
+            page.wait_for_function("selector => document.querySelector(selector)"
+                                   ".getAttribute('data-step') === '1'", arg=CAPTION)
+        page.context.close()

@@ -2,7 +2,8 @@
 
 Lesson 02's worked notebook runs at 1280 × 800 with the file browser open; the
 student presses "Source" (源码), and the player shows `run_backward` with one
-line highlighted (`<g class="mg-line" data-line=..>`, shown by the step's CSS);
+line highlighted (`<g class="mg-line" data-line=..>`, shown by the step's CSS), the
+line that did the step, never the narration call that tells of it;
 Next moves the highlight to another line of the loop, kept inside the window,
 and the player still fits the laptop's window.  Screenshots in both languages go
 to tests/browser/artifacts/source-view-{en,zh}-*.png.
@@ -75,6 +76,8 @@ def test_a_lesson_player_shows_the_engine_loop_with_the_line_of_each_step(
             assert shown and shown != "several", f"step {state[0]}: highlighted {shown!r}"
             number, text, inside = shown
             assert text.split(None, 1)[1] == loop[number - first].strip(), (number, text)
+            assert not text.split(None, 1)[1].startswith("narration."), (
+                f"step {state[0]}: the highlight is on the narration, not the line it tells of")
             assert inside, f"step {state[0]}: line {number} is outside the window"
             seen.append(number)
             if clicks == 1:
