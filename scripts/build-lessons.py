@@ -353,8 +353,8 @@ def next_lesson_links(stem, lang, solution):
 
 INDEX_TEXT = {
     "en": ("# minigrad · The course",
-           "Thirteen lessons open up PyTorch's autograd, with minigrad, a copy small enough to "
-           "read. Take them in order: each builds on the one before. Click a lesson to open "
+           f"The course's {len(LESSONS)} lessons open up PyTorch's autograd, with minigrad, a "
+           "copy small enough to read. Take them in order: each builds on the one before. Click a lesson to open "
            "it; the exercises check themselves, and the cell at the end of this page shows "
            "which ones you have passed.",
            ("Lesson", "What you learn", "Exercises", "Time"),
@@ -362,7 +362,7 @@ INDEX_TEXT = {
            "passed (✓), tried (✗) or have not tried yet (·). Run it again after working on a "
            "lesson."),
     "zh": ("# minigrad · 课程目录",
-           "这门课共十三讲，带你拆开 PyTorch 的 autograd，用的是 minigrad：一个小到能读懂的 autograd 副本。"
+           f"这门课共 {len(LESSONS)} 讲，带你拆开 PyTorch 的 autograd，用的是 minigrad：一个小到能读懂的 autograd 副本。"
            "请按顺序学习，每一讲都以前一讲为基础。点击课程名即可打开；练习会自动检查，"
            "本页末尾的单元格显示你已经通过了哪些练习。",
            ("课程", "你会学到", "练习", "用时"),

@@ -63,7 +63,7 @@ WORDS = {
            "worked": "This page is the worked lesson, answers included; the buttons open the "
                      "exercise version for you to solve.",
            "course": "minigrad · PyTorch's autograd, small enough to read",
-           "intro": "Thirteen lessons open up PyTorch's autograd with minigrad, a copy small "
+           "intro": "These lessons open up PyTorch's autograd with minigrad, a copy small "
                     "enough to read. Each page is a worked lesson whose animations play right "
                     "here; the buttons at the top of a lesson open it on Binder, Colab or "
                     "JupyterLite (Python in your browser) for you to do the exercises.",
@@ -80,7 +80,7 @@ WORDS = {
     "zh": {"name": "中文", "lessons": "全部课程", "run": "运行这一讲：",
            "worked": "本页是附参考答案的讲解版；点按钮打开练习版，自己动手完成练习。",
            "course": "minigrad · 读得懂的 PyTorch autograd",
-           "intro": "这门课共十三讲，用 minigrad（一个小到能读懂的 autograd 副本）带你拆开 "
+           "intro": "这门课用 minigrad（一个小到能读懂的 autograd 副本）带你拆开 "
                     "PyTorch 的 autograd。每一页都是附参考答案的讲解版，动画在页面上就能直接播放；"
                     "想自己做练习，就点课程页顶部的按钮，在 Binder、Colab 或 JupyterLite"
                     "（Python 直接在浏览器里运行）中打开。",

@@ -7,6 +7,8 @@ tests/test_nbgrader.py that the worked notebooks themselves score full marks.
 """
 import heapq
 
+from worked_solutions import SOLUTIONS
+
 import minigrad as torch
 from minigrad.autograd import Function
 
@@ -358,3 +360,4 @@ ANSWERS = {
     "straight_through": round_straight_through, "newton_sqrt": newton_sqrt,
     "finetune_head": finetune_head,
 }
+ANSWERS.update(SOLUTIONS)      # the later lessons' worked solutions (tests/worked_solutions.py)

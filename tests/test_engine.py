@@ -161,6 +161,30 @@ def test_graph_is_collected_with_its_output():
     assert node() is None
 
 
+def test_what_a_pack_hook_made_is_freed_with_the_graph_without_the_garbage_collector():
+    """exp and tanh save their output: packed by hooks, it must not hold its own node (a
+    cycle only gc would break), or a pack hook's file stays on disk after `del y`."""
+    freed = []
+
+    class Packed:
+        def __init__(self, tensor):
+            self.tensor = tensor.detach().clone()
+
+        def __del__(self):
+            freed.append(1)
+
+    x = torch.tensor([1.0, 2.0], requires_grad=True)
+    gc.disable()
+    try:
+        with torch.autograd.graph.saved_tensors_hooks(Packed, lambda packed: packed.tensor):
+            y = x.exp().tanh().sin()              # two saved outputs, one saved input
+        assert freed == []
+        del y
+        assert len(freed) == 3
+    finally:
+        gc.enable()
+
+
 def test_unused_leaf_keeps_grad_none():
     x = torch.tensor([1.0], requires_grad=True)
     unused = torch.tensor([1.0], requires_grad=True)
@@ -452,3 +476,19 @@ def test_create_graph_gives_higher_order_derivatives():
     assert np.allclose(g.tolist(), np.cos([0.3, -1.2]))
     assert np.allclose(h.tolist(), -np.sin([0.3, -1.2]))
     assert np.allclose(k.tolist(), -np.cos([0.3, -1.2]))
+
+
+def test_the_gradient_of_a_power_records_pytorchs_three_nodes():
+    """Lesson 09 replays it: grad * (3 * x.pow(2)) is PowBackward0, then MulBackward1
+    (a tensor times a number, PyTorch's mul.Scalar), then MulBackward0."""
+    x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    (g,) = torch.autograd.grad((x ** 3).sum(), x, create_graph=True)
+    chain, node = [], g.grad_fn
+    while node is not None:
+        chain.append(node.name())
+        node = next((n for n, _ in node.next_functions if n is not None), None)
+    assert chain == ["MulBackward0", "MulBackward1", "PowBackward0",
+                     "torch::autograd::AccumulateGrad"]
+    assert g.grad_fn.next_functions[1][0]._saved_other == 3
+    (h,) = torch.autograd.grad(g.sum(), x)
+    assert h.tolist() == [6.0, 12.0, 18.0]

@@ -12,6 +12,7 @@ import pathlib
 import re
 import warnings
 
+import numpy as np
 import pytest
 from exercise_answers import ANSWERS
 from test_exercise_hints import WRONG
@@ -153,3 +154,26 @@ def test_the_package_holds_no_reference_solution():
                 line = line.strip()
                 if re.match(r"^(return |\w+ = |\(\w+,\) = ).{20,}", line):
                     assert line not in text, line
+
+
+class PlatformInt32(np.ndarray):
+    """An array whose argmax gives int32, as numpy's platform int is in the browser's 32-bit
+    Pyodide."""
+
+    def argmax(self, *args, **kwargs):
+        return np.asarray(super().argmax(*args, **kwargs)).astype(np.int32)
+
+
+def test_max_with_index_expects_pytorchs_int64_indices_where_numpys_int_is_int32(monkeypatch):
+    from minigrad.exercises import ctx_flags
+    draw = ctx_flags._MaxWithIndexTrial.draw
+
+    def drawn_on_wasm32(seed):
+        rng, values = draw(seed)
+        return rng, values.view(PlatformInt32)
+
+    monkeypatch.setattr(ctx_flags._MaxWithIndexTrial, "draw", staticmethod(drawn_on_wasm32))
+    assert drawn_on_wasm32(0)[1].argmax(axis=1).dtype == np.int32
+    for seed in SEEDS:
+        result = verdict("max_with_index", ANSWERS["max_with_index"], seed)
+        assert result.passed, (seed, result)

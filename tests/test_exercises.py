@@ -6,6 +6,7 @@ test_exercise_hints.py.
 import contextlib
 import importlib
 import inspect
+import pathlib
 import re
 import string
 import threading
@@ -16,11 +17,13 @@ import pytest
 from exercise_answers import ANSWERS
 
 import minigrad as torch
+import worked_solutions
 from minigrad import settings
 from minigrad.autograd import Function
 from minigrad.autograd.graph import AccumulateGrad
 from minigrad.exercises import EXERCISES, NotPassed, Result, _exceptions, _messages, _tools, check
 
+SOURCES = pathlib.Path(__file__).resolve().parent.parent / "notebooks" / "sources"
 CONTRACT = {      # the ids of the lesson/exercise contract, by lesson
     "01-tensors-and-the-graph": ("graph_edges", "jacobian"),
     "02-backward-order": ("topo_order", "count_dependencies", "backpropagate"),
@@ -28,19 +31,24 @@ CONTRACT = {      # the ids of the lesson/exercise contract, by lesson
                             "batched_matmul"),
     "04-saving-tensors": ("seed_func", "tanh_saves_output"),
     "05-inplace-and-versions": ("inplace_relu",),
-    "06-ctx-flags": ("matmul", "max_with_index"),
+    "06-ctx-flags": ("matmul", "max_with_index", "polar"),
     "07-hooks": ("clip_grad_hook", "pack_float16"),
     "08-retain-graph-and-debugging": ("separate_gradients",),
     "09-higher-order": ("second_derivative", "cube_double_backward"),
     "10-gpu": ("offload_to_cpu",),
     "11-capstone": ("linear",),
-    "12-forward-mode": ("mul_jvp",),
+    "12-forward-mode": ("mul_jvp", "normalize_both_modes"),
     "13-out-of-the-graph": ("straight_through", "newton_sqrt", "finetune_head"),
+    "14-memory": ("saved_bytes", "checkpoint"),
+    "15-bug-hunts": ("logsumexp", "pairwise_distances", "fix_inplace"),
+    "16-double-backward": ("hvp", "softplus_double_backward", "sin_backward_function"),
 }
 FUNCTION_ANSWERS = ("topo_order", "count_dependencies", "clip_grad_hook", "second_derivative",
                     "graph_edges", "separate_gradients", "jacobian", "backpropagate",
-                    "straight_through", "newton_sqrt", "finetune_head")
+                    "straight_through", "newton_sqrt", "finetune_head", "saved_bytes",
+                    "pairwise_distances", "fix_inplace", "hvp")
 HOOK_PAIRS = ("pack_float16", "offload_to_cpu")
+SETUP_CONTEXT = ("polar", "normalize_both_modes")     # forward(*inputs) and setup_context
 
 
 def reference(exercise_id):
@@ -57,8 +65,10 @@ def stub_for(exercise_id):
         return (unsolved, unsolved)
     if exercise_id in FUNCTION_ANSWERS:
         return unsolved
-    return type("Unsolved", (Function,), {"forward": staticmethod(unsolved),
-                                          "backward": staticmethod(unsolved)})
+    methods = {"forward": staticmethod(unsolved), "backward": staticmethod(unsolved)}
+    if exercise_id in SETUP_CONTEXT:
+        methods["setup_context"] = staticmethod(unsolved)
+    return type("Unsolved", (Function,), methods)
 
 
 @pytest.fixture(autouse=True)
@@ -82,6 +92,32 @@ def test_the_lessons_metadata_names_the_same_exercises():
     for lesson in lessons.LESSONS:
         for exercise_id in lesson.exercises:
             assert EXERCISES[exercise_id]["lesson"] == lesson.slug
+
+
+def lesson_cells(lesson):
+    """The code cells of a lesson's source, as text."""
+    source = (SOURCES / f"{lesson}.py").read_text(encoding="utf-8")
+    return [cell for cell in re.split(r"^# %%.*$", source, flags=re.M)
+            if cell.strip() and not cell.lstrip().startswith("# ")]
+
+
+@pytest.mark.parametrize("exercise_id", list(worked_solutions.SOLUTIONS))
+def test_a_worked_solution_kept_for_the_tests_is_its_lessons(exercise_id):
+    """Line for line: the solution blocks of the last exercise cell before the check, and the
+    rest of that cell (the class and def lines the student is given)."""
+    cells = lesson_cells(EXERCISES[exercise_id]["lesson"])
+    checked = next(i for i, cell in enumerate(cells) if f'check("{exercise_id}"' in cell)
+    cell = next(cell for cell in reversed(cells[:checked]) if "### BEGIN SOLUTION" in cell)
+    blocks = re.findall(r"### BEGIN SOLUTION\n(.*?)### END SOLUTION", cell, re.S)
+    solution_lines = {line.strip() for block in blocks for line in block.splitlines()} - {""}
+    answer = worked_solutions.SOLUTIONS[exercise_id]
+    worked = set()
+    parts = (answer if isinstance(answer, tuple) else (answer,))
+    for part in parts + worked_solutions.HELPERS.get(exercise_id, ()):
+        worked |= {line.strip() for line in inspect.getsource(part).splitlines()} - {""}
+    given = {line.strip() for line in cell.splitlines()} - {""}
+    assert solution_lines and solution_lines <= worked, solution_lines - worked
+    assert worked <= given, worked - given
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
@@ -406,6 +442,7 @@ def test_answers_are_judged_in_pytorchs_default_state_whatever_the_callers(state
     dual level open, every reference passes and every wrong answer gets its hint; the
     caller's state is the same after each check."""
     import test_exercise_hints
+    import test_exercise_review_advanced
     torch.set_grad_enabled(True)
     try:
         with CALLER_STATES[state]():
@@ -413,7 +450,8 @@ def test_answers_are_judged_in_pytorchs_default_state_whatever_the_callers(state
             for exercise_id in EXERCISES:
                 result = check(exercise_id, reference(exercise_id))
                 assert result.passed, (exercise_id, result)
-            for exercise_id, answer, key in test_exercise_hints.WRONG:
+            for exercise_id, answer, key in (test_exercise_hints.WRONG
+                                             + test_exercise_review_advanced.WRONG):
                 assert check(exercise_id, answer).hint == key, (exercise_id, key)
             assert _caller_state() == before
     finally:

@@ -264,6 +264,9 @@ CHEATS = {
     "delete-the-graded-cells": Cheat("", notebook="delete_graded", says="not_solved"),
     "unmark-the-graded-cells": Cheat("", notebook="unmark_graded", says="not_solved"),
     "edit-the-graded-cells": Cheat("", notebook="edit_graded", says="not_solved"),
+    "duplicate-the-graded-cells": Cheat("", notebook="duplicate_graded", says="not_solved"),
+    "invent-a-graded-cell": Cheat("", notebook="invent_graded", says="not_solved"),
+    "another-kernel": Cheat("", notebook="another_kernel", says="not_solved"),
 }
 # Right answers in a damaged notebook: what they keep (points lost, of the lesson's).
 DAMAGED = {
@@ -302,6 +305,25 @@ def edit_graded(notebook):
     for cell in notebook.cells:
         if metadata(cell).get("grade"):
             cell.source = "pass"
+
+
+def duplicate_graded(notebook):
+    """Each graded cell once more at the end, under a new cell id (nbgrader's grade ids twice)."""
+    for cell in [c for c in notebook.cells if metadata(c).get("grade")]:
+        again = copy.deepcopy(cell)
+        again.id = f"again-{cell.id}"[:64]
+        notebook.cells.append(again)
+
+
+def invent_graded(notebook):
+    """A graded cell of the student's own, worth 99 points, that empties `check` first."""
+    notebook.cells.insert(0, nbformat.v4.new_code_cell("check = None", metadata={"nbgrader": {
+        "grade": True, "grade_id": "bonus", "points": 99, "locked": False, "solution": False,
+        "schema_version": 3}}))
+
+
+def another_kernel(notebook):
+    notebook.metadata["kernelspec"] = {"name": "bash", "display_name": "Bash", "language": "bash"}
 
 
 def delete_imports(notebook):

@@ -67,7 +67,7 @@ def stored_outputs():
 
 
 def test_every_notebook_is_read():
-    # four notebooks a lesson (two languages, student and worked) and each language's index
+    # four notebooks a lesson (student and worked, en and zh) and the two course indexes
     assert len(NOTEBOOKS) == 4 * len(LESSONS) + 2 and sum(1 for _ in stored_outputs()) > 300
 
 

@@ -16,7 +16,7 @@ from .forward_mode import forward_mode
 from .grad_mode import _state as _grad_mode, mark_inference, mark_no_grad_views
 from .grad_mode import inference_tensors_made as _inference_tensors_made
 from .node import Node, sequence_nrs
-from .saved_attributes import saved_attribute
+from .saved_attributes import saved_attribute, saved_attribute_names
 from .saved_tensor import save, saved_info, unpack_all
 
 
@@ -138,6 +138,9 @@ class BackwardNode(FunctionCtx, Node):
                           DeprecationWarning, stacklevel=2)
             return self.saved_tensors
         raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
+
+    def __dir__(self):     # dir(y.grad_fn) lists the _saved_* names, as PyTorch's does
+        return [*super().__dir__(), *saved_attribute_names(self)]
 
     def __repr__(self):     # a custom Function's node prints with its module, as in PyTorch
         if "node_name" in self._function_cls.__dict__:

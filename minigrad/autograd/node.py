@@ -67,6 +67,9 @@ class Node:
             self._metadata = {}
         return self._metadata
 
+    def __dir__(self):     # without minigrad's own `_saved`: what starts with "_saved" is PyTorch's
+        return [name for name in super().__dir__() if name != "_saved"]
+
     def name(self):
         raise NotImplementedError
 

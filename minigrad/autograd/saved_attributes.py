@@ -35,7 +35,7 @@ SLOT_NAMES = {
 # PyTorch's name of a non-tensor argument -> the ctx attribute an op keeps it in
 ATTRIBUTE_NAMES = {"exponent": "exponent", "alpha": "alpha", "min": "low", "max": "high",
                    "dim": "dim"}
-ATTRIBUTE_NAMES_BY_NODE = {"PowBackward2": {"self": "number"},
+ATTRIBUTE_NAMES_BY_NODE = {"PowBackward2": {"self": "number"}, "MulBackward1": {"other": "number"},
                            "SumBackward1": {"dim": "dims", "keepdim": "keepdim"},
                            "LinalgVectorNormBackward0": {"ord": "p", "keepdim": "keepdim"},
                            "AddmmBackward0": {"alpha": "alpha", "beta": "beta"},
@@ -74,6 +74,27 @@ def saved_attribute(node, name):
     if not raw and attribute is not None and attribute in node.__dict__:
         return node.__dict__[attribute]
     raise AttributeError(f"'{node.name()}' object has no attribute '{name}'")
+
+
+def saved_attribute_names(node):
+    """The `_saved_<x>` and `_raw_saved_<x>` names `node` answers to, for dir(node): those
+    that read a value, and those that raise as PyTorch's do once backward freed them."""
+    name = node.name()
+    keys = [*SLOT_NAMES.get(name, ()), *ATTRIBUTE_NAMES_BY_NODE.get(name, ATTRIBUTE_NAMES),
+            "self_sym_sizes", "mat2_sym_sizes", "indices", "tensors"]
+    if name in _FROM_KEY_OR_DIMS:
+        keys.extend(_FROM_KEY_OR_DIMS[name](node))
+    found = []
+    for key in dict.fromkeys(keys):
+        for prefix in ("_saved_", "_raw_saved_"):
+            try:
+                saved_attribute(node, prefix + key)
+            except AttributeError:
+                continue
+            except RuntimeError:        # freed: the name stays, reading it raises
+                pass
+            found.append(prefix + key)
+    return found
 
 
 def _transpose_dims(node):

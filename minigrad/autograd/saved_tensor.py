@@ -5,7 +5,7 @@ import re
 import weakref
 
 from .. import dtypes, tracing
-from . import narration, tensor_door
+from . import anomaly, narration, tensor_door
 from .grad_mode import no_grad
 from .node import leaf_accumulator
 
@@ -63,10 +63,14 @@ class SavedTensor:
         if tensor._version != self.version:
             raise RuntimeError(ERR_PACK_HOOK_IN_PLACE)
         self.unpack_hook = unpack_hook
-        # unpack() gives the hook's result the saved tensor's place in the graph back
-        self.grad_fn, self.requires_grad = tensor.grad_fn, tensor._requires_grad
-        self.accumulator = (leaf_accumulator(tensor)
-                            if self.grad_fn is None and self.requires_grad else None)
+        # unpack() gives the hook's result the saved tensor's place in the graph back; a
+        # saved output's place is the node that saves it (unpack gets it): holding it here
+        # would be a cycle, node -> saved output -> node, kept until Python looks for cycles,
+        # and with it what the pack hook made (a file on disk, GPU memory)
+        if not self.is_output:
+            self.grad_fn, self.requires_grad = tensor.grad_fn, tensor._requires_grad
+            self.accumulator = (leaf_accumulator(tensor)
+                                if self.grad_fn is None and self.requires_grad else None)
         if tracing.active is not None:
             narration.tensor_packed(node, self.slot, self.packed)
 
@@ -177,12 +181,20 @@ class SavedTensor:
             "one of the variables needed for gradient computation has been modified by "
             f"an inplace operation: [{self.description}]{where} is at version "
             f"{self.version_counter.value}; expected version {self.version} instead. Hint: "
-            "enable anomaly detection to find the operation that failed to compute its "
-            "gradient, with torch.autograd.set_detect_anomaly(True, check_nan=False).\n"
+            f"{HINT_IN_ANOMALY_MODE if anomaly.is_enabled() else HINT_ANOMALY_MODE}\n"
             f"minigrad hint: {node.name()} saved this tensor for backward and it was "
             "changed in place afterwards, so backward would use the wrong value. Use an "
             "out-of-place op instead (y = y + 1, not y.add_(1)), or clone() the tensor "
             "before modifying it.")
+
+
+# The end of PyTorch's "modified by an inplace operation" error, out of anomaly mode and in it
+HINT_ANOMALY_MODE = (
+    "enable anomaly detection to find the operation that failed to compute its gradient, "
+    "with torch.autograd.set_detect_anomaly(True, check_nan=False).")
+HINT_IN_ANOMALY_MODE = (
+    "the backtrace further above shows the operation that failed to compute its gradient. "
+    "The variable in question was changed in there or anywhere later. Good luck!")
 
 
 ERR_BACKWARD_TWICE = (

@@ -117,6 +117,10 @@ EXERCISES = {
     "max_with_index": _exercise("06-ctx-flags", "ctx_flags",
                                 "MaxWithIndex: (values, indices) of the row maxima",
                                 "MaxWithIndex：每行最大值及其索引，索引不可导"),
+    "polar": _exercise("06-ctx-flags", "modern_api",
+                       "Polar: (r·cos θ, r·sin θ) with setup_context, materialization off and "
+                       "needs_input_grad",
+                       "Polar：(r·cos θ, r·sin θ)，用 setup_context、关闭补零并使用 needs_input_grad"),
     "clip_grad_hook": _exercise("07-hooks", "hooks",
                                 "hook(grad): the gradient clamped to [-1, 1]",
                                 "hook(grad)：把梯度截断到 [-1, 1] 的张量钩子"),
@@ -155,6 +159,38 @@ EXERCISES = {
         "13-out-of-the-graph", "out_of_graph",
         "finetune_head(params, x, y, steps, lr): train the head, the body frozen",
         "finetune_head(params, x, y, steps, lr)：冻结主干，只训练头部"),
+    "normalize_both_modes": _exercise(
+        "12-forward-mode", "modern_api",
+        "Normalize: each row divided by its sum, with a backward (Jᵀg) and a jvp (J·t)",
+        "Normalize：每一行除以该行的和，带 backward（Jᵀg）和 jvp（J·t）"),
+    "saved_bytes": _exercise("14-memory", "memory",
+                             "saved_bytes(output): the bytes a graph holds in saved tensors, "
+                             "from the nodes' _saved_* attributes",
+                             "saved_bytes(output)：从节点的 _saved_* 属性统计计算图保存的张量所占的字节数"),
+    "checkpoint": _exercise("14-memory", "memory",
+                            "Checkpoint: fn(x) keeping only x, fn run again in backward",
+                            "Checkpoint：计算 fn(x)，只保留 x，反向传播时重新运行 fn"),
+    "logsumexp": _exercise("15-bug-hunts", "bug_hunts",
+                           "LogSumExp: log Σ exp over the last dimension, with no overflow",
+                           "LogSumExp：沿最后一维计算 log Σ exp，不溢出"),
+    "pairwise_distances": _exercise(
+        "15-bug-hunts", "bug_hunts",
+        "pairwise_distances(points): exact distances, a gradient with no NaN",
+        "pairwise_distances(points)：精确的两两距离，梯度里没有 NaN"),
+    "fix_inplace": _exercise("15-bug-hunts", "bug_hunts",
+                             "features_fixed(x, w): features without its in-place error",
+                             "features_fixed(x, w)：去掉原地修改错误的 features"),
+    "hvp": _exercise("16-double-backward", "double_backward",
+                     "hvp(f, x, v): the Hessian times v, in two backward passes",
+                     "hvp(f, x, v)：用两次反向传播求 Hessian 乘以 v"),
+    "softplus_double_backward": _exercise(
+        "16-double-backward", "double_backward",
+        "Softplus: log(1 + eˣ), its intermediate eˣ returned as an output for double backward",
+        "Softplus：log(1 + eˣ)，把中间结果 eˣ 作为输出返回，让二次反向传播正确"),
+    "sin_backward_function": _exercise(
+        "16-double-backward", "double_backward",
+        "Sin and SinBackward: numpy in forward, double backward through a Function of its own",
+        "Sin 与 SinBackward：forward 用 numpy，二次反向传播经由独立的 Function"),
 }
 
 

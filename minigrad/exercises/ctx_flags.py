@@ -191,8 +191,9 @@ class _MaxWithIndexTrial:
         got_indices = _tools.require_tensor(value_of(indices), "forward (indices)")
         if got_indices.dtype is not dtypes.int64:
             raise Hint("indices_dtype", got=_tools.dtype_name(got_indices.dtype))
-        _tools.check_output(got_indices, creation.tensor(values.argmax(axis=1)),
-                            "forward (indices)")
+        # PyTorch's int64, not numpy's platform int (int32 in the browser's Pyodide)
+        expected = creation.tensor(values.argmax(axis=1), dtype=dtypes.int64)
+        _tools.check_output(got_indices, expected, "forward (indices)")
         if not flags(maxima)[1]:
             raise Hint("marked_values_non_differentiable")
         if flags(indices)[0] or report["marked"] is not True:

@@ -1,4 +1,4 @@
-"""The course: thirteen notebooks, each in English and in Simplified Chinese.
+"""The course: one notebook a lesson, each in English and in Simplified Chinese.
 
 The notebooks sit in the repository's `notebooks/{en,zh}/`, built from one
 bilingual source per lesson (`notebooks/sources/NN-slug.py`) by
@@ -92,9 +92,9 @@ LESSONS = (
            "how version counters catch in-place changes; mark_dirty",
            "版本计数器怎样发现原地修改；mark_dirty"),
     Lesson(6, "06-ctx-flags", "Three switches on ctx", "ctx 上的三个开关",
-           ("matmul", "max_with_index"),
-           "needs_input_grad, mark_non_differentiable, set_materialize_grads",
-           "needs_input_grad、mark_non_differentiable、set_materialize_grads"),
+           ("matmul", "max_with_index", "polar"),
+           "needs_input_grad, mark_non_differentiable, set_materialize_grads; setup_context",
+           "needs_input_grad、mark_non_differentiable、set_materialize_grads；setup_context"),
     Lesson(7, "07-hooks", "Hooks: watching gradients and saved tensors",
            "钩子：观察梯度与保存的张量", ("clip_grad_hook", "pack_float16"),
            "tensor and node hooks and their order; saved_tensors_hooks and memory",
@@ -116,15 +116,29 @@ LESSONS = (
            "a Linear Function, a small network trained on two moons, every gradient checked",
            "Linear Function、在双月牙数据上训练小网络、逐个核对梯度"),
     Lesson(12, "12-forward-mode", "Forward-mode AD and dual numbers",
-           "前向模式自动微分与对偶数", ("mul_jvp",),
-           "dual numbers, forward_ad, the jvp of a custom Function",
-           "对偶数、forward_ad、自定义 Function 的 jvp"),
+           "前向模式自动微分与对偶数", ("mul_jvp", "normalize_both_modes"),
+           "dual numbers, forward_ad, the jvp of a custom Function; one Function for both modes",
+           "对偶数、forward_ad、自定义 Function 的 jvp；同时支持两种模式的 Function"),
     Lesson(13, "13-out-of-the-graph", "Keeping things out of the graph",
            "把运算挡在计算图之外", ("straight_through", "newton_sqrt", "finetune_head"),
            "who requires grad; the graph rebuilt on every run; detach, no_grad, "
            "inference_mode, set_grad_enabled; freezing part of a model",
            "谁需要梯度；每次运行都重建的计算图；detach、no_grad、inference_mode、"
            "set_grad_enabled；冻结模型的一部分"),
+    Lesson(14, "14-memory", "Memory: what the graph holds, and checkpointing",
+           "内存：计算图持有什么，以及检查点", ("saved_bytes", "checkpoint"),
+           "each node's _saved_* tensors, counting a graph's memory, checkpointing",
+           "每个节点的 _saved_* 张量、统计计算图的内存、检查点"),
+    Lesson(15, "15-bug-hunts", "Hunting bugs: overflow, NaN and in-place changes",
+           "排查错误：溢出、NaN 与原地修改", ("logsumexp", "pairwise_distances", "fix_inplace"),
+           "a stable log-sum-exp checked with gradcheck, a NaN traced to its inf, an in-place "
+           "change through a view",
+           "用 gradcheck 检验的稳定 log-sum-exp、追查到源头 inf 的 NaN、通过视图的原地修改"),
+    Lesson(16, "16-double-backward", "Double backward in depth", "深入二次反向传播",
+           ("hvp", "softplus_double_backward", "sin_backward_function"),
+           "Jacobians, Hessians and Hessian-vector products; intermediates returned as outputs; "
+           "a backward that is a Function of its own",
+           "雅可比矩阵、Hessian 与 Hessian-向量积；作为输出返回的中间结果；写成独立 Function 的 backward"),
 )
 
 INDEX = "00-index"       # the course index notebook, next to the lessons in en/ and zh/

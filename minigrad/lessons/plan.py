@@ -69,6 +69,17 @@ PLAN = {
         60, ("01-tensors-and-the-graph",),
         "Python `with` blocks and `if`/`while`; gradient descent",
         "Python 的 `with` 语句块与 `if`/`while`；梯度下降"),
+    "14-memory": Plan(
+        60, ("03-custom-functions", "04-saving-tensors", "07-hooks"),
+        "bytes, dtypes and `nbytes` of numpy arrays", "numpy 数组的字节数、dtype 与 `nbytes`"),
+    "15-bug-hunts": Plan(
+        75, ("05-inplace-and-versions", "08-retain-graph-and-debugging"),
+        "logarithms and exponentials; NaN and infinity in floating point",
+        "对数与指数；浮点数里的 NaN 与无穷大"),
+    "16-double-backward": Plan(
+        75, ("03-custom-functions", "09-higher-order"),
+        "second derivatives, Jacobian and Hessian matrices",
+        "二阶导数、雅可比矩阵与 Hessian 矩阵"),
 }
 
 _WORDS = {

@@ -287,6 +287,23 @@ class DivScalar(BuiltinFunction):
         return DivScalar.apply(grad, ctx.number), None
 
 
+class MulScalar(BuiltinFunction):
+    """out = a * number, the number not a tensor (PyTorch's mul.Scalar, as pow's backward
+    multiplies);  da = g * number."""
+
+    node_name = "MulBackward1"
+
+    @staticmethod
+    def forward(ctx, a, number):
+        ctx.number = number
+        x, y = binary_arrays(a, number)
+        return a._new(x * y)
+
+    @staticmethod
+    def backward(ctx, grad):
+        return MulScalar.apply(grad, ctx.number), None
+
+
 class Reciprocal(BuiltinFunction):
     """out = 1 / a;  da = -g * out²."""
 
@@ -341,7 +358,7 @@ class Pow(BuiltinFunction):
         n = ctx.exponent
         if n == 0:
             return grad._new(grad._xp.zeros_like(grad._data)), None   # zeros_like(grad): no history
-        return grad * n * a ** (n - 1), None
+        return grad * MulScalar.apply(a ** (n - 1), n), None     # PyTorch's nodes, in its order
 
 
 def _power(x, y):

@@ -332,25 +332,155 @@ for materialize in (True, False):
 # Same gradient, `cos(x)`, either way. With `materialize=False` backward skipped a useless
 # multiplication — it had to handle `None`, which is exactly the deal.
 #
-# ## Summary
+# ## Today's form: `forward` without ctx, and `setup_context`
 #
-# | switch | where | effect |
-# |---|---|---|
-# | `ctx.needs_input_grad` | read in forward or backward | one bool per input; skip the gradients nobody asked for |
-# | `ctx.mark_non_differentiable(t)` | forward | output `t` gets `requires_grad=False`, no `grad_fn` |
-# | `ctx.set_materialize_grads(False)` | forward | unused outputs' gradients arrive as `None`, not zeros |
+# Every Function so far received `ctx` as the first parameter of `forward`. PyTorch has a second
+# form, the one its "Extending PyTorch" note now suggests: `forward(*inputs)` only computes, like
+# any function, and a static method `setup_context(ctx, inputs, output)` fills `ctx` in
+# afterwards, from the inputs and what `forward` returned. `backward` does not change, nor does
+# `apply`. The `torch.func` transforms (`vmap`, `jacrev`, `grad`) accept only this form. Lesson
+# 03's `Exp`, written this way, with a print in each step:
 
 # %% [markdown] lang="zh"
 # 两种方式得到的梯度相同，都是 `cos(x)`。`materialize=False` 时 backward 省掉了一次无用的乘法——
 # 代价是必须自己处理 `None`，这正是两者之间的取舍。
 #
+# ## 现在的写法：不带 ctx 的 `forward`，加上 `setup_context`
+#
+# 到目前为止，每个 Function 的 `forward` 都以 `ctx` 作为第一个参数。PyTorch 还有第二种写法，
+# 也是它的“Extending PyTorch”说明现在推荐的写法：`forward(*inputs)` 只管计算，和普通函数一样；
+# 然后由静态方法 `setup_context(ctx, inputs, output)` 根据输入和 `forward` 的返回值来填写 `ctx`。
+# `backward` 不变，`apply` 也不变。`torch.func` 的各种变换（`vmap`、`jacrev`、`grad`）只接受这种写法。
+# 把第 03 讲的 `Exp` 改成这种写法，并在每一步打印一行：
+
+# %%
+class Exp(Function):
+    @staticmethod
+    def forward(x):
+        print("forward:        grad mode on?", torch.is_grad_enabled())
+        return x.exp()
+
+    @staticmethod
+    def setup_context(ctx, inputs, output):
+        print("setup_context:  inputs =", inputs, " output =", output)
+        print("                needs_input_grad =", ctx.needs_input_grad)
+        ctx.save_for_backward(output)
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        (result,) = ctx.saved_tensors
+        return grad_output * result
+
+
+x = torch.tensor([0.0, 1.0], requires_grad=True)
+y = Exp.apply(x)
+y.sum().backward()
+print("x.grad =", x.grad)
+
+# %% [markdown] lang="en"
+# `apply` runs `forward` with grad mode off, then hands `setup_context` the inputs as one tuple
+# and the output, then records the node. Since `forward` no longer touches `ctx`, it is an
+# ordinary function of its inputs, which can be called and tested on its own:
+
+# %% [markdown] lang="zh"
+# `apply` 先在关闭梯度模式的情况下运行 `forward`，再把所有输入组成的元组和输出交给 `setup_context`，
+# 最后记录节点。由于 `forward` 不再碰 `ctx`，它就是输入的一个普通函数，可以单独调用、单独测试：
+
+# %%
+print(Exp.forward(torch.tensor([0.0, 1.0])))
+
+# %% [markdown] lang="en"
+# The price of the split: `setup_context` sees only the inputs and the output, so those (and what
+# can be derived from them) are all it can save. A value computed in the middle of `forward` is
+# out of its reach, unless `forward` returns it as an output too — lesson 09 meets exactly that
+# case.
+#
+# ### Exercise `polar`
+#
+# A point given by its distance `r` from the origin and its angle `theta` has the coordinates
+# `x = r·cos θ` and `y = r·sin θ`. Write `Polar` in today's form: `Polar.apply(r, theta)` returns
+# `(x, y)` for 1-d tensors `r` and `theta`. Then use this lesson's switches where they belong:
+# turn off materialization, so that a loss that uses only `x` costs backward nothing for `y`
+# (backward then receives `None` for it); and compute each input's gradient only when
+# `ctx.needs_input_grad` asks for it. The four partial derivatives are yours to derive; each
+# input's gradient sums one term per output whose gradient arrived.
+
+# %% [markdown] lang="zh"
+# 拆开写的代价是：`setup_context` 只能看到输入和输出，所以它能保存的也只有这些（以及由它们推出的量）。
+# 在 `forward` 中间算出的值它是拿不到的，除非 `forward` 把它也作为输出返回——第 09 讲正好会遇到这种情况。
+#
+# ### 练习 `polar`
+#
+# 平面上一个点可以用它到原点的距离 `r` 和它的角度 `theta` 来表示，它的坐标是 `x = r·cos θ`、
+# `y = r·sin θ`。请用现在的写法实现 `Polar`：对一维张量 `r` 和 `theta`，`Polar.apply(r, theta)`
+# 返回 `(x, y)`。然后把这一讲的开关用在该用的地方：关闭补零，让只用到 `x` 的损失不必在 backward 里为 `y`
+# 做任何计算（这时 backward 收到的是 `None`）；并且只在 `ctx.needs_input_grad` 要求时才计算对应输入的梯度。
+# 四个偏导数请自己推导；每个输入的梯度，是每个传来了梯度的输出各贡献一项之和。
+
+# %%
+class Polar(Function):
+    @staticmethod
+    def forward(r, theta):
+        ### BEGIN SOLUTION
+        return r * theta.cos(), r * theta.sin()
+        ### END SOLUTION
+
+    @staticmethod
+    def setup_context(ctx, inputs, output):
+        ### BEGIN SOLUTION
+        r, theta = inputs
+        ctx.save_for_backward(r, theta)
+        ctx.set_materialize_grads(False)
+        ### END SOLUTION
+
+    @staticmethod
+    def backward(ctx, grad_x, grad_y):
+        ### BEGIN SOLUTION
+        r, theta = ctx.saved_tensors
+        cos, sin = theta.cos(), theta.sin()
+        grad_r = grad_theta = None
+        if ctx.needs_input_grad[0]:
+            grad_r = torch.zeros_like(r)
+            if grad_x is not None:
+                grad_r = grad_r + grad_x * cos
+            if grad_y is not None:
+                grad_r = grad_r + grad_y * sin
+        if ctx.needs_input_grad[1]:
+            grad_theta = torch.zeros_like(theta)
+            if grad_x is not None:
+                grad_theta = grad_theta - grad_x * r * sin
+            if grad_y is not None:
+                grad_theta = grad_theta + grad_y * r * cos
+        return grad_r, grad_theta
+        ### END SOLUTION
+
+
+# %%
+check("polar", Polar)
+
+# %% [markdown] lang="en"
+# ## Summary
+#
+# | switch | where | effect |
+# |---|---|---|
+# | `ctx.needs_input_grad` | read in forward (or setup_context) or backward | one bool per input; skip the gradients nobody asked for |
+# | `ctx.mark_non_differentiable(t)` | forward (or setup_context) | output `t` gets `requires_grad=False`, no `grad_fn` |
+# | `ctx.set_materialize_grads(False)` | forward (or setup_context) | unused outputs' gradients arrive as `None`, not zeros |
+#
+# And the form: `forward(ctx, *inputs)`, or `forward(*inputs)` with
+# `setup_context(ctx, inputs, output)`, which `torch.func` requires.
+
+# %% [markdown] lang="zh"
 # ## 小结
 #
 # | 开关 | 在哪里用 | 作用 |
 # |---|---|---|
-# | `ctx.needs_input_grad` | forward 或 backward 中读取 | 每个输入一个布尔值；没人需要的梯度就别算 |
-# | `ctx.mark_non_differentiable(t)` | forward | 输出 `t` 的 `requires_grad=False`，没有 `grad_fn` |
-# | `ctx.set_materialize_grads(False)` | forward | 未使用输出的梯度以 `None` 传入，而不是全零张量 |
+# | `ctx.needs_input_grad` | forward（或 setup_context）或 backward 中读取 | 每个输入一个布尔值；没人需要的梯度就别算 |
+# | `ctx.mark_non_differentiable(t)` | forward（或 setup_context） | 输出 `t` 的 `requires_grad=False`，没有 `grad_fn` |
+# | `ctx.set_materialize_grads(False)` | forward（或 setup_context） | 未使用输出的梯度以 `None` 传入，而不是全零张量 |
+#
+# 还有写法：`forward(ctx, *inputs)`，或者 `forward(*inputs)` 加上 `setup_context(ctx, inputs, output)`，
+# 后者是 `torch.func` 所要求的。
 
 # %% [markdown] lang="en"
 # ## Read the code

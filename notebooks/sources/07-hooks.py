@@ -15,12 +15,17 @@
 # functions you register, which the engine calls at precise moments. This lesson opens four
 # kinds of window:
 #
-# | hook | registered on | called with | may return |
+# | hook | registered on | called as | may return |
 # |---|---|---|---|
-# | tensor hook | a tensor: `t.register_hook(fn)` | the gradient of `t` | a new gradient |
-# | node pre-hook | a node: `t.grad_fn.register_prehook(fn)` | the node's incoming gradients | new incoming gradients |
-# | node hook | a node: `t.grad_fn.register_hook(fn)` | outgoing and incoming gradients | new outgoing gradients |
-# | post-accumulate hook | a leaf: `w.register_post_accumulate_grad_hook(fn)` | the leaf, `.grad` filled | nothing |
+# | tensor hook | a tensor: `t.register_hook(fn)` | `fn(grad)`, the gradient of `t` | a new gradient |
+# | node pre-hook | a node: `t.grad_fn.register_prehook(fn)` | `fn(grad_outputs)` | new `grad_outputs` |
+# | node hook | a node: `t.grad_fn.register_hook(fn)` | `fn(grad_inputs, grad_outputs)` | new `grad_inputs` |
+# | post-accumulate hook | a leaf: `w.register_post_accumulate_grad_hook(fn)` | `fn(w)`, `.grad` filled | nothing |
+#
+# A node's gradients are named after its forward op, as PyTorch names them: `grad_outputs` are
+# the gradients with respect to the op's *outputs*, which flow *into* the node during backward;
+# `grad_inputs` are those with respect to the op's *inputs*, which the node computes and sends on
+# toward the leaves.
 #
 # and then a fifth, different kind: `saved_tensors_hooks`, which decide *how the tensors saved for
 # backward are stored* — the memory a graph holds between forward and backward.
@@ -29,12 +34,15 @@
 # 反向传播在引擎内部进行，平时看不见。钩子就是引擎留给我们的窗口：你注册一个小函数，
 # 引擎会在特定时刻调用它。这一讲先打开四种窗口：
 #
-# | 钩子 | 注册在 | 调用时传入 | 可以返回 |
+# | 钩子 | 注册在 | 调用方式 | 可以返回 |
 # |---|---|---|---|
-# | 张量钩子 | 张量：`t.register_hook(fn)` | `t` 的梯度 | 新的梯度 |
-# | 节点前置钩子 | 节点：`t.grad_fn.register_prehook(fn)` | 流入该节点的梯度 | 新的流入梯度 |
-# | 节点钩子 | 节点：`t.grad_fn.register_hook(fn)` | 流出和流入的梯度 | 新的流出梯度 |
-# | 累加后钩子 | 叶子张量：`w.register_post_accumulate_grad_hook(fn)` | 已写好 `.grad` 的叶子张量 | 无 |
+# | 张量钩子 | 张量：`t.register_hook(fn)` | `fn(grad)`，`t` 的梯度 | 新的梯度 |
+# | 节点前置钩子 | 节点：`t.grad_fn.register_prehook(fn)` | `fn(grad_outputs)` | 新的 `grad_outputs` |
+# | 节点钩子 | 节点：`t.grad_fn.register_hook(fn)` | `fn(grad_inputs, grad_outputs)` | 新的 `grad_inputs` |
+# | 累加后钩子 | 叶子张量：`w.register_post_accumulate_grad_hook(fn)` | `fn(w)`，`.grad` 已写好 | 无 |
+#
+# 节点的梯度按它的前向运算来命名，和 PyTorch 一致：`grad_outputs` 是对该运算**输出**的梯度，
+# 在反向传播时**流入**节点；`grad_inputs` 是对该运算**输入**的梯度，由节点算出，再继续传向叶子张量。
 #
 # 然后是第五种、性质不同的钩子：`saved_tensors_hooks`。它决定**保存的张量如何存放**——
 # 也就是计算图在前向和反向之间占用的那部分内存。
@@ -116,15 +124,16 @@ check("clip_grad_hook", hook)
 # ## Node hooks and the order of everything
 #
 # Nodes (the `grad_fn` objects) have hooks too: a *pre-hook* runs before the node's backward and
-# sees the gradients coming in; a *hook* runs after it and sees what goes out. Leaves have one more:
+# sees the gradients coming in (`grad_outputs`); a *hook* runs after it and sees what goes out
+# (`grad_inputs`), next to what came in. Leaves have one more:
 # the *post-accumulate* hook, called once `.grad` has been written. Let us register one of each and
 # log who runs when.
 
 # %% [markdown] lang="zh"
 # ## 节点钩子，以及所有钩子的执行顺序
 #
-# 节点（即 `grad_fn` 对象）也可以注册钩子：**前置钩子**在节点的 backward 之前运行，看到流入的梯度；
-# **钩子**在它之后运行，看到流出的梯度。叶子张量还多一种：**累加后钩子**，在 `.grad` 写好之后调用。
+# 节点（即 `grad_fn` 对象）也可以注册钩子：**前置钩子**在节点的 backward 之前运行，看到流入的梯度（`grad_outputs`）；
+# **钩子**在它之后运行，看到流出的梯度（`grad_inputs`），以及流入的梯度。叶子张量还多一种：**累加后钩子**，在 `.grad` 写好之后调用。
 # 下面每种各注册一个，记下谁在什么时候运行。
 
 # %%
@@ -134,8 +143,8 @@ y = w.exp()
 loss = y.sum()
 
 y.register_hook(lambda grad: log.append(f"y.register_hook                      grad={grad.tolist()}"))
-y.grad_fn.register_prehook(lambda grads_in: log.append(f"y.grad_fn.register_prehook           in={grads_in[0].tolist()}"))
-y.grad_fn.register_hook(lambda grads_out, grads_in: log.append("y.grad_fn.register_hook              out=[%.3f, %.3f]" % tuple(grads_out[0].tolist())))
+y.grad_fn.register_prehook(lambda grad_outputs: log.append(f"y.grad_fn.register_prehook           grad_outputs={grad_outputs[0].tolist()}"))
+y.grad_fn.register_hook(lambda grad_inputs, grad_outputs: log.append("y.grad_fn.register_hook              grad_inputs=[%.3f, %.3f]" % tuple(grad_inputs[0].tolist())))
 w.register_hook(lambda grad: log.append("w.register_hook                      grad=[%.3f, %.3f]" % tuple(grad.tolist())))
 w.register_post_accumulate_grad_hook(lambda leaf: log.append("w.register_post_accumulate_grad_hook w.grad=[%.3f, %.3f]" % tuple(leaf.grad.tolist())))
 
@@ -165,8 +174,8 @@ w = torch.tensor([2.0, -1.0], requires_grad=True)
 with minigrad.viz.record() as trace:
     y = w.exp()
     y.register_hook(lambda grad: None)
-    y.grad_fn.register_prehook(lambda grads_in: None)
-    y.grad_fn.register_hook(lambda grads_out, grads_in: None)
+    y.grad_fn.register_prehook(lambda grad_outputs: None)
+    y.grad_fn.register_hook(lambda grad_inputs, grad_outputs: None)
     w.register_post_accumulate_grad_hook(lambda leaf: None)
     y.sum().backward()
 for event in trace.of_kind("node_started", "hook_called", "grad_accumulated"):
@@ -298,25 +307,45 @@ minigrad.viz.animate(trace, names={"a": a, "b": b})
 # （它看不到 PyTorch 自己的分配器）。我们比较三种情况：普通计算图、用钩子把保存的张量写进磁盘文件，
 # 以及 `save_on_cpu`。
 
+# %% [markdown] lang="en"
+# The disk hooks are those of PyTorch's tutorial on saved-tensor hooks. `pack_hook` writes the tensor
+# to a file and returns an object that names the file; the graph keeps that object until it frees
+# the saved tensor (after backward, or when the graph itself is deleted), and the object's `__del__`
+# then deletes the file. A pack hook that returned the bare file name instead would leave every file
+# on disk for ever: 4 MiB more at each call here — the tutorial's "don't do this".
+
+# %% [markdown] lang="zh"
+# 磁盘钩子取自 PyTorch 关于保存张量钩子的教程。`pack_hook` 把张量写进文件，返回一个记着文件名的对象；
+# 计算图一直持有这个对象，直到它释放这个保存的张量（反向传播之后，或者计算图本身被删除时），
+# 这时对象的 `__del__` 就会删掉文件。如果 pack 钩子只返回文件名，所有文件就会永远留在磁盘上：
+# 在这里每调用一次就多出 4 MiB——这正是教程里说的“不要这样做”。
+
 # %%
 import os
 import tempfile
 import tracemalloc
 import uuid
 
-import numpy as np
-
 folder = tempfile.mkdtemp()
 
 
+class SelfDeletingTempFile:
+    # a file name that deletes its file when nothing refers to it any more  # zh: 一个文件名：当不再有任何东西引用它时，它会删掉自己的文件
+    def __init__(self):
+        self.name = os.path.join(folder, uuid.uuid4().hex)
+
+    def __del__(self):
+        os.remove(self.name)
+
+
 def pack_to_disk(tensor):
-    path = os.path.join(folder, uuid.uuid4().hex + ".npy")
-    np.save(path, tensor.detach().numpy())
-    return path
+    temp_file = SelfDeletingTempFile()
+    torch.save(tensor, temp_file.name)
+    return temp_file
 
 
-def unpack_from_disk(path):
-    return torch.from_numpy(np.load(path))
+def unpack_from_disk(temp_file):
+    return torch.load(temp_file.name)
 
 
 def forward(x):
@@ -352,18 +381,35 @@ for name, mib, grad in rows:
 # the last `tanh`, saved by it). With the disk hooks, only `y` stays in memory (we still hold it),
 # and the gradient is exactly the same. `save_on_cpu` changes nothing here: on the CPU, "copy to
 # the CPU" is the tensor itself. On a GPU it frees device memory — lesson 10 measures that.
-#
-# The engine's trace tells the same story from the inside: every `tensor_saved` event carries the
-# `nbytes` of what was saved, and every `tensor_freed` event, the bytes released after backward.
 
 # %% [markdown] lang="zh"
 # 普通计算图大约占 4 MiB：三个中间结果，再加上 `y`（它也是最后一个 `tanh` 的输出，被该节点保存）。
 # 用磁盘钩子后，内存里只剩下 `y`（因为我们自己还引用着它），而梯度完全一样。
 # `save_on_cpu` 在这里没有任何变化：在 CPU 上，“拷贝到 CPU”得到的就是张量本身。
 # 在 GPU 上，它会把保存的张量从设备搬到主机内存，腾出显存——第 10 讲会实际测量。
-#
-# 从引擎内部的事件记录也能看到同样的情况：每个 `tensor_saved` 事件都带有被保存张量的字节数 `nbytes`，
-# 每个 `tensor_freed` 事件则记下反向传播之后释放的字节数。
+
+# %% [markdown] lang="en"
+# And the files? Count them while the graph holds its saved tensors, then after backward:
+
+# %% [markdown] lang="zh"
+# 那些文件呢？在计算图持有保存的张量时数一数，反向传播之后再数一次：
+
+# %%
+x = torch.randn(256, 1024, requires_grad=True)
+with torch.autograd.graph.saved_tensors_hooks(pack_to_disk, unpack_from_disk):
+    y = forward(x)
+print(say("after forward: ", "前向传播之后："), len(os.listdir(folder)), say("files", "个文件"))
+y.sum().backward()
+print(say("after backward:", "反向传播之后："), len(os.listdir(folder)), say("files", "个文件"))
+
+# %% [markdown] lang="en"
+# Each file lived exactly as long as its saved tensor. The engine's trace tells the same story from
+# the inside: every `tensor_saved` event carries the `nbytes` of what was saved, and every
+# `tensor_freed` event, the bytes released after backward.
+
+# %% [markdown] lang="zh"
+# 每个文件存在的时间，恰好就是它对应的保存张量存在的时间。从引擎内部的事件记录也能看到同样的情况：
+# 每个 `tensor_saved` 事件都带有被保存张量的字节数 `nbytes`，每个 `tensor_freed` 事件则记下反向传播之后释放的字节数。
 
 # %%
 x = torch.randn(256, 1024, requires_grad=True)

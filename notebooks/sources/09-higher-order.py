@@ -72,17 +72,21 @@ import minigrad.viz
 minigrad.viz.graph(dy_dx, names={"x": x, "dy_dx": dy_dx})
 
 # %% [markdown] lang="en"
-# That graph was recorded *during* backward. Replay the same call to `torch.autograd.grad` and watch
-# the step where `PowBackward0` runs: two new nodes appear beside the first graph, `PowBackward0`
-# (for `x ** 2`) and `MulBackward0` (for the product `grad · 3 · x²`), each saving what *its*
-# backward will need. Notice too that no saved tensor is freed: `retain_graph` defaults to the
-# value of `create_graph`, since you will probably backward through the graph again.
+# That graph was recorded *during* backward. `PowBackward0` computes its gradient as PyTorch's does,
+# `grad * (3 * x.pow(2))`, and each of those three operations is recorded: `PowBackward0` (for
+# `x.pow(2)`), `MulBackward1` (for `3 * …`, a tensor times a number) and `MulBackward0` (for
+# `grad * …`), the same nodes PyTorch records. Replay the same call to `torch.autograd.grad` and
+# watch the step where `PowBackward0` runs: the three new nodes appear beside the first graph, each
+# saving what *its* backward will need. Notice too that no saved tensor is freed: `retain_graph`
+# defaults to the value of `create_graph`, since you will probably backward through the graph again.
 
 # %% [markdown] lang="zh"
-# 这张图是在反向传播**进行中**记录下来的。回放同一次 `torch.autograd.grad` 调用，留意 `PowBackward0`
-# 运行的那一步：第一张图旁边冒出两个新节点——`PowBackward0`（对应 `x ** 2`）和 `MulBackward0`
-# （对应乘积 `grad · 3 · x²`），它们各自保存**自己的** backward 将要用到的张量。还要注意，这次没有任何
-# 保存的张量被释放：`retain_graph` 的默认值等于 `create_graph`，因为你多半还要再沿这张图做一次反向传播。
+# 这张图是在反向传播**进行中**记录下来的。`PowBackward0` 和 PyTorch 一样按 `grad * (3 * x.pow(2))`
+# 计算梯度，其中三个运算都被记录下来：`PowBackward0`（对应 `x.pow(2)`）、`MulBackward1`（对应 `3 * …`，
+# 张量乘以一个数）和 `MulBackward0`（对应 `grad * …`），与 PyTorch 记录的节点完全相同。回放同一次
+# `torch.autograd.grad` 调用，留意 `PowBackward0` 运行的那一步：第一张图旁边冒出这三个新节点，
+# 它们各自保存**自己的** backward 将要用到的张量。还要注意，这次没有任何保存的张量被释放：
+# `retain_graph` 的默认值等于 `create_graph`，因为你多半还要再沿这张图做一次反向传播。
 
 # %% tags=["nbval-ignore-output"]
 x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
@@ -188,12 +192,83 @@ except RuntimeError as error:
 
 # %% [markdown] lang="en"
 # The first derivative is right (3, 12), but it is disconnected from `x`: the engine never saw the
-# numpy arithmetic, so there is nothing to differentiate. Worse cases fail *silently*: had the
-# backward computed `3x` in numpy and multiplied it by the saved `x` with a tensor op, the engine
-# would have recorded only that last product, and the second derivative would come out as `3x`
-# instead of `6x`, with no error. If a backward cannot be differentiated, say so with
-# `@once_differentiable` (from `torch.autograd.function`): double backward then raises an error
-# instead of returning wrong numbers.
+# numpy arithmetic, so there is nothing to differentiate, and the second `grad` says so. Worse
+# cases fail *silently*. This backward computes `3x` in numpy and multiplies it by the saved `x`
+# with a tensor op, so the engine records only that last product:
+
+# %% [markdown] lang="zh"
+# 一阶导数是对的（3 和 12），但它和 `x` 已经断开了：引擎从来没看到那段 numpy 计算，自然也就无从求导，
+# 第二次调用 `grad` 时就报了错。更糟的情况是**悄无声息**地出错。下面这个 backward 先用 numpy 算出 `3x`，
+# 再用张量运算乘上保存的 `x`，于是引擎只记录下最后这次乘法：
+
+# %%
+class PartlyNumpyCube(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x):
+        ctx.save_for_backward(x)
+        return x ** 3
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        (x,) = ctx.saved_tensors
+        three_x = torch.from_numpy(3 * x.detach().numpy())     # leaves the graph  # zh: 离开了计算图
+        return grad_output * three_x * x                        # recorded: this product only  # zh: 被记录的只有这次乘法
+
+
+x = torch.tensor([1.0, 2.0], requires_grad=True)
+(first,) = torch.autograd.grad(PartlyNumpyCube.apply(x).sum(), x, create_graph=True)
+(second,) = torch.autograd.grad(first.sum(), x)
+print("first =", first.detach(), "  second =", second, "  6 * x =", 6 * x.detach())
+
+# %% [markdown] lang="en"
+# The second derivative comes out as `3x` instead of `6x`, and nothing says so. A backward that
+# cannot be differentiated should say so: decorate it with `@once_differentiable` (from
+# `torch.autograd.function`). It then runs with grad mode off, so it records nothing at all, and
+# what happens next depends on the gradient that comes in:
+
+# %% [markdown] lang="zh"
+# 二阶导数算成了 `3x` 而不是 `6x`，而且没有任何提示。不可导的 backward 就应该明说：用
+# `@once_differentiable`（在 `torch.autograd.function` 中）修饰它。这样它运行时梯度模式是关闭的，
+# 什么都不会记录；接下来会发生什么，取决于传进来的梯度：
+
+# %%
+from minigrad.autograd.function import once_differentiable
+
+
+class OnceCube(PartlyNumpyCube):
+    @staticmethod
+    @once_differentiable
+    def backward(ctx, grad_output):
+        return PartlyNumpyCube.backward(ctx, grad_output)
+
+
+x = torch.tensor([1.0, 2.0], requires_grad=True)
+(first,) = torch.autograd.grad(OnceCube.apply(x).sum(), x, create_graph=True)
+print("y.sum():       first =", first, "  requires_grad:", first.requires_grad)
+try:
+    torch.autograd.grad(first.sum(), x)
+except RuntimeError as error:
+    print("  ", error)
+
+y = OnceCube.apply(x)
+(first,) = torch.autograd.grad((y * y).sum(), x, create_graph=True)
+print("(y * y).sum(): first =", first)
+try:
+    first.sum().backward()
+except RuntimeError as error:
+    print("  ", error)
+
+# %% [markdown] lang="en"
+# - In the usual case, the loss built from the output directly (`y.sum()`), the incoming
+#   gradient does not require grad, so neither does the result: a second `grad` raises the same
+#   generic error as `NumpyCube` did.
+# - When the incoming gradient requires grad (`(y * y).sum()` sends `2y` into the node), the
+#   result hangs from an `Error` node, and a backward through it raises the decorator's own
+#   message. (`torch.autograd.grad(first.sum(), x)` stops earlier, with "appears to not have been
+#   used in the graph": the `Error` node has no edge back to `x`.)
+#
+# Either way an error, never a wrong number. (With PyTorch, the import is
+# `from torch.autograd.function import once_differentiable`.)
 #
 # ### Exercise `cube_double_backward`
 #
@@ -201,11 +276,14 @@ except RuntimeError as error:
 # saved tensor, so that `create_graph=True` gives the right second derivative, `6x`.
 
 # %% [markdown] lang="zh"
-# 一阶导数是对的（3 和 12），但它和 `x` 已经断开了：引擎从来没看到那段 numpy 计算，自然也就无从求导。
-# 更糟的情况是**悄无声息**地出错：假如 backward 先用 numpy 算出 `3x`，再用张量运算乘上保存的 `x`，
-# 引擎就只记录下最后这次乘法，二阶导数会算成 `3x` 而不是 `6x`，而且不报任何错。如果某个 backward
-# 确实不可导，就用 `@once_differentiable`（在 `torch.autograd.function` 中）把它标出来：
-# 这样二次反向传播会报错，而不是返回错误的数字。
+# - 通常情况下，损失直接由输出构造（`y.sum()`），传进来的梯度不需要梯度，结果也就不需要梯度：
+#   第二次调用 `grad` 报的是和上面 `NumpyCube` 一样的通用错误。
+# - 当传进来的梯度需要梯度时（`(y * y).sum()` 传给这个节点的是 `2y`），结果挂在一个 `Error` 节点下面，
+#   沿它做反向传播时，报的才是这个修饰器自己的错误信息。（`torch.autograd.grad(first.sum(), x)`
+#   会更早报错，说 x “appears to not have been used in the graph”：`Error` 节点没有通回 `x` 的边。）
+#
+# 无论哪种情况，结果都是报错，而不是错误的数字。（在 PyTorch 中导入语句是
+# `from torch.autograd.function import once_differentiable`。）
 #
 # ### 练习 `cube_double_backward`
 #

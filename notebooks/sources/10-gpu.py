@@ -110,6 +110,9 @@ if device == "cuda":
 #
 # A GPU pays off on large arrays. Time a 1024×1024 matrix product and its backward on the CPU and
 # on `device` (the numbers depend entirely on your machine; `.item()` waits until the GPU is done).
+# The first call of each op on a GPU is slow, for reasons of its own: CuPy, which minigrad uses
+# there, compiles the op's kernel; PyTorch ships its kernels compiled, but loads them on first use
+# and sets up libraries such as cuBLAS. So each timing warms up first, forward and backward.
 # In JupyterLite numpy runs in the browser, compiled to WebAssembly, where one such product takes
 # seconds: there the cell times a 256×256 one.
 
@@ -117,7 +120,9 @@ if device == "cuda":
 # ## 速度
 #
 # 数组越大，GPU 的优势越明显。分别在 CPU 和 `device` 上给 1024×1024 的矩阵乘法及其反向传播计时
-# （数字完全取决于你的机器；`.item()` 会等 GPU 算完）。
+# （数字完全取决于你的机器；`.item()` 会等 GPU 算完）。每个运算在 GPU 上第一次调用时都很慢，
+# 原因各不相同：minigrad 在 GPU 上用的 CuPy 要先编译这个运算的内核；PyTorch 的内核是预先编译好的，
+# 但要到第一次用时才加载，还要初始化 cuBLAS 这样的库。所以每次计时之前都先预热，前向和反向都要。
 # 在 JupyterLite 里，numpy 被编译成 WebAssembly 在浏览器中运行，一次这样的乘法就要好几秒，
 # 所以在那里这个单元格改为给 256×256 的乘法计时。
 
@@ -130,7 +135,7 @@ size = 256 if sys.platform == "emscripten" else 1024    # emscripten: Python in 
 
 def time_matmul(on):
     a = torch.randn(size, size, device=on, requires_grad=True)
-    for _ in range(2):       # warm-up: a GPU compiles each kernel on first use  # zh: 预热：GPU 第一次用到某个内核时要先编译它
+    for _ in range(2):       # warm-up: the first use of each GPU op is slow (CuPy compiles its kernel)  # zh: 预热：每个 GPU 运算第一次用时都很慢（CuPy 要先编译它的内核）
         (a @ a).sum().backward()
     a.grad.sum().item()
     start = time.perf_counter()

@@ -378,6 +378,118 @@ from minigrad.exercises import check
 check("mul_jvp", Mul)
 
 # %% [markdown] lang="en"
+# ## One Function for both modes, in today's form
+#
+# `Mul` has only a `jvp`, the Functions of lesson 03 only a `backward`; a Function that others
+# will use needs both. Lesson 06's form suits it: `forward(*inputs)` computes, and
+# `setup_context(ctx, inputs, output)` saves for each direction what it reads,
+# `ctx.save_for_backward(...)` for `backward` and `ctx.save_for_forward(...)` for `jvp`. Each
+# reads its own with `ctx.saved_tensors`.
+#
+# The two are products with the same Jacobian, taken from opposite sides: `backward` receives
+# `g`, one number per output, and returns `Jᵀg`, one per input; `jvp` receives `t`, one number per
+# input, and returns `J·t`, one per output. Where `J` is symmetric, as for an elementwise op (a
+# diagonal `J`) or a softmax, one formula serves both; in general it does not. Dividing a row of
+# positive numbers by its sum, `y = x / s` with `s = Σⱼ xⱼ` (shares, probabilities), is such a
+# case:
+
+# %% [markdown] lang="zh"
+# ## 一个 Function 支持两种模式，用现在的写法
+#
+# `Mul` 只有 `jvp`，第 03 讲的 Function 只有 `backward`；要给别人用的 Function 两者都得有。
+# 第 06 讲的写法正适合它：`forward(*inputs)` 只管计算，`setup_context(ctx, inputs, output)`
+# 为每个方向保存它要读的东西，`ctx.save_for_backward(...)` 留给 `backward`，`ctx.save_for_forward(...)`
+# 留给 `jvp`。两者都用 `ctx.saved_tensors` 读取，读到的各是各的。
+#
+# 这两个方法是同一个雅可比矩阵从两边做的乘积：`backward` 接收 `g`（每个输出一个数），返回 `Jᵀg`
+# （每个输入一个数）；`jvp` 接收 `t`（每个输入一个数），返回 `J·t`（每个输出一个数）。如果 `J` 是对称的，
+# 比如逐元素运算（`J` 是对角矩阵）或 softmax，同一个公式两边都能用；一般情况下却不行。把一行正数除以它们的和，
+# 即 `y = x / s`，其中 `s = Σⱼ xⱼ`（求份额、概率时就这样做），就是这样的例子：
+
+# %%
+x = torch.tensor([1.0, 2.0, 5.0], dtype=torch.float64)
+J = torch.autograd.functional.jacobian(lambda x: x / x.sum(), x)
+print("64 · J:", J * 64, sep="\n")
+print("symmetric:", torch.allclose(J, J.T))
+
+# %% [markdown] lang="en"
+# ### Exercise `normalize_both_modes`
+#
+# Write `Normalize`: `Normalize.apply(x)` divides each row of `x` (along its last dimension) by
+# the row's sum, for an `x` of any number of dimensions. Give it a `backward` and a `jvp`, and
+# save in `setup_context` what each of them reads. Work out `∂yᵢ/∂xⱼ` for one row on paper first
+# (every `xⱼ` is in `s` too), then the two products; the matrix above lets you try your formulas
+# on numbers.
+
+# %% [markdown] lang="zh"
+# ### 练习 `normalize_both_modes`
+#
+# 实现 `Normalize`：`Normalize.apply(x)` 把 `x` 的每一行（沿最后一维）除以该行的和，`x` 可以有任意多维。
+# 给它写上 `backward` 和 `jvp`，并在 `setup_context` 里保存它们各自要读的东西。先在纸上推出一行的
+# `∂yᵢ/∂xⱼ`（每个 `xⱼ` 也出现在 `s` 里），再推出两个乘积；可以用上面的矩阵拿具体的数检验你的公式。
+
+# %%
+class Normalize(torch.autograd.Function):
+    @staticmethod
+    def forward(x):
+        ### BEGIN SOLUTION
+        return x / x.sum(-1, keepdim=True)
+        ### END SOLUTION
+
+    @staticmethod
+    def setup_context(ctx, inputs, output):
+        ### BEGIN SOLUTION
+        (x,) = inputs
+        ctx.save_for_backward(x, output)
+        ctx.save_for_forward(x, output)
+        ### END SOLUTION
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        ### BEGIN SOLUTION
+        x, y = ctx.saved_tensors
+        total = x.sum(-1, keepdim=True)
+        return (grad_output - (grad_output * y).sum(-1, keepdim=True)) / total
+        ### END SOLUTION
+
+    @staticmethod
+    def jvp(ctx, x_t):
+        ### BEGIN SOLUTION
+        x, y = ctx.saved_tensors
+        total = x.sum(-1, keepdim=True)
+        return (x_t - y * x_t.sum(-1, keepdim=True)) / total
+        ### END SOLUTION
+
+
+# %%
+check("normalize_both_modes", Normalize)
+
+# %% [markdown] lang="en"
+# Against the matrix, and through `gradcheck`, which compares `backward`'s rows and, with
+# `check_forward_ad=True`, `jvp`'s columns with finite differences (lesson 08):
+
+# %% [markdown] lang="zh"
+# 和上面的矩阵对照一下，再交给 `gradcheck`：它拿有限差分（第 08 讲）来比较 `backward` 给出的行，
+# 加上 `check_forward_ad=True` 后还比较 `jvp` 给出的列：
+
+# %%
+g = torch.tensor([1.0, -1.0, 0.5], dtype=torch.float64)
+t = torch.tensor([1.0, 0.5, -1.0], dtype=torch.float64)
+try:
+    leaf = x.detach().requires_grad_()
+    (grad,) = torch.autograd.grad(Normalize.apply(leaf), leaf, g)
+    with fwAD.dual_level():
+        tangent = fwAD.unpack_dual(Normalize.apply(fwAD.make_dual(x, t))).tangent
+    print("backward:", grad, "   g @ J:", g @ J)
+    print("jvp:     ", tangent, "   J @ t:", J @ t)
+    rows = torch.tensor([[1.0, 2.0, 5.0], [0.5, 1.5, 2.0]], dtype=torch.float64, requires_grad=True)
+    print("gradcheck:", torch.autograd.gradcheck(Normalize.apply, (rows,), check_forward_ad=True))
+except NotImplementedError:
+    print(say("(write Normalize first)", "（请先写好 Normalize）"))
+except RuntimeError as error:        # gradcheck's verdict on a wrong Normalize  # zh: gradcheck 对错误的 Normalize 给出的结论
+    print(error)
+
+# %% [markdown] lang="en"
 # ## How minigrad gets the tangents of built-in ops
 #
 # PyTorch writes a JVP formula for every built-in op, next to its backward formula. minigrad writes
@@ -427,7 +539,9 @@ print("J_forward @ t:", J_forward @ t)
 # - A dual number `a + b·ε` with `ε² = 0` carries a value and its tangent; `fwAD.make_dual` and
 #   `fwAD.unpack_dual`, inside `fwAD.dual_level()`, do the same with tensors.
 # - For forward mode, a custom Function needs `jvp(ctx, *input_tangents)`, which reads what
-#   `ctx.save_for_forward` saved; check it with `gradcheck(..., check_forward_ad=True)`.
+#   `ctx.save_for_forward` saved; check it with `gradcheck(..., check_forward_ad=True)`. With a
+#   `backward` too, each direction reads what was saved for it; `Jᵀg` and `J·t` are different
+#   formulas unless `J` is symmetric.
 
 # %% [markdown] lang="zh"
 # ## 要记住的三点
@@ -437,7 +551,8 @@ print("J_forward @ t:", J_forward @ t)
 # - 对偶数 `a + b·ε`（`ε² = 0`）同时带着值和切向量；在 `fwAD.dual_level()` 里用 `fwAD.make_dual`
 #   和 `fwAD.unpack_dual`，就能对张量做同样的事。
 # - 要支持前向模式，自定义 Function 需要 `jvp(ctx, *input_tangents)`，它读取的是 `ctx.save_for_forward`
-#   保存的张量；用 `gradcheck(..., check_forward_ad=True)` 检验它。
+#   保存的张量；用 `gradcheck(..., check_forward_ad=True)` 检验它。如果还有 `backward`，两个方向各读各的保存结果；
+#   除非 `J` 是对称的，`Jᵀg` 和 `J·t` 是两个不同的公式。
 
 # %% [markdown] lang="en"
 # ## Read the code
@@ -469,9 +584,10 @@ from minigrad.lessons import ask
 ask("12-probe-at-zero")
 
 # %% [markdown] lang="en"
-# That was the last lesson. The course index shows the exercises you have passed; the files in
-# `minigrad/` are there to read whenever you want to see how a piece works.
+# With forward mode, both directions of automatic differentiation are open. The course index
+# shows the exercises you have passed; the files in `minigrad/` are there to read whenever you
+# want to see how a piece works.
 
 # %% [markdown] lang="zh"
-# 全部课程到此结束。课程目录里能看到你已经通过的练习；想知道某个部分是怎么实现的，
+# 学完前向模式，自动微分的两个方向就都打通了。课程目录里能看到你已经通过的练习；想知道某个部分是怎么实现的，
 # 随时可以打开 `minigrad/` 里的文件读一读。

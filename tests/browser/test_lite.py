@@ -186,17 +186,21 @@ class Run:
                                    timeout=5_000)
         assert page.evaluate(self.ACTIVE) == index, (self.notebook, index)
 
+    # the widget's frame (the cell also holds a page player, hidden, for pages with no kernel)
+    CAPTION = " .minigrad-player .minigrad-caption"
+
     def step(self, index):
         """Next on the player of cell `index` (the active cell, in view)."""
         cell = f'.jp-CodeCell[data-windowed-list-index="{index}"]'
         before = self.page.evaluate(
-            "cell => document.querySelector(cell + ' .minigrad-caption').getAttribute('data-step')",
-            cell)
+            "cell => document.querySelector(cell + CAPTION).getAttribute('data-step')"
+            .replace("CAPTION", repr(self.CAPTION)), cell)
         self.page.locator(f'{cell} .minigrad-player button[title="Next"]:visible').first.click()
         try:
             self.page.wait_for_function(
-                """([cell, step]) => document.querySelector(cell + ' .minigrad-caption')
-                                     .getAttribute('data-step') !== step""",
+                """([cell, step]) => document.querySelector(cell + CAPTION)
+                                     .getAttribute('data-step') !== step"""
+                .replace("CAPTION", repr(self.CAPTION)),
                 arg=[cell, before], timeout=STEP_TIMEOUT)
         except PlaywrightTimeout:
             pytest.fail(f"{self.notebook}, the player of cell {index}: Next left the frame at "

@@ -74,6 +74,36 @@ def case_once_differentiable_marks_result(T, rec):
         g.sum().backward()
 
 
+def case_once_differentiable_in_the_usual_case_and_with_a_gradient_that_requires_grad(T, rec):
+    once = _fn_module(T).once_differentiable
+
+    class Cube(T.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            ctx.save_for_backward(x)
+            return x ** 3
+
+        @staticmethod
+        @once
+        def backward(ctx, g):
+            x, = ctx.saved_tensors
+            return g * T.from_numpy(3 * x.detach().numpy()) * x
+
+    x = T.tensor([1.0, 2.0], requires_grad=True)
+    g, = T.autograd.grad(Cube.apply(x).sum(), x, create_graph=True)
+    rec("usual: requires_grad", g.requires_grad)
+    with rec.raises("does not require grad and does not have a grad_fn", name="usual"):
+        T.autograd.grad(g.sum(), x)
+    y = Cube.apply(x)
+    g, = T.autograd.grad((y * y).sum(), x, create_graph=True)
+    rec("y*y: node", g.grad_fn.name())
+    with rec.raises("appears to not have been used in the graph", name="y*y: grad"):
+        T.autograd.grad(g.sum(), x)
+    with rec.raises("trying to differentiate twice a function that was marked with "
+                    "@once_differentiable", name="y*y: backward"):
+        g.sum().backward()
+
+
 def case_tensor_output_nr(T, rec):
     a, b = (T.ones(4, requires_grad=True) * 1).split(2)
     rec("output_nr", (a.output_nr, b.output_nr))   # minigrad: AttributeError

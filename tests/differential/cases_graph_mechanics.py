@@ -257,3 +257,53 @@ def case_missing_methods_used_by_graph_demos(T, rec):
         rec(m, hasattr(x, m))
     rec("allow_mutation_on_saved_tensors", hasattr(T.autograd.graph, "allow_mutation_on_saved_tensors"))
     rec("increment_version", hasattr(T.autograd.graph, "increment_version"))
+
+
+def case_double_backward_of_pow_records_pytorchs_nodes(T, rec):
+    x = T.tensor([1., 2., 3.], requires_grad=True)
+    (g,) = T.autograd.grad((x ** 3).sum(), x, create_graph=True)
+    chain, node = [], g.grad_fn
+    while node is not None:
+        chain.append(node.name())
+        node = next((n for n, _ in node.next_functions if n is not None), None)
+    rec("chain", chain)     # torch MulBackward0, MulBackward1, PowBackward0, AccumulateGrad
+    rec("second", T.autograd.grad(g.sum(), x)[0])
+
+
+def case_dir_lists_the_tensors_a_node_saved(T, rec):
+    x = T.tensor([[1., -2., 3.], [0.5, 4., -1.]], requires_grad=True)
+    w = T.tensor([[1., 0.], [2., -1.], [0., 3.]], requires_grad=True)
+    h = (x @ w).tanh()
+    loss = (h * h).sum() + x.exp().sum() + (x ** 2).mean() + x.clamp(-1, 1).sigmoid().sum()
+    seen, stack = [], [loss.grad_fn]
+    while stack:
+        node = stack.pop()
+        if node is None or node in seen:
+            continue
+        seen.append(node)
+        stack.extend(n for n, _ in node.next_functions)
+        saved = [a for a in dir(node) if a.startswith("_saved")
+                 and isinstance(getattr(node, a), T.Tensor)]
+        rec(node.name() + str(len(seen)) + " _saved", "_saved" in dir(node))
+        raw = [a for a in dir(node) if a.startswith("_raw_saved_")]
+        rec(node.name() + str(len(seen)), (saved, raw))
+
+
+def case_version_error_hint_in_and_out_of_anomaly_mode(T, rec):
+    import warnings
+    x = T.tensor([[1., -2., 3.], [0.5, 4., -1.]], requires_grad=True)
+    h = x.exp()
+    h[:, 0] = 0.                          # a write through a view of a saved output
+    with rec.raises("output 0 of Exp", "Hint: enable anomaly detection",
+                    name="out of anomaly mode"):
+        h.sum().backward()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        with T.autograd.detect_anomaly():
+            h = x.exp()
+            h[:, 0] = 0.
+            with rec.raises("output 0 of Exp", "the backtrace further above shows the "
+                            "operation that failed to compute its gradient. The variable in "
+                            "question was changed in there or anywhere later. Good luck!",
+                            name="in anomaly mode"):
+                h.sum().backward()
