@@ -25,9 +25,10 @@ from minigrad.exercises import EXERCISES, NotPassed, Result, _exceptions, _messa
 
 SOURCES = pathlib.Path(__file__).resolve().parent.parent / "notebooks" / "sources"
 CONTRACT = {      # the ids of the lesson/exercise contract, by lesson
-    "01-tensors-and-the-graph": ("graph_edges",),
-    "02-backward-order": ("topo_order", "count_dependencies"),
-    "03-custom-functions": ("exp", "sigmoid", "relu", "mul_constant", "add_broadcast"),
+    "01-tensors-and-the-graph": ("graph_edges", "jacobian"),
+    "02-backward-order": ("topo_order", "count_dependencies", "backpropagate"),
+    "03-custom-functions": ("exp", "sigmoid", "relu", "mul_constant", "add_broadcast",
+                            "batched_matmul"),
     "04-saving-tensors": ("seed_func", "tanh_saves_output"),
     "05-inplace-and-versions": ("inplace_relu",),
     "06-ctx-flags": ("matmul", "max_with_index", "polar"),
@@ -37,13 +38,15 @@ CONTRACT = {      # the ids of the lesson/exercise contract, by lesson
     "10-gpu": ("offload_to_cpu",),
     "11-capstone": ("linear",),
     "12-forward-mode": ("mul_jvp", "normalize_both_modes"),
+    "13-out-of-the-graph": ("straight_through", "newton_sqrt", "finetune_head"),
     "14-memory": ("saved_bytes", "checkpoint"),
     "15-bug-hunts": ("logsumexp", "pairwise_distances", "fix_inplace"),
     "16-double-backward": ("hvp", "softplus_double_backward", "sin_backward_function"),
 }
 FUNCTION_ANSWERS = ("topo_order", "count_dependencies", "clip_grad_hook", "second_derivative",
-                    "graph_edges", "separate_gradients", "saved_bytes", "pairwise_distances",
-                    "fix_inplace", "hvp")
+                    "graph_edges", "separate_gradients", "jacobian", "backpropagate",
+                    "straight_through", "newton_sqrt", "finetune_head", "saved_bytes",
+                    "pairwise_distances", "fix_inplace", "hvp")
 HOOK_PAIRS = ("pack_float16", "offload_to_cpu")
 SETUP_CONTEXT = ("polar", "normalize_both_modes")     # forward(*inputs) and setup_context
 

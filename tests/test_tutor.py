@@ -213,7 +213,8 @@ def test_list_names_every_lesson_and_its_exercises(capsys, source):
     code, out = run_cli(capsys, source, "--list", "--lang", "en")
     lines = out.splitlines()
     assert code == 0 and len(lines) == len(LESSONS)
-    assert lines[2] == "03  Custom Functions  [exp, sigmoid, relu, mul_constant, add_broadcast]"
+    assert lines[2] == ("03  Custom Functions  [exp, sigmoid, relu, mul_constant, add_broadcast, "
+                        "batched_matmul]")
 
 
 def test_copies_are_written_atomically(tmp_path, source, monkeypatch):

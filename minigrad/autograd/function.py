@@ -296,6 +296,8 @@ def _connect(node, args):
     node.needs_input_grad = speed.shared_flags(needs)
     if _anomaly["enabled"]:                      # anomaly mode: remember where forward ran
         anomaly.remember_forward(node)
+    if tracing.active is not None:               # steps 1 and 2 of apply, told apart
+        narration.node_connected(node)
 
 
 def _call_forward(cls, ctx, args):

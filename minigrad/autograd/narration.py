@@ -9,6 +9,7 @@ Each event also says where it came from (`event.where`): the line of the engine
 loop or of `Function.apply` that was running when it was emitted, found by
 walking up Python's call stack only while a recorder listens.
 """
+import linecache
 import os
 import sys
 
@@ -57,14 +58,48 @@ def emit(kind, **data):
     tracing.emit(kind, where(), **data)
 
 
+def _at_statement(found, statement):
+    """`found` (a Where in Function.apply) moved to the first line of that function that
+    holds `statement`: the step an event of apply's is about, rather than the line that
+    narrates it.  Unchanged when no line holds it."""
+    if found is None:
+        return None
+    lines = linecache.getlines(found.file)
+    for number in range(found.first_line, min(found.line, len(lines)) + 1):
+        if statement in lines[number - 1]:
+            return found._replace(line=number)
+    return found
+
+
 def _short_name(node):
     return node.name().split("::")[-1]
 
 
 # --- forward: Function.apply and saved tensors ------------------------------------------
 
+def node_connected(node):
+    """Steps 1 and 2 of Function.apply, as two events: the node made and numbered, then
+    its edges (one per tensor input) and the leaves it meets."""
+    found = where()
+    tracing.emit("apply_node_made", _at_statement(found, "node = cls._node_class()"),
+                 node=ident(node), name=node.name(), sequence_nr=node._sequence_nr,
+                 function=node._function_cls.__name__)
+    leaves = {ident(n): describe(n.variable)
+              for n, _ in node.next_functions if n is not None and hasattr(n, "variable")}
+    tracing.emit("apply_edges_connected", _at_statement(found, "_connect(node, args)"),
+                 node=ident(node), inputs=[(ident(n), nr) for n, nr in node.next_functions],
+                 leaves=leaves)
+
+
 def node_created(node, outputs):
-    """A new node, its edges, and the leaves it meets for the first time."""
+    """Steps 3 and 4 of Function.apply, as two events: forward has run (grad mode off;
+    what it returned, how many tensors it asked to save), then the outputs attached: the
+    new node, its edges, and the leaves it meets for the first time."""
+    new_style = node._function_cls.setup_context.__qualname__ != "Function.setup_context"
+    statement = "cls.forward(*args)" if new_style else "cls.forward(node, *args)"
+    tracing.emit("apply_forward_ran", _at_statement(where(), statement),
+                 node=ident(node), outputs=[describe(o) for o in outputs if hasattr(o, "_data")],
+                 to_save=sum(t is not None and not t._wrapped_number for t in node.to_save))
     leaves = {ident(n): describe(n.variable)
               for n, _ in node.next_functions if n is not None and hasattr(n, "variable")}
     emit("node_created", node=ident(node), name=node.name(), sequence_nr=node._sequence_nr,

@@ -17,7 +17,9 @@ from .engine_hooks import call_post_accumulate_hooks
 from .grad_mode import _state as _grad_mode
 
 sequence_nrs = itertools.count()  # each new node takes the next: the engine runs newest first
-LEAF_PRIORITY = float("inf")    # AccumulateGrad runs as soon as it is ready
+# AccumulateGrad runs as soon as it is ready: its sequence number is the largest there is,
+# PyTorch's UINT64_MAX (what `node._sequence_nr()` prints there: 18446744073709551615).
+LEAF_PRIORITY = 2 ** 64 - 1
 
 
 class Node:
@@ -181,7 +183,7 @@ class InputMetadata:
                     f"{node._input_positions.index(position)} - "
                     f"got {list(grad.shape)} but expected shape compatible with "
                     f"{list(self.shape)}. The gradient of an input must have that input's "
-                    "shape.")
+                    "shape, or a shape it broadcasts to (the engine sums it down).")
             grad = grad.sum_to_size(self.shape)
         if grad.dtype is not self.dtype:
             grad = grad.to(self.dtype)

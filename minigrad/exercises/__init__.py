@@ -70,6 +70,10 @@ EXERCISES = {
         "01-tensors-and-the-graph", "graph_basics",
         "graph_edges(): the edges of a small graph, predicted before running it",
         "graph_edges()：先预测一张小计算图的边，再运行验证"),
+    "jacobian": _exercise(
+        "01-tensors-and-the-graph", "graph_basics",
+        "jacobian(f, x): the Jacobian matrix, one row per backward(gradient=v)",
+        "jacobian(f, x)：雅可比矩阵，每次 backward(gradient=v) 求出一行"),
     "topo_order": _exercise(
         "02-backward-order", "graph_order",
         "topo_order(output): the backward nodes in the order the engine runs them",
@@ -78,6 +82,10 @@ EXERCISES = {
         "02-backward-order", "graph_order",
         "count_dependencies(output): {node: number of edges pointing at it}",
         "count_dependencies(output)：{节点: 指向它的边数}，即引擎开始时的依赖计数"),
+    "backpropagate": _exercise(
+        "02-backward-order", "graph_order",
+        "backpropagate(output, inputs): a whole backward by hand, calling the nodes",
+        "backpropagate(output, inputs)：亲手完成一次反向传播，逐个调用节点"),
     "exp": _exercise("03-custom-functions", "functions", "Exp: eˣ as a custom Function",
                      "Exp：用自定义 Function 实现 eˣ"),
     "sigmoid": _exercise("03-custom-functions", "functions", "Sigmoid: 1/(1+e⁻ˣ)",
@@ -91,6 +99,9 @@ EXERCISES = {
     "add_broadcast": _exercise("03-custom-functions", "functions",
                                "AddBroadcast: a + b with broadcasting, gradients reduced",
                                "AddBroadcast：带广播的 a + b，梯度要归约回输入形状"),
+    "batched_matmul": _exercise("03-custom-functions", "functions",
+                                "BatchedMatMul: A (b, n, k) @ B (k, m), its backward derived",
+                                "BatchedMatMul：A (b, n, k) @ B (k, m)，自己推导 backward"),
     "seed_func": _exercise("04-saving-tensors", "saving",
                            "Func(x, y, z): x·y + y·z + w, saving tensors and keeping z, w on ctx",
                            "Func(x, y, z)：x·y + y·z + w，保存张量，把 z 和 w 放在 ctx 上"),
@@ -136,6 +147,18 @@ EXERCISES = {
     "mul_jvp": _exercise("12-forward-mode", "forward_mode",
                          "Mul: a·b as a custom Function with a jvp (the product rule)",
                          "Mul：带 jvp 的自定义 Function，计算 a·b（乘积法则）"),
+    "straight_through": _exercise(
+        "13-out-of-the-graph", "out_of_graph",
+        "round_straight_through(x): round in forward, gradient 1 in backward (detach)",
+        "round_straight_through(x)：前向取整，反向梯度为 1（detach）"),
+    "newton_sqrt": _exercise(
+        "13-out-of-the-graph", "out_of_graph",
+        "newton_sqrt(a): Newton's iteration whose graph does not grow (no_grad)",
+        "newton_sqrt(a)：计算图不随迭代变长的牛顿迭代（no_grad）"),
+    "finetune_head": _exercise(
+        "13-out-of-the-graph", "out_of_graph",
+        "finetune_head(params, x, y, steps, lr): train the head, the body frozen",
+        "finetune_head(params, x, y, steps, lr)：冻结主干，只训练头部"),
     "normalize_both_modes": _exercise(
         "12-forward-mode", "modern_api",
         "Normalize: each row divided by its sum, with a backward (Jᵀg) and a jvp (J·t)",

@@ -40,8 +40,8 @@ LESSONS_DIR = _lessons_dir()
 # `raise NotImplementedError()`), in the lesson's language; nbgrader's code_stub too.
 YOUR_CODE_HERE = {"en": "# YOUR CODE HERE", "zh": "# 在这里写你的代码"}
 
-__all__ = ["LESSONS", "LESSONS_DIR", "INDEX", "YOUR_CODE_HERE", "Lesson", "list_lessons", "lesson_path", "say",
-           "plot_font", "show_source", "show_error"]
+__all__ = ["LESSONS", "LESSONS_DIR", "INDEX", "YOUR_CODE_HERE", "Lesson", "list_lessons",
+           "lesson_path", "say", "plot_font", "show_source", "show_error", "ask"]
 
 
 class Lesson(NamedTuple):
@@ -68,17 +68,21 @@ class Lesson(NamedTuple):
 # "Next lesson" links, the course index and the README's table all come from it.
 LESSONS = (
     Lesson(1, "01-tensors-and-the-graph", "Tensors and the graph", "张量与计算图",
-           ("graph_edges",),
-           "what forward records: nodes (grad_fn), edges (next_functions), leaves",
-           "前向传播记录了什么：节点（grad_fn）、边（next_functions）、叶子张量"),
+           ("graph_edges", "jacobian"),
+           "what forward records: nodes (grad_fn), edges (next_functions), leaves; "
+           "backward as vector-Jacobian products",
+           "前向传播记录了什么：节点（grad_fn）、边（next_functions）、叶子张量；"
+           "反向传播即向量-雅可比积"),
     Lesson(2, "02-backward-order", "The order of backward", "反向传播的顺序",
-           ("topo_order", "count_dependencies"),
-           "how the engine schedules the nodes: dependency counts and a ready queue",
-           "引擎怎样安排节点的运行顺序：依赖计数与就绪队列"),
+           ("topo_order", "count_dependencies", "backpropagate"),
+           "how the engine schedules the nodes: dependency counts and a ready queue; "
+           "a whole backward by hand",
+           "引擎怎样安排节点的运行顺序：依赖计数与就绪队列；亲手完成一次反向传播"),
     Lesson(3, "03-custom-functions", "Custom Functions", "自定义 Function",
-           ("exp", "sigmoid", "relu", "mul_constant", "add_broadcast"),
-           "writing forward and backward yourself; broadcasting; gradcheck",
-           "自己编写 forward 和 backward；广播；gradcheck"),
+           ("exp", "sigmoid", "relu", "mul_constant", "add_broadcast", "batched_matmul"),
+           "writing forward and backward yourself: vector-Jacobian products; broadcasting; "
+           "what Function.apply does; gradcheck",
+           "自己编写 forward 和 backward：向量-雅可比积；广播；Function.apply 做了什么；gradcheck"),
     Lesson(4, "04-saving-tensors", "Saving tensors for backward", "为反向传播保存张量",
            ("seed_func", "tanh_saves_output"),
            "what to save for backward, how, and what it costs in memory",
@@ -115,6 +119,12 @@ LESSONS = (
            "前向模式自动微分与对偶数", ("mul_jvp", "normalize_both_modes"),
            "dual numbers, forward_ad, the jvp of a custom Function; one Function for both modes",
            "对偶数、forward_ad、自定义 Function 的 jvp；同时支持两种模式的 Function"),
+    Lesson(13, "13-out-of-the-graph", "Keeping things out of the graph",
+           "把运算挡在计算图之外", ("straight_through", "newton_sqrt", "finetune_head"),
+           "who requires grad; the graph rebuilt on every run; detach, no_grad, "
+           "inference_mode, set_grad_enabled; freezing part of a model",
+           "谁需要梯度；每次运行都重建的计算图；detach、no_grad、inference_mode、"
+           "set_grad_enabled；冻结模型的一部分"),
     Lesson(14, "14-memory", "Memory: what the graph holds, and checkpointing",
            "内存：计算图持有什么，以及检查点", ("saved_bytes", "checkpoint"),
            "each node's _saved_* tensors, counting a graph's memory, checkpointing",
@@ -161,4 +171,5 @@ def lesson_path(lesson, lang, solutions=False):
 
 from .course import plot_font, say      # noqa: E402 — they read LESSONS
 from .source import show_source         # noqa: E402
+from .reading import ask                # noqa: E402
 from .errors import show_error          # noqa: E402

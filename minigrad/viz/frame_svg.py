@@ -40,7 +40,7 @@ from xml.sax.saxutils import escape
 from .draw import COLORS, FONT_FAMILY, RED, SAVED_STATES, smooth_path
 from .layout import LINE_HEIGHT, PAD_Y, font_size, text_width
 from .settings import text
-from .stage import format_bytes
+from .stage import LEAF_PRIORITY, format_bytes
 
 CAPTION_SIZE, SMALL, ROW = 15, 12, 18
 MARGIN, PANEL_MIN, PANEL_PAD = 16, 300, 12
@@ -195,13 +195,13 @@ class FrameDrawer:
     def graph(self, frame):
         """The graph as pieces: the edges, then the boxes on top of them."""
         stage, shown = self.stage, {str(n) for n in frame.nodes_shown}
-        shown |= {out for out, root in stage.outputs.items() if str(root) in shown}
+        shown |= {out for out, root in stage.outputs.items() if str(root) in shown} - frame.hidden
         shown |= {f"{n}.s{s}" for n, s in frame.saved_states}
         carried = {(str(b), str(a)) for a, b in frame.grad_edges}
         flowing = {(str(b), str(a)) for a, b in frame.flowing}
         out = []
         for k, (edge, points) in enumerate(stage.placed.routes):
-            if edge.src in shown and edge.dst in shown:
+            if edge.src in shown and edge.dst in shown and edge.dst not in frame.unconnected:
                 out.append(((0, k), self.edge(edge, points, carried, flowing)))
         for k, node in enumerate(stage.model.nodes):
             if node.id in shown:
@@ -378,7 +378,7 @@ class FrameDrawer:
     def _priority(self, sequence_nr):
         """"created #3" (the creation order within this trace); a leaf's AccumulateGrad
         has the highest priority of all (PyTorch: UINT64_MAX), which runs it first."""
-        if sequence_nr == float("inf"):
+        if sequence_nr == LEAF_PRIORITY:
             return text(self.lang, "priority_leaf")
         return text(self.lang, "priority", p=self.created_rank.get(sequence_nr, sequence_nr))
 

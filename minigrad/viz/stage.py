@@ -27,6 +27,7 @@ from .model import GraphEdge, GraphModel, GraphNode, shape_text
 from .settings import text
 
 GRAD_VALUES = 4            # a gradient shows its values when it has at most this many
+LEAF_PRIORITY = 2 ** 64 - 1   # an AccumulateGrad's sequence number (PyTorch's UINT64_MAX)
 
 
 def format_tensor(described):

@@ -2,11 +2,13 @@
 # In lesson 01 forward recorded a graph and `backward()` filled `.grad`. But in
 # which order does backward run the nodes? This lesson answers that with the two
 # tools PyTorch's engine uses: **dependency counts** and a **ready queue**. You will
-# write both yourself, and then watch the engine do the same thing.
+# write both yourself, watch the engine do the same thing, and then run a whole
+# backward by hand.
 
 # %% [markdown] lang="zh"
 # 第 01 讲里，前向传播记录下计算图，`backward()` 把梯度填进 `.grad`。可是反向传播到底按什么顺序运行各个节点？
-# 这一讲用 PyTorch 引擎里的两件工具来回答：**依赖计数**和**就绪队列**。你会亲手把它们写出来，再看引擎是怎么做同一件事的。
+# 这一讲用 PyTorch 引擎里的两件工具来回答：**依赖计数**和**就绪队列**。你会亲手把它们写出来，
+# 看引擎是怎么做同一件事的，最后再亲手完成一次完整的反向传播。
 
 # %%
 import heapq
@@ -176,7 +178,9 @@ for event in trace.of_kind("node_started"):
 # sorted: `heapq` pops the smallest item, so we push `-sequence_nr`.
 #
 # Each node remembers when it was created. PyTorch calls it
-# `node._sequence_nr()`; this small helper reads it in both libraries:
+# `node._sequence_nr()`; this small helper reads it in both libraries. An
+# `AccumulateGrad` node gets the largest number there is, 2⁶⁴ − 1 (18446744073709551615):
+# that is what puts it first.
 
 # %% [markdown] lang="zh"
 # ## 就绪队列
@@ -186,7 +190,8 @@ for event in trace.of_kind("node_started"):
 # 就绪的节点放在一个堆里保持有序：`heapq` 每次弹出最小的元素，所以我们压入的是 `-sequence_nr`。
 #
 # 每个节点都记得自己是什么时候创建的。PyTorch 里这个序号是 `node._sequence_nr()`；
-# 下面这个小函数在两个库里都能读出它：
+# 下面这个小函数在两个库里都能读出它。`AccumulateGrad` 节点的序号是最大的那个数：
+# 2⁶⁴ − 1（18446744073709551615），正是它让这些节点排在最前面。
 
 # %%
 def sequence_nr(node):
@@ -194,6 +199,12 @@ def sequence_nr(node):
     number = node._sequence_nr
     return number() if callable(number) else number
 
+
+leaf_node = loss.grad_fn.next_functions[0][0].next_functions[0][0].next_functions[0][0]
+print(leaf_node.name(), sequence_nr(leaf_node))
+print(say("the loss's node was created after the node below it:",
+          "损失的节点在它下面那个节点之后创建："),
+      sequence_nr(loss.grad_fn) > sequence_nr(loss.grad_fn.next_functions[0][0]))
 
 ready = []
 for node in [loss.grad_fn, loss.grad_fn.next_functions[0][0]]:
@@ -294,12 +305,101 @@ print(trace_two.backward_order())
 print(x.grad)
 
 # %% [markdown] lang="en"
+# ## Exercise: backward by hand
+#
+# You now have everything the engine has: the order (`topo_order`) and the nodes. A node
+# can be called by hand: `node(grad)` turns the gradient of its output into the gradients
+# of its inputs, one per edge in `next_functions` (a tuple; a lone gradient by itself, and
+# `None` where an edge is `None`). The engine runs backward with recording off (unless you
+# ask for `create_graph`, lesson 09), so call it inside `torch.no_grad()` as well:
+
+# %% [markdown] lang="zh"
+# ## 练习：亲手做一次反向传播
+#
+# 引擎有的东西，现在你全都有了：顺序（`topo_order`）和节点。节点可以直接调用：`node(grad)`
+# 把对它输出的梯度变成对它各个输入的梯度，`next_functions` 里每条边一个（返回一个元组；只有一个梯度时
+# 直接返回它本身；边为 `None` 的位置是 `None`）。引擎运行反向传播时是关闭记录的
+# （除非你要求 `create_graph`，见第 09 讲），所以这里也在 `torch.no_grad()` 里调用它：
+
+# %%
+x.grad = None
+y = x * 2 * x.exp()
+node = y.grad_fn
+print(node.name(), [n.name() for n, _ in node.next_functions])
+with torch.no_grad():
+    print(node(torch.ones_like(y)))
+
+# %% [markdown] lang="en"
+# **Exercise.** Write `backpropagate(output, inputs)`: the gradient of the scalar `output`
+# with respect to each leaf in `inputs`, as a list (`None` for a leaf that `output` does
+# not depend on), the way the engine computes it, but without calling `backward` or
+# `torch.autograd.grad`: the root's node receives `torch.ones_like(output)`; run the nodes
+# in your `topo_order`, calling each on the gradient it received; send each gradient it
+# returns along its edge. Think about a node reached by two edges, and about what to do
+# at an `AccumulateGrad` node (its `variable` is the leaf): calling it would write `.grad`.
+
+# %% [markdown] lang="zh"
+# **练习**：编写 `backpropagate(output, inputs)`：返回标量 `output` 对 `inputs` 中每个叶子张量的梯度，
+# 组成一个列表（`output` 不依赖的叶子张量对应 `None`）。做法和引擎一样，但不许调用 `backward`
+# 或 `torch.autograd.grad`：根节点收到的梯度是 `torch.ones_like(output)`；按你的 `topo_order`
+# 的顺序运行各个节点，用它收到的梯度调用它；再把它返回的每个梯度沿对应的边送出去。
+# 想一想：被两条边指向的节点该怎么办？到了 `AccumulateGrad` 节点（它的 `variable` 就是那个叶子张量）
+# 又该怎么办？调用它会写入 `.grad`。
+
+# %%
+def backpropagate(output, inputs):
+    ### BEGIN SOLUTION
+    received = {output.grad_fn: torch.ones_like(output)}
+    leaf_grads = {}
+    with torch.no_grad():                         # as the engine: record nothing  # zh: 和引擎一样：什么都不记录
+        for node in topo_order(output):
+            grad = received.pop(node, None)
+            if grad is None:
+                continue
+            if hasattr(node, "variable"):         # AccumulateGrad: the leaf's gradient  # zh: AccumulateGrad：叶子张量的梯度
+                leaf_grads[id(node.variable)] = grad
+                continue
+            grads = node(grad)
+            if not isinstance(grads, tuple):
+                grads = (grads,)
+            for (next_node, _), next_grad in zip(node.next_functions, grads):
+                if next_node is None or next_grad is None:
+                    continue
+                if next_node in received:         # a second edge: add, do not overwrite  # zh: 第二条边：相加，不要覆盖
+                    received[next_node] = received[next_node] + next_grad
+                else:
+                    received[next_node] = next_grad
+    return [leaf_grads.get(id(leaf)) for leaf in inputs]
+    ### END SOLUTION
+
+
+# %%
+check("backpropagate", backpropagate)
+
+# %% [markdown] lang="en"
+# Compare with the engine on another graph (once your `backpropagate` is written):
+
+# %% [markdown] lang="zh"
+# 换一张图，和引擎的结果对照一下（要先写好你的 `backpropagate`）：
+
+# %%
+w = torch.tensor([2.0, -1.0], requires_grad=True)
+loss = (x * w + (x * 2).exp() * w).sum()
+try:
+    print(say("by hand:   ", "亲手计算："), backpropagate(loss, [x, w]))
+except NotImplementedError:
+    print(say("(write backpropagate above first)", "（请先写好上面的 backpropagate）"))
+print(say("the engine:", "引擎计算："), list(torch.autograd.grad(loss, [x, w])))
+
+# %% [markdown] lang="en"
 # ## Summary
 #
 # * Backward is a schedule, not a recursion: a loop over a **ready queue**.
 # * **Dependency counts** say how many gradients each node still waits for.
 # * Among ready nodes, the most recently created runs first; `AccumulateGrad` first of all.
 # * The result is a **topological order**: every node runs before the nodes it points to.
+# * Each node turns the gradient it received into one per edge; where two edges meet, the
+#   gradients add up.
 
 # %% [markdown] lang="zh"
 # ## 小结
@@ -308,6 +408,7 @@ print(x.grad)
 # * **依赖计数**记录每个节点还在等几份梯度。
 # * 在就绪的节点里，最晚创建的先运行；`AccumulateGrad` 排在最前面。
 # * 最终得到的是一种**拓扑顺序**：每个节点都在它所指向的节点之前运行。
+# * 每个节点把收到的梯度变成每条边各一份梯度；两条边汇合的地方，梯度相加。
 
 # %% [markdown] lang="en"
 # ## Read the code
@@ -315,18 +416,27 @@ print(x.grad)
 # `count_dependencies` is step 1 of the loop you watched; `run_backward` is the loop itself, its
 # steps numbered in the comments as in this lesson. The lines that mention hooks, captures, anomaly
 # mode or narration (what the player listens to) belong to later lessons: each is one call.
+#
+# Then the question below the code: answer it from what you read, before you try it.
 
 # %% [markdown] lang="zh"
 # ## 读源码
 #
 # `count_dependencies` 就是你刚才看到的第 1 步；`run_backward` 是整个循环，注释里的编号和本讲的步骤一一对应。
 # 那些提到钩子、捕获（captures）、异常检测模式或旁白（播放器听的就是它）的行属于后面几讲，每样都只是一次函数调用。
+#
+# 然后回答代码下面的问题：先根据你读到的代码作答，再动手验证。
 
 # %% tags=["nbval-ignore-output"]
 from minigrad.autograd import engine
 from minigrad.lessons import show_source
 
 show_source(engine.count_dependencies, engine.run_backward)
+
+# %% tags=["nbval-ignore-output"]
+from minigrad.lessons import ask
+
+ask("02-without-the-minus")
 
 # %% [markdown] lang="en"
 # Next lesson: writing nodes of your own, with `torch.autograd.Function`.

@@ -14,6 +14,7 @@
 
 # %%
 import minigrad as torch
+import minigrad.viz
 from minigrad.autograd import Function
 from minigrad.exercises import check
 from minigrad.lessons import say, show_error
@@ -24,16 +25,20 @@ from minigrad.lessons import say, show_error
 # A `Function` subclass has two **static** methods. `forward(ctx, ...)` receives the
 # **context object** `ctx` and the inputs, and returns the output; whatever backward
 # will need goes on `ctx` (tensors through `ctx.save_for_backward`). `backward(ctx,
-# grad_output)` receives the gradient of the loss with respect to the output and
-# returns one gradient per input of forward. Here is `x²`, whose derivative is `2x`:
+# grad_output)` receives the gradient of the loss with respect to the output (the v of
+# lesson 01) and returns one gradient per input of forward: vᵀ times the Jacobian of the
+# output with respect to that input, the **vector-Jacobian product**, computed without
+# building the Jacobian. Here is `x²`: its Jacobian is diagonal with `2x` on the diagonal,
+# so the product is `grad_output * 2 * x`:
 
 # %% [markdown] lang="zh"
 # ## 一个 Function 的结构
 #
 # `Function` 的子类有两个**静态**方法。`forward(ctx, ...)` 接收**上下文对象 ctx** 和输入，返回输出；
 # backward 需要用到的东西都放在 `ctx` 上（张量要用 `ctx.save_for_backward` 保存）。
-# `backward(ctx, grad_output)` 接收损失对输出的梯度，并为 forward 的每个输入各返回一个梯度。
-# 下面是 `x²`，它的导数是 `2x`：
+# `backward(ctx, grad_output)` 接收损失对输出的梯度（即第 01 讲里的 v），并为 forward 的每个输入各返回一个梯度：
+# vᵀ 乘以输出对这个输入的雅可比矩阵，也就是**向量-雅可比积**，而且不必构造出雅可比矩阵。
+# 下面是 `x²`：它的雅可比矩阵是对角矩阵，对角线上是 `2x`，所以这个乘积就是 `grad_output * 2 * x`：
 
 # %%
 class Square(Function):
@@ -78,6 +83,33 @@ z = Square.apply(x) * 10
 x.grad = None
 z.sum().backward()
 print(say("with grad_output = 10:", "grad_output = 10 时："), x.grad)
+
+# %% [markdown] lang="en"
+# ## Watching `apply` work
+#
+# `apply` does five things, in this order: it **makes the node** (numbered, like every node,
+# in the order nodes are made), **connects its edges** (one per tensor input), **runs
+# forward** with grad mode off, **attaches the outputs** (each gets the node as its
+# `grad_fn`) and **saves** what forward asked to save. The player's view `"apply"` shows
+# each op in these five steps; press **Source** to see `Function.apply` itself beside the
+# graph, the line of each step highlighted. Watch for when the edge to `x` appears, and
+# when the saved tensor does:
+
+# %% [markdown] lang="zh"
+# ## 看 `apply` 怎么工作
+#
+# `apply` 按顺序做五件事：**创建节点**（和所有节点一样，按创建的先后编号）、**连上边**（每个张量输入一条）、
+# 在关闭梯度记录的情况下**运行 forward**、**挂上输出**（每个输出的 `grad_fn` 都是这个节点），
+# 最后**保存** forward 要求保存的张量。播放器的 `"apply"` 视图把每个运算分成这五步来演示；
+# 点 **源码** 可以在图的旁边看到 `Function.apply` 本身，每一步对应的那一行都会高亮。
+# 留意通向 `x` 的边是什么时候出现的，保存的张量又是什么时候出现的：
+
+# %% tags=["nbval-ignore-output"]
+x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
+with minigrad.viz.record() as trace:
+    y = Square.apply(x)
+    loss = y.sum()
+minigrad.viz.animate(trace, view="apply", names={"x": x, "y": y, "loss": loss}, source=True)
 
 # %% [markdown] lang="en"
 # ## Exercise: `Exp`
@@ -245,16 +277,16 @@ except RuntimeError as error:
 # ## Broadcasting
 #
 # Adding a `(3, 1)` tensor to a `(4,)` tensor **broadcasts** both to `(3, 4)`. The
-# gradient that arrives is `(3, 4)` too, but each input needs a gradient of its
-# **own** shape: every element of `a` was used 4 times, so its gradient is the sum
-# over those 4 uses. Look at the built-in addition:
+# gradient that arrives is `(3, 4)` too, but every element of `a` was used 4 times, so its
+# gradient is the sum over those 4 uses: a gradient of `a`'s own shape, `(3, 1)`. Look at
+# the built-in addition:
 
 # %% [markdown] lang="zh"
 # ## 广播
 #
 # 把形状为 `(3, 1)` 的张量和形状为 `(4,)` 的张量相加，两者都会被**广播**成 `(3, 4)`。
-# 传回来的梯度也是 `(3, 4)`，可每个输入需要的是和**自己**形状一样的梯度：
-# `a` 的每个元素被用了 4 次，所以它的梯度就是这 4 次使用的梯度之和。看看内置的加法：
+# 传回来的梯度也是 `(3, 4)`；可 `a` 的每个元素被用了 4 次，所以它的梯度是这 4 次使用的梯度之和，
+# 形状和 `a` 自己一样，是 `(3, 1)`。看看内置的加法：
 
 # %%
 a = torch.tensor([[1.0], [2.0], [3.0]], requires_grad=True)
@@ -264,16 +296,37 @@ print(f"a {tuple(a.shape)} -> a.grad {tuple(a.grad.shape)}: {a.grad.tolist()}")
 print(f"b {tuple(b.shape)} -> b.grad {tuple(b.grad.shape)}: {b.grad.tolist()}")
 
 # %% [markdown] lang="en"
-# To reduce a gradient to an input's shape: first sum away the leading dimensions
-# the input did not have, then sum with `keepdim=True` over the dimensions where the
-# input had size 1. A gradient that cannot be summed back to its input's shape is
-# refused by the engine:
+# Who does the sum? In PyTorch, the engine: when a backward returns a gradient of a shape
+# its input's shape broadcasts to, the engine sums it down to the input's shape before
+# sending it on. PyTorch's own `AddBackward0` leaves that to the engine, and so may your
+# backward: `Unreduced` below returns `grad_output` as it is, and the gradients are right.
+# minigrad's built-in ops reduce in their own backward instead, so that each backward is
+# the whole vector-Jacobian product by itself. A gradient that cannot be summed down to its
+# input's shape is refused:
 
 # %% [markdown] lang="zh"
-# 把梯度还原成输入的形状分两步：先对输入没有的那些前导维度求和，再对输入大小为 1 的维度用 `keepdim=True` 求和。
-# 如果返回的梯度无论如何都还原不回输入的形状，引擎会拒绝它：
+# 这个求和是谁做的？在 PyTorch 里是引擎：如果 backward 返回的梯度形状是输入形状能广播到的形状，
+# 引擎会先把它求和还原成输入的形状，再往下传。PyTorch 自己的 `AddBackward0` 就把这一步交给引擎，
+# 你的 backward 也可以这样：下面的 `Unreduced` 原样返回 `grad_output`，算出的梯度照样正确。
+# minigrad 的内置运算则在自己的 backward 里完成归约，这样每个 backward 单独就是完整的向量-雅可比积。
+# 如果梯度无论如何都无法求和还原成输入的形状，引擎会拒绝它：
 
 # %%
+class Unreduced(Function):
+    @staticmethod
+    def forward(ctx, a, b):
+        return a + b
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        return grad_output, grad_output
+
+
+a.grad, b.grad = None, None
+Unreduced.apply(a, b).sum().backward()
+print("Unreduced: a.grad", a.grad.tolist(), " b.grad", b.grad.tolist())
+
+
 class WrongShape(Function):
     @staticmethod
     def forward(ctx, a, b):
@@ -291,12 +344,16 @@ except RuntimeError as error:
 
 # %% [markdown] lang="en"
 # **Exercise.** Write `AddBroadcast`: `AddBroadcast.apply(a, b)` = a + b with
-# broadcasting, each gradient reduced to its input's shape (`a.shape` and
-# `b.shape` are plain tuples you can keep on `ctx`).
+# broadcasting, each gradient reduced to its input's shape in backward itself, as
+# minigrad's built-ins do. Write the reduction `sum_to_shape(grad, shape)` yourself (not
+# `sum_to_size`): which dimensions did broadcasting add, and which did it stretch from
+# size 1? (`a.shape` and `b.shape` are plain tuples you can keep on `ctx`.)
 
 # %% [markdown] lang="zh"
 # **练习**：编写 `AddBroadcast`，使 `AddBroadcast.apply(a, b)` = a + b（支持广播），
-# 并把每个梯度还原成对应输入的形状（`a.shape` 和 `b.shape` 就是普通的元组，可以直接存在 `ctx` 上）。
+# 并像 minigrad 的内置运算那样，在 backward 里就把每个梯度还原成对应输入的形状。
+# 归约函数 `sum_to_shape(grad, shape)` 请自己写（不要用 `sum_to_size`）：广播添加了哪些维度？
+# 又把哪些大小为 1 的维度拉长了？（`a.shape` 和 `b.shape` 就是普通的元组，可以直接存在 `ctx` 上。）
 
 # %%
 def sum_to_shape(grad, shape):
@@ -327,6 +384,54 @@ class AddBroadcast(Function):
 
 # %%
 check("add_broadcast", AddBroadcast)
+
+# %% [markdown] lang="en"
+# ## Exercise: the vector-Jacobian product of a batched matrix product
+#
+# A layer applies one weight matrix `B` (shape `(k, m)`) to a batch of matrices `A`
+# (shape `(b, n, k)`): `out = A @ B`, of shape `(b, n, m)`, with
+#
+# $$out_{i,p,q} = \sum_r A_{i,p,r} \, B_{r,q}$$
+#
+# Write `BatchedMatMul` and derive its backward: given `grad_output` G of shape
+# `(b, n, m)`, what are ∂L/∂A (shape `(b, n, k)`) and ∂L/∂B (shape `(k, m)`)? Work from the
+# sum above with pen and paper, element by element, then find the matrix products that
+# compute it. `B` was used by every matrix of the batch. (`x.transpose(-1, -2)` swaps the
+# last two dimensions.)
+
+# %% [markdown] lang="zh"
+# ## 练习：批量矩阵乘积的向量-雅可比积
+#
+# 一个网络层用同一个权重矩阵 `B`（形状 `(k, m)`）去乘一批矩阵 `A`（形状 `(b, n, k)`）：
+# `out = A @ B`，形状是 `(b, n, m)`，其中
+#
+# $$out_{i,p,q} = \sum_r A_{i,p,r} \, B_{r,q}$$
+#
+# 请编写 `BatchedMatMul` 并推导它的 backward：已知形状为 `(b, n, m)` 的 `grad_output` G，
+# ∂L/∂A（形状 `(b, n, k)`）和 ∂L/∂B（形状 `(k, m)`）分别是什么？先拿纸笔从上面的求和式出发逐个元素地推导，
+# 再找出能算出它的矩阵乘法。`B` 被这一批里的每个矩阵都用到了。（`x.transpose(-1, -2)` 交换最后两个维度。）
+
+# %%
+class BatchedMatMul(Function):
+    @staticmethod
+    def forward(ctx, A, B):
+        ### BEGIN SOLUTION
+        ctx.save_for_backward(A, B)
+        return A @ B
+        ### END SOLUTION
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        ### BEGIN SOLUTION
+        A, B = ctx.saved_tensors
+        grad_A = grad_output @ B.T                            # (b, n, m) @ (m, k)
+        grad_B = (A.transpose(-1, -2) @ grad_output).sum(0)   # Σ over the batch of Aᵢᵀ Gᵢ  # zh: 对这一批求和：Σ Aᵢᵀ Gᵢ
+        return grad_A, grad_B
+        ### END SOLUTION
+
+
+# %%
+check("batched_matmul", BatchedMatMul)
 
 # %% [markdown] lang="en"
 # ## Checking a backward: `gradcheck`
@@ -374,7 +479,8 @@ except RuntimeError as error:
 # | `forward(ctx, *inputs)` | static; runs without recording; stash what backward needs on `ctx` |
 # | `backward(ctx, *grad_outputs)` | static; one gradient per input; `None` for non-tensors |
 # | `YourFunction.apply(...)` | the only way to call it |
-# | broadcasting | reduce each gradient to its input's shape |
+# | backward | one vector-Jacobian product per input: `grad_output` times the Jacobian |
+# | broadcasting | each gradient ends at its input's shape: reduce it in backward (or the engine sums it) |
 
 # %% [markdown] lang="zh"
 # ## 小结
@@ -384,7 +490,8 @@ except RuntimeError as error:
 # | `forward(ctx, *inputs)` | 静态方法；运行时不记录计算图；把 backward 要用的东西存到 `ctx` 上 |
 # | `backward(ctx, *grad_outputs)` | 静态方法；每个输入对应一个梯度；非张量参数返回 `None` |
 # | `YourFunction.apply(...)` | 唯一正确的调用方式 |
-# | 广播 | 把每个梯度还原成对应输入的形状 |
+# | backward | 每个输入一个向量-雅可比积：`grad_output` 乘以雅可比矩阵 |
+# | 广播 | 每个梯度最终都要是对应输入的形状：在 backward 里归约（否则由引擎求和） |
 
 # %% [markdown] lang="en"
 # ## Read the code
@@ -392,6 +499,8 @@ except RuntimeError as error:
 # `Function.apply` is what `Square.apply(x)` ran: its numbered steps make the node, connect its
 # edges, run forward with recording off, attach the outputs and save what forward asked for. Below
 # it, minigrad's own `Exp`: the class you wrote in the exercise, written as every built-in op is.
+#
+# Then the question below the code: answer it from what you read, before you try it.
 
 # %% [markdown] lang="zh"
 # ## 读源码
@@ -399,6 +508,8 @@ except RuntimeError as error:
 # `Function.apply` 就是 `Square.apply(x)` 实际运行的代码：按编号的几步依次创建节点、连好边、
 # 在关闭记录的情况下运行 forward、挂上输出，再保存 forward 要求保存的张量。
 # 下面是 minigrad 自带的 `Exp`：和你在练习里写的那个类一样，每个内置运算都是这样写成的。
+#
+# 然后回答代码下面的问题：先根据你读到的代码作答，再动手验证。
 
 # %% tags=["nbval-ignore-output"]
 from minigrad.autograd import Function
@@ -406,6 +517,11 @@ from minigrad.lessons import show_source
 from minigrad.ops import unary
 
 show_source(Function.apply, unary.Exp)
+
+# %% tags=["nbval-ignore-output"]
+from minigrad.lessons import ask
+
+ask("03-no-input-requires-grad")
 
 # %% [markdown] lang="en"
 # Next lesson: what to save for backward, and what saving costs.

@@ -76,10 +76,12 @@ except RuntimeError as error:
 # | `[torch.FloatTensor [3]]` | the saved tensor: dtype and shape |
 # | `output 0 of Exp` | which operation saved it, and as what |
 # | `is at version 1; expected version 0` | how many in-place changes happened since |
-# | the hint | how to fix it |
+# | `Hint: enable anomaly detection ...` | how to **locate** the operation: PyTorch's hint, ending `set_detect_anomaly(True, check_nan=False).` |
+# | `minigrad hint: ...` | minigrad adds how to fix it |
 #
-# Search your code for in-place operations on that tensor **after** the operation
-# named in the message.
+# Anomaly mode (lesson 08) makes the error also show where in your code the operation that
+# saved the tensor ran. Without it, search your code for in-place operations on that tensor
+# **after** the operation named in the message.
 
 # %% [markdown] lang="zh"
 # ## 读懂报错信息
@@ -89,9 +91,11 @@ except RuntimeError as error:
 # | `[torch.FloatTensor [3]]` | 被保存的张量：数据类型和形状 |
 # | `output 0 of Exp` | 哪个运算保存了它，以什么身份（这里是输出） |
 # | `is at version 1; expected version 0` | 保存之后发生了几次原地修改 |
-# | 提示（hint） | 怎么修复 |
+# | `Hint: enable anomaly detection ...` | 怎样**找到**出错的运算：这是 PyTorch 的提示，结尾是 `set_detect_anomaly(True, check_nan=False).` |
+# | `minigrad hint: ...` | minigrad 补充说明怎么修复 |
 #
-# 顺着报错里提到的运算，往**后**找对这个张量做的原地操作就行了。
+# 异常检测模式（第 08 讲）能让报错同时指出：保存这个张量的运算是在你代码的哪一行运行的。
+# 不开这个模式的话，就顺着报错里提到的运算，往**后**找对这个张量做的原地操作。
 
 # %% [markdown] lang="en"
 # The engine records each version check; when recording, you can see which saved
@@ -239,11 +243,12 @@ class InplaceReLU(Function):
 check("inplace_relu", InplaceReLU)
 
 # %% [markdown] lang="en"
-# The built-in in-place operations work the same way. `clamp_` on a non-leaf
-# becomes that tensor's new `grad_fn`, and the version moves:
+# The built-in in-place operations work the same way. After `clamp_` on a non-leaf, the
+# node of `clamp_`, `ClampBackward1`, is that tensor's new `grad_fn`, and the version moves:
 
 # %% [markdown] lang="zh"
-# 内置的原地操作也是同样的机制。对非叶子张量调用 `clamp_`，它就成为这个张量新的 `grad_fn`，版本号随之增加：
+# 内置的原地操作也是同样的机制。对非叶子张量调用 `clamp_` 之后，`clamp_` 的节点 `ClampBackward1`
+# 就成为这个张量新的 `grad_fn`，版本号随之增加：
 
 # %%
 a = torch.tensor([-1.0, 2.0, -3.0, 4.0], requires_grad=True)
@@ -276,12 +281,16 @@ print("a.grad:", a.grad)
 # Backward reads a saved tensor through `SavedTensor.unpack`: look for the comparison of the
 # version counter's value now with the version remembered when the tensor was saved. `mark_dirty`
 # is the custom Function's side of the bargain: it adds one to the version of what forward changed.
+#
+# Then the question below the code: answer it from what you read, before you try it.
 
 # %% [markdown] lang="zh"
 # ## 读源码
 #
 # 反向传播通过 `SavedTensor.unpack` 读取保存的张量：留意它怎样把版本计数器现在的值和保存时记下的版本相比较。
 # `mark_dirty` 是自定义 Function 这一方要做的事：把 forward 原地修改过的张量的版本加一。
+#
+# 然后回答代码下面的问题：先根据你读到的代码作答，再动手验证。
 
 # %% tags=["nbval-ignore-output"]
 from minigrad.autograd.function import FunctionCtx
@@ -289,6 +298,11 @@ from minigrad.autograd.saved_tensor import SavedTensor
 from minigrad.lessons import show_source
 
 show_source(SavedTensor.unpack, FunctionCtx.mark_dirty)
+
+# %% tags=["nbval-ignore-output"]
+from minigrad.lessons import ask
+
+ask("05-two-bumps")
 
 # %% [markdown] lang="en"
 # Next lesson: the other things `ctx` can tell you, and be told.

@@ -489,6 +489,8 @@ check("polar", Polar)
 # gradients into zeros before your backward sees them. `attach_marked` is where
 # `mark_non_differentiable` (and `mark_dirty`) take effect, when `Function.apply` attaches the
 # outputs. (`needs_input_grad` is step 0 of `Function.apply`, shown in lesson 03.)
+#
+# Then the question below the code: answer it from what you read, before you try it.
 
 # %% [markdown] lang="zh"
 # ## 读源码
@@ -496,6 +498,8 @@ check("polar", Polar)
 # `BackwardNode.apply` 负责运行你写的 backward：留意 `materialize_grads`，它在你的 backward 看到梯度之前，
 # 把缺失的梯度换成全零张量。`attach_marked` 是 `mark_non_differentiable`（以及 `mark_dirty`）真正起作用的地方：
 # `Function.apply` 挂上输出时调用它。（`needs_input_grad` 在 `Function.apply` 的第 0 步算出，见第 03 讲。）
+#
+# 然后回答代码下面的问题：先根据你读到的代码作答，再动手验证。
 
 # %% tags=["nbval-ignore-output"]
 from minigrad.autograd import function_rules
@@ -503,6 +507,11 @@ from minigrad.autograd.function import BackwardNode
 from minigrad.lessons import show_source
 
 show_source(BackwardNode.apply, function_rules.attach_marked)
+
+# %% tags=["nbval-ignore-output"]
+from minigrad.lessons import ask
+
+ask("06-materialized-zeros")
 
 # %% [markdown] lang="en"
 # Next lesson: hooks, which let *you* look at (and change) the gradients as they flow.

@@ -479,6 +479,8 @@ check("pack_float16", (pack_hook, unpack_hook))
 # of its outputs, then `retain_grad`, then the node's own pre-hooks. `SavedTensor._pack` is what
 # `saved_tensors_hooks` changes: the node keeps what your pack hook returned, and the hook may not
 # change its input in place.
+#
+# Then the question below the code: answer it from what you read, before you try it.
 
 # %% [markdown] lang="zh"
 # ## 读源码
@@ -486,6 +488,8 @@ check("pack_float16", (pack_hook, unpack_hook))
 # 引擎在节点运行之前调用 `call_pre_hooks`，顺序与 PyTorch 相同：先是各个输出的张量钩子，然后是 `retain_grad`，
 # 最后是节点自己的前置钩子。`SavedTensor._pack` 就是 `saved_tensors_hooks` 改变的地方：
 # 节点保存的是你的 pack 钩子返回的东西，而且钩子不许原地修改它的输入。
+#
+# 然后回答代码下面的问题：先根据你读到的代码作答，再动手验证。
 
 # %% tags=["nbval-ignore-output"]
 from minigrad.autograd.engine_hooks import call_pre_hooks
@@ -493,6 +497,11 @@ from minigrad.autograd.saved_tensor import SavedTensor
 from minigrad.lessons import show_source
 
 show_source(call_pre_hooks, SavedTensor._pack)
+
+# %% tags=["nbval-ignore-output"]
+from minigrad.lessons import ask
+
+ask("07-retain-grad-last")
 
 # %% [markdown] lang="en"
 # Next: what happens to that memory after backward, and the error you get for using it twice.

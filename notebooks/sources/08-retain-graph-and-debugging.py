@@ -348,6 +348,8 @@ print("x.grad =", x.grad)
 # `SavedTensor` is marked freed and lets go of its data, which is what the “second time” error
 # reports. In anomaly mode the engine runs each node through `run_checked`, which looks for NaN in
 # what the node returned and adds the forward call's stack to any error.
+#
+# Then the question below the code: answer it from what you read, before you try it.
 
 # %% [markdown] lang="zh"
 # ## 读源码
@@ -356,6 +358,8 @@ print("x.grad =", x.grad)
 # 每个 `SavedTensor` 都被标记为已释放，并丢掉它的数据——“第二次反向传播”报错说的就是这件事。
 # 在异常检测模式下，引擎通过 `run_checked` 运行每个节点：它检查节点返回的梯度里有没有 NaN，
 # 并给任何报错附上前向调用时的调用栈。
+#
+# 然后回答代码下面的问题：先根据你读到的代码作答，再动手验证。
 
 # %% tags=["nbval-ignore-output"]
 from minigrad.autograd import anomaly
@@ -363,6 +367,11 @@ from minigrad.autograd.saved_tensor import release_saved
 from minigrad.lessons import show_source
 
 show_source(release_saved, anomaly.run_checked)
+
+# %% tags=["nbval-ignore-output"]
+from minigrad.lessons import ask
+
+ask("08-twice-without-retain")
 
 # %% [markdown] lang="en"
 # Next lesson: gradients of gradients, with `create_graph=True`.

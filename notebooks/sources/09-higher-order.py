@@ -381,6 +381,8 @@ for step in range(7):
 # handed to the engine, and `accumulate=False`, which leaves `.grad` alone. With
 # `create_graph=True` the engine runs the nodes with grad mode on (the `with` line of lesson 02's
 # `run_backward`), so a backward written in tensor ops, as `Sin`'s is, records a graph of its own.
+#
+# Then the question below the code: answer it from what you read, before you try it.
 
 # %% [markdown] lang="zh"
 # ## 读源码
@@ -388,6 +390,8 @@ for step in range(7):
 # `torch.autograd.grad` 就是带捕获（captures）的 `run_backward`：留意输入的边怎样交给引擎，
 # 以及让 `.grad` 保持不变的 `accumulate=False`。指定 `create_graph=True` 时，引擎在开启梯度模式的情况下运行各个节点
 # （第 02 讲 `run_backward` 里 `with` 那一行），所以像 `Sin` 这样用张量运算写成的 backward 会记录下它自己的计算图。
+#
+# 然后回答代码下面的问题：先根据你读到的代码作答，再动手验证。
 
 # %% tags=["nbval-ignore-output"]
 from minigrad.autograd.api import grad
@@ -395,3 +399,8 @@ from minigrad.lessons import show_source
 from minigrad.ops import unary
 
 show_source(grad, unary.Sin)
+
+# %% tags=["nbval-ignore-output"]
+from minigrad.lessons import ask
+
+ask("09-gradient-has-a-graph")

@@ -274,12 +274,16 @@ check("offload_to_cpu", (pack_to_cpu, unpack_from_cpu))
 # A device is where the array lives: `backend.move` copies a numpy array to a GPU (a CuPy
 # array) or back, and copies nothing when it is already there. `save_on_cpu` is no more than a pair
 # of saved tensors hooks, much like the pair you wrote in the exercise.
+#
+# Then the question below the code: answer it from what you read, before you try it.
 
 # %% [markdown] lang="zh"
 # ## 读源码
 #
 # 设备就是数组所在的地方：`backend.move` 把 numpy 数组复制到 GPU 上（成为 CuPy 数组）或者复制回来，
 # 已经在目标设备上就什么也不复制。`save_on_cpu` 不过是一对 saved tensors 钩子，和你在练习里写的那一对很像。
+#
+# 然后回答代码下面的问题：先根据你读到的代码作答，再动手验证。
 
 # %% tags=["nbval-ignore-output"]
 from minigrad import backend
@@ -287,6 +291,11 @@ from minigrad.autograd.graph import save_on_cpu
 from minigrad.lessons import show_source
 
 show_source(backend.move, save_on_cpu.__init__)
+
+# %% tags=["nbval-ignore-output"]
+from minigrad.lessons import ask
+
+ask("10-no-copy-in-place")
 
 # %% [markdown] lang="en"
 # Next, the capstone: a small network trained with your own Functions.

@@ -363,6 +363,8 @@ else:
 # then added to the bias). `cross_entropy` ends in `NllLoss`, a Function like yours. Read each
 # math docstring first, then the backward, which is itself made of ops (`NllLoss`'s is
 # `NllLossBackward`), so that the gradient can be differentiated again.
+#
+# Then the question below the code: answer it from what you read, before you try it.
 
 # %% [markdown] lang="zh"
 # ## 读源码
@@ -372,6 +374,8 @@ else:
 # 的输入要么先展平成二维，要么先用 `matmul` 相乘、再加上偏置）。`cross_entropy` 的最后一步是 `NllLoss`，
 # 它也和你写的一样是一个 Function。两者都先读数学文档字符串，再读 backward——backward 本身也由运算组成
 # （`NllLoss` 的是 `NllLossBackward`），所以得到的梯度还能继续求导。
+#
+# 然后回答代码下面的问题：先根据你读到的代码作答，再动手验证。
 
 # %% tags=["nbval-ignore-output"]
 from minigrad.lessons import show_source
@@ -379,6 +383,11 @@ from minigrad.ops.linalg import Addmm
 from minigrad.ops.loss import NllLoss
 
 show_source(Addmm, NllLoss)
+
+# %% tags=["nbval-ignore-output"]
+from minigrad.lessons import ask
+
+ask("11-rows-sum-to-zero")
 
 # %% [markdown] lang="en"
 # One lesson remains, and it turns autograd around: forward mode, where derivatives travel with

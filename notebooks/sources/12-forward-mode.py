@@ -560,6 +560,8 @@ print("J_forward @ t:", J_forward @ t)
 # A built-in op has no jvp of its own in minigrad: `_builtin_jvp` derives it from the backward,
 # as you did by hand above, J·t = d/du ⟨Jᵀu, t⟩. Look for the probes `u` (`probes`), the first
 # `grad` with `create_graph=True` (Jᵀu), and the second (its derivative in u).
+#
+# Then the question below the code: answer it from what you read, before you try it.
 
 # %% [markdown] lang="zh"
 # ## 读源码
@@ -567,12 +569,19 @@ print("J_forward @ t:", J_forward @ t)
 # 在 minigrad 里，内置运算没有自己的 jvp：`_builtin_jvp` 像你上面手算的那样从 backward 推出它，
 # J·t = d/du ⟨Jᵀu, t⟩。留意探针 `u`（代码里的 `probes`）、第一次带 `create_graph=True` 的 `grad`（算出 Jᵀu），
 # 以及第二次 `grad`（对 u 求导）。
+#
+# 然后回答代码下面的问题：先根据你读到的代码作答，再动手验证。
 
 # %% tags=["nbval-ignore-output"]
 from minigrad.autograd import forward_ad
 from minigrad.lessons import show_source
 
 show_source(forward_ad._builtin_jvp)
+
+# %% tags=["nbval-ignore-output"]
+from minigrad.lessons import ask
+
+ask("12-probe-at-zero")
 
 # %% [markdown] lang="en"
 # With forward mode, both directions of automatic differentiation are open. The course index
