@@ -51,6 +51,8 @@ from minigrad.lessons import say
 # lists them:
 
 # %% [markdown] lang="zh"
+# ## 每个节点保存了什么：`_saved_*`
+#
 # 计算图到底持有哪些张量？PyTorch 的“Autograd mechanics”说明告诉我们去哪里看：节点上名字以 `_saved`
 # 开头的那些属性。每个内置节点都用 PyTorch 的名字展示它保存了什么：`MulBackward0` 保存的两个因子是
 # `_saved_self` 和 `_saved_other`，`TanhBackward0` 保存的输出是 `_saved_result`。`dir(node)`

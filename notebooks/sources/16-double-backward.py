@@ -56,6 +56,8 @@ from minigrad.lessons import say
 # so it takes one backward per element of `x`, after the one that gives the gradient:
 
 # %% [markdown] lang="zh"
+# ## 完整的雅可比矩阵与 Hessian 矩阵
+#
 # 在第 09 讲里，每个输出只依赖于它自己对应的那个输入，所以二阶导数正好放得进一个向量。一般情况下，
 # 从 n 个数映射到一个数的函数 `f` 有一个 n×n 的 Hessian 矩阵 `H[i, j] = ∂²f / ∂xᵢ∂xⱼ`，
 # 映射到 m 个数的函数则有一个 m×n 的雅可比矩阵。`torch.autograd.functional.jacobian(g, x)`
@@ -148,6 +150,8 @@ if trace is not None:
 # `(eˣ + e⁻ˣ) / 2` reuses both exponentials. Saved as they are, they break double backward:
 
 # %% [markdown] lang="zh"
+# ## 保存 forward 中间结果的 Function
+#
 # 第 09 讲的 `Cube` 保存的是输入，在 backward 里再算 `3x²`。教程的下一个例子保存的是 forward
 # 途中算出的东西：`sinh x = (eˣ − e⁻ˣ) / 2`，它的导数 `(eˣ + e⁻ˣ) / 2` 正好要重用这两个指数。
 # 如果直接把它们保存起来，二次反向传播就会出错：
@@ -263,6 +267,8 @@ check("softplus_double_backward", Softplus)
 # numpy in both forwards:
 
 # %% [markdown] lang="zh"
+# ## backward 无法被记录时：给它一个自己的 Function
+#
 # 有些 backward 没法用张量运算来写：它们调用 numpy、某个 C 库，或者自己的 GPU 内核。第 09 讲用
 # `@once_differentiable` 标记了这样的 backward，也就放弃了二次反向传播。教程给出的另一种办法能保住它：
 # 把 backward 也写成一个 Function。它的 forward 用任何方式算出梯度都行；它的 backward 则说明这个梯度
