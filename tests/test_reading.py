@@ -231,6 +231,31 @@ def _probe_at_zero(torch):
     return "a" if not any(jt.tolist()) else "?"
 
 
+def _saved_output_object(torch):
+    x = torch.tensor([0.5, 1.0], requires_grad=True)
+    y = x.exp()
+    r = y.grad_fn._saved_result
+    if r is y:
+        return "a"
+    return "b" if r.data_ptr() == y.data_ptr() and torch.equal(r, y) else "c"
+
+
+def _copy_slices(torch):
+    a = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    b = a.clone()
+    b[1:].mul_(2)
+    return {"MulBackward0": "a", "CopySlices": "b",
+            "CloneBackward0": "c"}[type(b.grad_fn).__name__]
+
+
+def _hessian_of_cubes(torch):
+    h = torch.autograd.functional.hessian(lambda x: (x ** 3).sum(),
+                                          torch.tensor([1.0, 2.0, 3.0]))
+    if tuple(h.shape) == (3,):
+        return "a"
+    return "b" if h.tolist() == [[6.0, 0.0, 0.0], [0.0, 12.0, 0.0], [0.0, 0.0, 18.0]] else "c"
+
+
 FACTS = {
     "06-materialized-zeros": _materialized_zeros,
     "07-retain-grad-last": _retain_grad_last,
@@ -245,6 +270,9 @@ FACTS = {
     "04-saved-when-forward-returns": _saved_when_forward_returns,
     "05-two-bumps": _two_bumps,
     "13-function-in-no-grad": _function_in_no_grad,
+    "14-saved-output-object": _saved_output_object,
+    "15-copy-slices": _copy_slices,
+    "16-hessian-of-cubes": _hessian_of_cubes,
 }
 
 

@@ -329,3 +329,74 @@ _add(Question(
             "grad differentiates against.",
             "探针是用 `requires_grad_()` 创建的：不管是不是全零，它都是第二次 grad 求导所针对的叶子张量。")),
 ))
+
+_add(Question(
+    "14-saved-output-object", "14-memory",
+    "`saved_attribute` unpacks a slot like any saved tensor. Predict: "
+    "`y = x.exp()` (x requires grad), `r = y.grad_fn._saved_result`. What is `r`?",
+    "`saved_attribute` 像解包任何保存的张量一样解包一个槽位。预测一下："
+    "`y = x.exp()`（x 需要梯度），`r = y.grad_fn._saved_result`。`r` 是什么？",
+    (Choice("`y` itself: `r is y`", "就是 `y` 本身：`r is y`", False,
+            "a saved output is not kept as the object `y`: holding it would hold its own "
+            "node in a cycle. Unpacking makes a new tensor object each time.",
+            "保存的输出并不是以 `y` 这个对象保存的：那样它会和自己的节点形成循环引用。"
+            "每次解包都会创建一个新的张量对象。"),
+     Choice("a new tensor object with `y`'s values in `y`'s memory (`r.data_ptr() == "
+            "y.data_ptr()`)",
+            "一个新的张量对象，值和内存都是 `y` 的（`r.data_ptr() == y.data_ptr()`）",
+            True,
+            "unpacking gives a new object over the same data: nothing is copied, and "
+            "`r is y` is False.",
+            "解包得到的是指向同一份数据的新对象：没有复制任何数据，而 `r is y` 为 False。"),
+     Choice("a copy in memory of its own", "一份占用独立内存的副本", False,
+            "saving never copies: that is why an in-place change of `y` is caught by the "
+            "version check instead.",
+            "保存从不复制数据：正因为如此，对 `y` 的原地修改要靠版本检查来发现。")),
+))
+
+_add(Question(
+    "15-copy-slices", "15-bug-hunts",
+    "`inplace_on_view` records an in-place op on a view as a node of its base. Predict: "
+    "`a = torch.tensor([1., 2., 3.], requires_grad=True)`, `b = a.clone()`, "
+    "`b[1:].mul_(2)`. What is `type(b.grad_fn).__name__`?",
+    "`inplace_on_view` 把对视图的原地运算记录成它的基张量的一个节点。预测一下："
+    "`a = torch.tensor([1., 2., 3.], requires_grad=True)`，`b = a.clone()`，"
+    "`b[1:].mul_(2)`。`type(b.grad_fn).__name__` 是什么？",
+    (Choice("`MulBackward0`", "`MulBackward0`", False,
+            "the op's own node is a MulBackward0, but `b` gets a node around it: one that "
+            "runs it on the gradient of the slice `b[1:]` only.",
+            "运算自己的节点确实是 MulBackward0，但 `b` 得到的是包在它外面的一个节点：只在切片 `b[1:]` "
+            "的梯度上运行它。"),
+     Choice("`CopySlices`", "`CopySlices`", True,
+            "the base's new grad_fn wraps the op's node: it runs it on the slice's gradient "
+            "and passes the rest of the gradient through unchanged.",
+            "基张量新的 grad_fn 包住了这个运算的节点：它在切片的梯度上运行这个节点，其余部分的梯度原样传下去。"),
+     Choice("`CloneBackward0`: writing into a view leaves the base's node alone",
+            "`CloneBackward0`：写入视图不会改变基张量的节点",
+            False,
+            "an in-place op on a view changes the base's values too, so the base's grad_fn "
+            "must change with them.",
+            "对视图的原地运算也改变了基张量的值，所以基张量的 grad_fn 也必须随之改变。")),
+))
+
+_add(Question(
+    "16-hessian-of-cubes", "16-double-backward",
+    "`hessian` is the Jacobian of the gradient. Predict: "
+    "`torch.autograd.functional.hessian(lambda x: (x ** 3).sum(), torch.tensor([1., 2., 3.]))`.",
+    "`hessian` 是梯度的雅可比矩阵。预测一下："
+    "`torch.autograd.functional.hessian(lambda x: (x ** 3).sum(), torch.tensor([1., 2., 3.]))` 的结果。",
+    (Choice("`tensor([6., 12., 18.])`", "`tensor([6., 12., 18.])`", False,
+            "those are the second derivatives ∂²f/∂xᵢ², but the Hessian holds every "
+            "∂²f/∂xᵢ∂xⱼ: a 3×3 matrix.",
+            "这些是二阶导数 ∂²f/∂xᵢ²，但 Hessian 包含所有的 ∂²f/∂xᵢ∂xⱼ：是一个 3×3 矩阵。"),
+     Choice("a 3×3 matrix with 6, 12, 18 on its diagonal and zeros elsewhere",
+            "一个 3×3 矩阵，对角线上是 6、12、18，其余为零",
+            True,
+            "each output of the gradient 3xᵢ² depends on its own xᵢ only: 6xᵢ on the "
+            "diagonal, 0 off it.",
+            "梯度的每个分量 3xᵢ² 只依赖它自己的 xᵢ：对角线上是 6xᵢ，其余位置为 0。"),
+     Choice("a 3×3 matrix of 6s", "一个全是 6 的 3×3 矩阵", False,
+            "∂(3xᵢ²)/∂xⱼ is 0 for j ≠ i and 6xᵢ for j = i: it depends on x and is zero off "
+            "the diagonal.",
+            "当 j ≠ i 时 ∂(3xᵢ²)/∂xⱼ 为 0，j = i 时为 6xᵢ：它依赖于 x，且对角线以外为零。")),
+))

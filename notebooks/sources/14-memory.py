@@ -305,3 +305,8 @@ from minigrad.autograd.saved_attributes import saved_attribute
 from minigrad.lessons import show_source
 
 show_source(saved_attribute)
+
+# %% tags=["nbval-ignore-output"]
+from minigrad.lessons import ask
+
+ask("14-saved-output-object")

@@ -374,3 +374,8 @@ from minigrad.lessons import show_source
 from minigrad.ops.view_history import CopySlices, inplace_on_view
 
 show_source(inplace_on_view, CopySlices)
+
+# %% tags=["nbval-ignore-output"]
+from minigrad.lessons import ask
+
+ask("15-copy-slices")

@@ -409,3 +409,8 @@ from minigrad.autograd.functional import _hessian_product, hessian
 from minigrad.lessons import show_source
 
 show_source(hessian, _hessian_product)
+
+# %% tags=["nbval-ignore-output"]
+from minigrad.lessons import ask
+
+ask("16-hessian-of-cubes")
