@@ -15,7 +15,8 @@ from .autograd.forward_ad import _state as _forward_ad
 from .autograd.grad_mode import _state as _grad_mode, is_grad_enabled
 from .ops import index, inplace, inplace_unary, inplace_views, view_history
 from .ops import inplace_compare as compare
-from .ops.arithmetic import check_rounding_mode, is_tensor, wrap_number
+from .ops.arithmetic import is_tensor, wrap_number
+from .ops.division import check_rounding_mode
 
 
 def no_grad_view_error(view, what="is being modified inplace"):

@@ -5,8 +5,8 @@ and backward.  A mixin of Tensor."""
 import operator
 
 from . import backend, dtypes, functions_ops, return_types
-from .ops import (arithmetic, combine, linalg, ordering, pieces, reduce, scatter, special, stats,
-                  unary, unary_more)
+from .ops import (arithmetic, combine, division, linalg, ordering, pieces, reduce, scatter,
+                  special, stats, unary, unary_more)
 from .ops.arithmetic import binary_arrays, is_tensor, wrap_number
 from .ops.shape import check_expandable
 from .tensor_shape import _sizes
@@ -27,7 +27,7 @@ class TensorMath:
 
     def div(self, other, *, rounding_mode=None):
         if rounding_mode is not None:
-            return arithmetic.div_rounded(self, wrap_number(other, self), rounding_mode)
+            return division.div_rounded(self, wrap_number(other, self), rounding_mode)
         return arithmetic.Div.apply(self, wrap_number(other, self))
 
     def pow(self, exponent):
@@ -115,18 +115,18 @@ class TensorMath:
 
     def __floordiv__(self, other):
         """self // other: rounded toward -inf, as Python's and numpy's (no gradient)."""
-        return arithmetic.FloorDivide.apply(self, wrap_number(other, self))
+        return division.FloorDivide.apply(self, wrap_number(other, self))
 
     def __rfloordiv__(self, other):
-        return arithmetic.FloorDivide.apply(wrap_number(other, self), self)
+        return division.FloorDivide.apply(wrap_number(other, self), self)
 
     def __mod__(self, other):
         """self % other, with the sign of other, as Python's and numpy's."""
-        op = arithmetic.Remainder if is_tensor(other) else arithmetic.RemainderScalar
+        op = division.Remainder if is_tensor(other) else division.RemainderScalar
         return op.apply(self, wrap_number(other, self))
 
     def __rmod__(self, other):
-        return arithmetic.Remainder.apply(wrap_number(other, self), self)
+        return division.Remainder.apply(wrap_number(other, self), self)
 
     floor_divide, remainder = __floordiv__, __mod__
 

@@ -160,7 +160,7 @@ EXERCISES = {
         "finetune_head(params, x, y, steps, lr): train the head, the body frozen",
         "finetune_head(params, x, y, steps, lr)：冻结主干，只训练头部"),
     "normalize_both_modes": _exercise(
-        "12-forward-mode", "modern_api",
+        "12-forward-mode", "both_modes",
         "Normalize: each row divided by its sum, with a backward (Jᵀg) and a jvp (J·t)",
         "Normalize：每一行除以该行的和，带 backward（Jᵀg）和 jvp（J·t）"),
     "saved_bytes": _exercise("14-memory", "memory",

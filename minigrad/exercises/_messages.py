@@ -14,7 +14,7 @@ from .. import settings
 
 TOPICS = ("functions", "saving", "ctx_flags", "hooks", "graph_order", "higher_order",
           "linear", "overview", "graph_basics", "debugging", "devices", "forward_mode",
-          "out_of_graph", "modern_api", "memory", "bug_hunts", "double_backward")
+          "out_of_graph", "modern_api", "both_modes", "memory", "bug_hunts", "double_backward")
 
 COMMON = {
     # outcomes
