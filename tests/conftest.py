@@ -9,6 +9,10 @@ import pytest
 
 from minigrad import backend
 
+# The real programs are scripts that tests/test_real_programs.py runs one process per library
+# (import torch is minigrad there): --doctest-modules must not import them as modules here.
+collect_ignore_glob = ["differential/real_programs/*.py"]
+
 NO_REAL_CUDA = ('CuPy with a CUDA GPU is not available (pip install "minigrad-tutor[cuda]" on a '
                 'GPU machine)')
 
