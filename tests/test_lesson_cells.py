@@ -253,6 +253,6 @@ def test_the_launchers_list_of_lessons_joins_exercises_as_the_language_does(caps
     from minigrad.tutor import cli
     assert cli.main(["--list", "--lang", "zh"]) == 0
     listed = capsys.readouterr().out
-    assert "[exp、sigmoid、relu、mul_constant、add_broadcast]" in listed
+    assert "[exp、sigmoid、relu、mul_constant、add_broadcast、batched_matmul]" in listed
     assert cli.main(["--list", "--lang", "en"]) == 0
-    assert "[exp, sigmoid, relu, mul_constant, add_broadcast]" in capsys.readouterr().out
+    assert "[exp, sigmoid, relu, mul_constant, add_broadcast, batched_matmul]" in capsys.readouterr().out

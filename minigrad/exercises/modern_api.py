@@ -41,7 +41,7 @@ MESSAGES = {
               "其中 inputs 是 forward 所有参数组成的元组，output 是 forward 的返回值。"},
     "return_two_outputs": {
         "en": "forward must return a tuple of two tensors, (r·cos θ, r·sin θ); got {got}.",
-        "zh": "forward 必须返回由两个张量组成的元组 (r·cos θ, r·sin θ)，收到的是 {got}。"},
+        "zh": "forward 必须返回含两个张量的元组 (r·cos θ, r·sin θ)，收到的是 {got}。"},
     "materialize_still_on": {
         "en": "The gradients are not asked to arrive as None: call "
               "ctx.set_materialize_grads(False) in setup_context, so that backward gets None "

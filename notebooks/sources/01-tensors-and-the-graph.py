@@ -52,7 +52,7 @@
 import minigrad as torch
 import minigrad.viz
 from minigrad.exercises import check
-from minigrad.lessons import say
+from minigrad.lessons import say, show_error
 
 # %% [markdown] lang="en"
 # ## A tensor that asks for gradients
@@ -378,9 +378,9 @@ print("z.grad:", z.grad)
 print("x.grad:", x.grad)
 x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
 (x * x).sum().backward()
-print("after one backward: ", x.grad)
+print(say("after one backward: ", "一次反向传播之后："), x.grad)
 (x * x).sum().backward()
-print("after two backwards:", x.grad)
+print(say("after two backwards:", "两次反向传播之后："), x.grad)
 x.grad = None
 
 # %% [markdown] lang="en"
@@ -414,7 +414,7 @@ y = x * x
 try:
     y.backward()
 except RuntimeError as error:
-    print(str(error).split(". ")[0])
+    show_error(error, lines=1)
 v = torch.tensor([1.0, 0.0, 10.0])
 y.backward(gradient=v)
 print("y.backward(gradient=v):       ", x.grad)

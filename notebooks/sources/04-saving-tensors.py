@@ -180,7 +180,8 @@ for Scale in (ScaleOnCtx, ScaleSaved):
         y.sum().backward()
         print(f"{Scale.__name__:11} w.grad = {w.grad}")
     except RuntimeError as error:
-        print(f"{Scale.__name__:11} RuntimeError: {str(error)[:60]}...")
+        print(f"{Scale.__name__:11}", end=" ")
+        show_error(error, name=True, lines=1)
 
 # %% [markdown] lang="en"
 # `ScaleOnCtx` answered `w.grad = [11, 12]`: the values of `h` now, not those its forward
@@ -197,7 +198,7 @@ for Scale in (ScaleOnCtx, ScaleSaved):
     packed = []
     with torch.autograd.graph.saved_tensors_hooks(lambda t: packed.append(t) or t, lambda t: t):
         Scale.apply(x, w)
-    print(f"{Scale.__name__:11} tensors packed by the hooks: {len(packed)}")
+    print(f"{Scale.__name__:11}", say("tensors packed by the hooks:", "钩子打包的张量个数："), len(packed))
 
 # %% [markdown] lang="en"
 # Third, the leak: an output kept on `ctx` stays alive after `del y`, until Python's garbage
@@ -243,7 +244,7 @@ try:
         y = Exp.apply(x)
         alive = weakref.ref(y)
         del y
-        print(f"{Exp.__name__:9} alive after del y: {alive() is not None}")
+        print(f"{Exp.__name__:9}", say("alive after del y:", "del y 之后还活着吗："), alive() is not None)
 finally:
     gc.enable()
 

@@ -357,7 +357,7 @@ for materialize in (True, False):
 class Exp(Function):
     @staticmethod
     def forward(x):
-        print("forward:        grad mode on?", torch.is_grad_enabled())
+        print(say("forward:        grad mode on?", "forward：       梯度模式开着吗？"), torch.is_grad_enabled())
         return x.exp()
 
     @staticmethod

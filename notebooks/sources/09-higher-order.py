@@ -248,7 +248,7 @@ print("y.sum():       first =", first, "  requires_grad:", first.requires_grad)
 try:
     torch.autograd.grad(first.sum(), x)
 except RuntimeError as error:
-    print("  ", error)
+    show_error(error)
 
 y = OnceCube.apply(x)
 (first,) = torch.autograd.grad((y * y).sum(), x, create_graph=True)
@@ -256,7 +256,7 @@ print("(y * y).sum(): first =", first)
 try:
     first.sum().backward()
 except RuntimeError as error:
-    print("  ", error)
+    show_error(error)
 
 # %% [markdown] lang="en"
 # - In the usual case, the loss built from the output directly (`y.sum()`), the incoming

@@ -487,7 +487,7 @@ try:
 except NotImplementedError:
     print(say("(write Normalize first)", "（请先写好 Normalize）"))
 except RuntimeError as error:        # gradcheck's verdict on a wrong Normalize  # zh: gradcheck 对错误的 Normalize 给出的结论
-    print(error)
+    show_error(error)
 
 # %% [markdown] lang="en"
 # ## How minigrad gets the tangents of built-in ops

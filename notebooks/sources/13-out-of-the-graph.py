@@ -17,7 +17,7 @@
 import minigrad as torch
 import minigrad.viz
 from minigrad.exercises import check
-from minigrad.lessons import say
+from minigrad.lessons import say, show_error
 
 # %% [markdown] lang="en"
 # ## Who requires grad
@@ -47,7 +47,7 @@ for name, t in [("w", w), ("data", data), ("data * 2", data * 2), ("w * data", w
 try:
     (w * data).requires_grad_(False)
 except RuntimeError as error:
-    print(error)
+    show_error(error)
 
 # %% [markdown] lang="en"
 # ## The graph is built as the code runs
@@ -234,7 +234,7 @@ for made in (n, p):
         (made * w).sum().backward()
         print(say("used in a recorded product: fine", "用在被记录的乘法里：没问题"))
     except RuntimeError as error:
-        print(str(error).split(". ")[0])
+        show_error(error, lines=1)
 
 # %% [markdown] lang="en"
 # ## Exercise: an iteration whose graph does not grow

@@ -64,10 +64,11 @@ y = x.tanh()
 z = y * x
 for node in (z.grad_fn, y.grad_fn):
     print(f"{node.name():14}", [name for name in dir(node) if name.startswith("_saved")])
-print("z.grad_fn._saved_other is x:", z.grad_fn._saved_other is x)
+print("z.grad_fn._saved_other", say("is x:", "是 x 吗："), z.grad_fn._saved_other is x)
 saved_y = y.grad_fn._saved_result
 print("y.grad_fn._saved_result:", saved_y)
-print("  is y:", saved_y is y, "  same memory as y:", saved_y.data_ptr() == y.data_ptr())
+print(say("  is y:", "  是 y 吗："), saved_y is y,
+      say("  same memory as y:", "  和 y 是同一块内存吗："), saved_y.data_ptr() == y.data_ptr())
 
 # %% [markdown] lang="en"
 # A saved input is the tensor itself. A saved output is kept without its node (the node holding

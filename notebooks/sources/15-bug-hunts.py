@@ -41,7 +41,7 @@ import warnings
 import minigrad as torch
 import minigrad.viz
 from minigrad.exercises import check
-from minigrad.lessons import say
+from minigrad.lessons import say, show_error
 
 # %% [markdown] lang="en"
 # ## Overflow: log-sum-exp
@@ -130,7 +130,7 @@ for inputs in (small, large):
         print(say("(write LogSumExp first)", "（请先写好 LogSumExp）"))
         break
     except RuntimeError as error:        # gradcheck's verdict on a wrong Function  # zh: gradcheck 对错误的 Function 给出的结论
-        print(error)
+        show_error(error)
 
 # %%
 check("logsumexp", LogSumExp)
@@ -176,7 +176,7 @@ with warnings.catch_warnings():
         try:
             pairwise_distances_naive(points).sum().backward()
         except RuntimeError as error:
-            print(error)
+            show_error(error)
 
 # %% [markdown] lang="en"
 # `PowBackward0`, the `** 2`: yet squaring is harmless. Anomaly mode stops where the NaN
@@ -194,8 +194,8 @@ points = torch.tensor([[0.0, 0.0], [3.0, 4.0]], requires_grad=True)
 differences = points[:, None, :] - points[None, :, :]
 squared = (differences ** 2).sum(dim=-1)
 distances = squared.sqrt()
-squared.register_hook(lambda grad: print("gradient of squared:", grad, sep="\n"))
-differences.register_hook(lambda grad: print("gradient of differences:", grad, sep="\n"))
+squared.register_hook(lambda grad: print(say("gradient of squared:", "squared 的梯度："), grad, sep="\n"))
+differences.register_hook(lambda grad: print(say("gradient of differences:", "differences 的梯度："), grad, sep="\n"))
 distances.sum().backward()
 
 # %% [markdown] lang="en"
@@ -264,7 +264,7 @@ w = torch.tensor([[1.0, -0.5, 0.2], [0.3, 0.8, -1.0]], requires_grad=True)
 try:
     features(x, w).sum().backward()
 except RuntimeError as error:
-    print(error)
+    show_error(error)
 
 # %% [markdown] lang="en"
 # Three in-place ops, and the error names none of them. It names a tensor: "output 0 of

@@ -70,10 +70,10 @@ def f(x):
 
 
 x = torch.tensor([0.5, -1.0, 2.0], dtype=torch.float64)
-print("jacobian of x[:-1] * x[1:]:", torch.autograd.functional.jacobian(lambda x: x[:-1] * x[1:], x),
+print(say("jacobian of x[:-1] * x[1:]:", "x[:-1] * x[1:] 的雅可比矩阵："), torch.autograd.functional.jacobian(lambda x: x[:-1] * x[1:], x),
       sep="\n")
 H = torch.autograd.functional.hessian(f, x)
-print("hessian of f:", H, sep="\n")
+print(say("hessian of f:", "f 的 Hessian 矩阵："), H, sep="\n")
 
 # %% [markdown] lang="en"
 # ## Hessian-vector products
