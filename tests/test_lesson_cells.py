@@ -180,6 +180,7 @@ def test_an_error_a_lesson_shows_has_a_chinese_gloss(lesson):
     """A cell that catches an error to show it shows it with show_error(), and every
     message the worked Chinese notebook shows that way has its gloss."""
     import nbformat
+    from minigrad.lessons.errors import GLOSSES
     for text, tree in code_cells(SOURCES / f"{lesson.slug}.py"):
         for handler in (node for node in ast.walk(tree) if isinstance(node, ast.ExceptHandler)):
             printed = [node for node in ast.walk(handler) if isinstance(node, ast.Call)
@@ -192,6 +193,10 @@ def test_an_error_a_lesson_shows_has_a_chinese_gloss(lesson):
     for cell in worked.cells:
         if cell.cell_type == "code" and "show_error(" in cell.source and cell.outputs:
             shown = "".join(output.get("text", "") for output in cell.outputs)
+            # a cell whose error did not happen in the worked run (the answer is right) shows
+            # no error to gloss: only a message the lessons know of, or an ...Error, is held
+            if not (any(piece in shown for piece, _ in GLOSSES) or re.search(r"\w+Error\b", shown)):
+                continue
             assert "（中文说明：" in shown, f"{lesson.slug}: no gloss for\n{shown[:300]}"
 
 

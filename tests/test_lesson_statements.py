@@ -418,7 +418,8 @@ def test_lesson_09_names_the_nodes_that_the_gradient_of_a_power_records():
 # --- lesson 09: what once_differentiable raises --------------------------------------
 
 def test_lesson_09_once_differentiable_raises_what_the_lesson_says():
-    scope = {"torch": minigrad}
+    from minigrad.lessons import show_error
+    scope = {"torch": minigrad, "show_error": show_error}
     for name in ("PartlyNumpyCube", "OnceCube"):
         source = next(s for s in code_cells(9) if f"class {name}(" in s)
         exec(source, scope)
