@@ -154,6 +154,12 @@ def apply(cls, *args):
     return cls.apply(*args)
 
 
+def applied(answer):
+    """The answer, a Function subclass, as a function of its inputs (what a trial calls)."""
+    cls = require_function_class(answer)
+    return lambda *inputs: apply(cls, *inputs)
+
+
 def apply_observing_saves(cls, *args):
     """Run cls.apply(*args) and return (output, the tensors forward saved)."""
     saved = []

@@ -285,11 +285,6 @@ def _normalize_expect(drawn):
     return {name: value.detach() for name, value in found.items()}
 
 
-def _applied(answer):
-    cls = _tools.require_function_class(answer)
-    return lambda *inputs: _tools.apply(cls, *inputs)
-
-
 TRIALS = {"normalize_both_modes": ObservedTrial(
-    _normalize_draw, lambda answer, drawn: _normalize_values(_applied(answer), drawn),
+    _normalize_draw, lambda answer, drawn: _normalize_values(_tools.applied(answer), drawn),
     _normalize_expect)}

@@ -375,13 +375,9 @@ def _features_expect(drawn):
             "gradient of w": creation.tensor(grads[1])}
 
 
-def _applied(answer):
-    cls = _tools.require_function_class(answer)
-    return lambda *inputs: _tools.apply(cls, *inputs)
-
-
 TRIALS = {"logsumexp": ObservedTrial(
-              _logsumexp_draw, lambda answer, drawn: _logsumexp_values(_applied(answer), drawn),
+              _logsumexp_draw,
+              lambda answer, drawn: _logsumexp_values(_tools.applied(answer), drawn),
               _logsumexp_expect),
           "pairwise_distances": ObservedTrial(
               _distances_draw,

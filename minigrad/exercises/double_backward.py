@@ -384,16 +384,11 @@ def _sin_expect(values):
     return found
 
 
-def _applied(answer):
-    cls = _tools.require_function_class(answer)
-    return lambda *inputs: _tools.apply(cls, *inputs)
-
-
 TRIALS = {"hvp": ObservedTrial(_hvp_draw, _hvp_compute, _hvp_expect),
           "softplus_double_backward": ObservedTrial(
               _softplus_draw,
-              lambda answer, values: _softplus_derivatives(_applied(answer), values),
+              lambda answer, values: _softplus_derivatives(_tools.applied(answer), values),
               _softplus_expect),
           "sin_backward_function": ObservedTrial(
-              _sin_draw, lambda answer, values: _sin_derivatives(_applied(answer), values),
+              _sin_draw, lambda answer, values: _sin_derivatives(_tools.applied(answer), values),
               _sin_expect)}

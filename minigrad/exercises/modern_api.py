@@ -244,10 +244,5 @@ def _polar_expect(drawn):
     return {name: value.detach() for name, value in found.items()}
 
 
-def _applied(answer):
-    cls = _tools.require_function_class(answer)
-    return lambda *inputs: _tools.apply(cls, *inputs)
-
-
 TRIALS = {"polar": ObservedTrial(
-    _polar_draw, lambda answer, drawn: _polar_values(_applied(answer), drawn), _polar_expect)}
+    _polar_draw, lambda answer, drawn: _polar_values(_tools.applied(answer), drawn), _polar_expect)}
