@@ -29,6 +29,7 @@ lite/, where the JupyterLite buttons point.
 Why nbconvert and not Jupyter Book: see docs/teaching.md ("The lesson website").
 """
 import argparse
+import functools
 import html
 import importlib.util
 import os
@@ -262,6 +263,7 @@ def lines_of_answers(worked, student):
             if len(line.strip()) >= 12 and line.strip() not in given}
 
 
+@functools.cache
 def minigrads_own_code():
     return "\n".join(path.read_text(encoding="utf-8")
                      for path in sorted((ROOT / "minigrad").rglob("*.py")))
