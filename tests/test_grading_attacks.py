@@ -31,14 +31,15 @@ import nbformat
 import pytest
 
 import minigrad
-from minigrad.lessons import lesson_path
+from minigrad.lessons import LESSONS as ALL_LESSONS, lesson_path
 from minigrad.tutor import cli, grading
 
 pytestmark = pytest.mark.grading
 
 LESSONS = {"03-custom-functions": 3, "05-inplace-and-versions": 5}
-POINTS = {"03-custom-functions": 5, "05-inplace-and-versions": 1}
-NAMES = "Exp = Sigmoid = ReLU = MulConstant = AddBroadcast = InplaceReLU"
+# one point per exercise: a graded cell checks one
+POINTS = {lesson.slug: len(lesson.exercises) for lesson in ALL_LESSONS if lesson.slug in LESSONS}
+NAMES = "Exp = Sigmoid = ReLU = MulConstant = AddBroadcast = BatchedMatMul = InplaceReLU"
 
 
 class Cheat(NamedTuple):
@@ -245,7 +246,9 @@ CHEATS = {
             @staticmethod
             def backward(ctx, *grads):
                 return grads
-        """) + f"{NAMES} = Nothing\n", where="first", says=("checked_again", "not_in_place")),
+        """) + f"{NAMES} = Nothing\n", where="first",
+        # the trial catches it, or the patched checker itself fails on the answer's behalf
+        says=("checked_again", "not_in_place", "raised_no_line")),
     "skip-the-graded-cells": Cheat(dedent("""
         get_ipython().input_transformers_post.append(
             lambda lines: ["pass\\n"] if any("check(" in line for line in lines) else lines)
