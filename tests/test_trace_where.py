@@ -19,8 +19,8 @@ EMITTED_BY = {
     "apply_edges_connected": (APPLY, "_connect(node, args)"),
     "apply_forward_ran": (APPLY, "outputs = cls.forward(node, *args)"),
     "node_created": (APPLY, "outputs = _attach_outputs(node, args, outputs)"),
-    "tensor_saved": (APPLY, ("node._saved = tuple(save(tensor, node, slot) "
-                      "for slot, tensor in enumerate(node.to_save))")),
+    "tensor_saved": (APPLY, ("saved = [save(tensor, node, slot) "
+                      "for slot, tensor in enumerate(node.to_save)]")),
     "backward_started": (LOOP, "narration.backward_started(roots, dependencies)"),
     "node_found": (LOOP, "narration.backward_started(roots, dependencies)"),
     "node_started": (LOOP, "narration.node_started(node, grads, ready)"),

@@ -72,8 +72,8 @@ def test_each_step_highlights_its_line_of_function_apply():
     statements = ["node = cls._node_class()", "_connect(node, args)",
                   "outputs = cls.forward(node, *args)",
                   "outputs = _attach_outputs(node, args, outputs)",
-                  ("node._saved = tuple(save(tensor, node, slot) "
-                      "for slot, tensor in enumerate(node.to_save))")]
+                  ("saved = [save(tensor, node, slot) "
+                      "for slot, tensor in enumerate(node.to_save)]")]
     for frame, statement in zip(story, statements):
         assert frame.where.function == "Function.apply"
         listing = story[0]._listing

@@ -240,8 +240,8 @@ class Function(function_rules.FunctionInstance):    # (what an instance has: leg
             args = function_rules.on_one_device(cls.device_check, args)   # on one device
         # 0. Which inputs need a gradient?  If none does, or grad mode is off (in no_grad,
         #    in backward), nothing is recorded: forward just runs.
-        needs_input_grad = tuple(isinstance(arg, tensor_door.Tensor) and arg.requires_grad
-                                 for arg in args)
+        needs_input_grad = tuple([isinstance(arg, tensor_door.Tensor) and arg.requires_grad
+                                  for arg in args])
         if not (_grad_mode.enabled and True in needs_input_grad) or (
                 _inference_tensors_made[0]                         # (inference tensors:
                 and function_rules.inference_tensors_only(args)):   # see inference_mode)
@@ -264,8 +264,8 @@ class Function(function_rules.FunctionInstance):    # (what an instance has: leg
         outputs = _attach_outputs(node, args, outputs)
         # 5. Save what forward asked to save, as SavedTensors that remember its version.
         if node.to_save:
-            node._saved = tuple(save(tensor, node, slot) for slot, tensor in enumerate(node.to_save))
-            node.to_save = ()
+            saved = [save(tensor, node, slot) for slot, tensor in enumerate(node.to_save)]
+            node._saved, node.to_save = tuple(saved), ()
         if _forward_ad["level"] is not None:     # forward-mode AD (lesson 12): tangents too
             outputs = forward_ad.propagate(cls, node, args, outputs)
         if node._dirty:          # done with: a dirty output holds the node, not the reverse
