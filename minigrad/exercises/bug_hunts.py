@@ -15,7 +15,7 @@ from ..autograd.grad_mode import no_grad
 from . import _tools
 from ._observed import ObservedTrial
 from ._tools import Hint, as_array
-from ._trial import dtype_of, matrix_shape, uniform
+from ._trial import dtype_of, uniform
 
 MESSAGES = {
     "overflow": {
