@@ -89,7 +89,7 @@ def test_installed_wheel_starts_jupyterlab_on_the_course_index(wheel, tmp_path):
     finally:
         output = stop(process, signal.SIGINT)         # Ctrl+C, as a student stops it
     assert process.returncode in (0, -signal.SIGINT), output
-    assert "正在启动 JupyterLab" in output and f"/lab/tree/{first}" in output
+    assert "正在启动 JupyterLab" in output and f"/lab/workspaces/minigrad-zh/tree/{first}" in output
     assert (tmp_path / "lessons" / first).exists()
 
 
