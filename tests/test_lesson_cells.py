@@ -261,3 +261,25 @@ def test_the_launchers_list_of_lessons_joins_exercises_as_the_language_does(caps
     assert "[exp、sigmoid、relu、mul_constant、add_broadcast、batched_matmul]" in listed
     assert cli.main(["--list", "--lang", "en"]) == 0
     assert "[exp, sigmoid, relu, mul_constant, add_broadcast, batched_matmul]" in capsys.readouterr().out
+
+
+def solution_lines(code):
+    """The lines of code (not blank, not comments) between BEGIN and END SOLUTION."""
+    inside, count = False, 0
+    for line in code.splitlines():
+        stripped = line.strip()
+        if stripped in ("### BEGIN SOLUTION", "### END SOLUTION"):
+            inside = stripped == "### BEGIN SOLUTION"
+        elif inside and stripped and not stripped.startswith("#"):
+            count += 1
+    return count
+
+
+def test_the_course_holds_enough_exercises_that_take_design():
+    """At least 32 exercises, at least 10 of them multi-step: a worked answer of 8 lines or
+    more that the student has to lay out, not a formula the prose hands over."""
+    answers = [solution_lines(code) for source in sorted(SOURCES.glob("*.py"))
+               for code, _ in code_cells(source) if "### BEGIN SOLUTION" in code]
+    assert len(answers) == sum(len(lesson.exercises) for lesson in LESSONS) >= 32
+    assert sum(lines >= 8 for lines in answers) >= 10, sorted(answers)
+    assert solution_lines("x = 1\n### BEGIN SOLUTION\n# a note\ny = 2\n\n### END SOLUTION\nz") == 1
