@@ -371,9 +371,9 @@ def test_a_big_graph_follows_the_running_node():
     assert MIN_SCALE * 11 == pytest.approx(MIN_LABEL)     # 11 px: a saved tensor's label
     assert big.zoom in big.children[0].children and small.zoom not in small.children[0].children
     for frame, child in zip(big.frames, big.captions.children[1:]):
-        if frame.current is not None:
-            x, y, w, h = frame._drawer.stage.box(frame.current)
-            assert f"--fx:{x + w / 2:.0f}px;--fy:{y + h / 2:.0f}px" in child.value
+        if frame.current is not None:      # the node, with its saved tensors it shows
+            fx, fy = frame._drawer.focus(frame)
+            assert f"--fx:{fx:.0f}px;--fy:{fy:.0f}px" in child.value
 
 
 def test_missing_ipywidgets_names_the_extra(monkeypatch):

@@ -185,10 +185,17 @@ class FrameDrawer:
         return out
 
     def focus(self, frame):
-        """The centre of the box this frame is about (the current node), or None."""
-        if frame.current is not None and str(frame.current) in self.stage.placed.boxes:
-            x, y, w, h = self.stage.box(frame.current)
-            return x + w / 2, y + h / 2
+        """The centre of what this frame is about, or None: the current node with the saved
+        tensors of it the frame shows, so that a window following it shows their boxes too."""
+        boxes = self.stage.placed.boxes
+        if frame.current is None or str(frame.current) not in boxes:
+            return None
+        about = [self.stage.box(frame.current)] + [
+            self.stage.box(f"{node}.s{slot}") for node, slot in frame.saved_states
+            if node == frame.current and f"{node}.s{slot}" in boxes]
+        left, top = min(x for x, _, _, _ in about), min(y for _, y, _, _ in about)
+        right, bottom = max(x + w for x, _, w, _ in about), max(y + h for _, y, _, h in about)
+        return (left + right) / 2, (top + bottom) / 2
 
     # --- the graph ----------------------------------------------------------------
 
