@@ -53,11 +53,9 @@ DONE_FILL = "#e9f5e4"
 GRAD_BLUE, FLOW_ORANGE, EDGE_GREY = "#1f77b4", "#ff7f0e", "#606060"
 MEMORY_GREY = "#9aa5b1"            # the memory chart: no colour of the graph's legend
 STATE_COLORS = {
-    "saved": COLORS["saved"],
-    "packed": SAVED_STATES["packed"],
+    "saved": COLORS["saved"], "packed": SAVED_STATES["packed"],
     "unpacked": ("#dcefff", "#2b7bb9", "#0b3c5d"),
-    "freed": SAVED_STATES["freed"],
-    "stale": SAVED_STATES["stale"],
+    "freed": SAVED_STATES["freed"], "stale": SAVED_STATES["stale"],
     "freed_access": SAVED_STATES["stale"],
 }
 TOKENS = re.compile(r"[\u2e80-\u9fff\uff00-\uffef]|[^\s\u2e80-\u9fff\uff00-\uffef]+\s*|\s+")
@@ -185,17 +183,11 @@ class FrameDrawer:
         return out
 
     def focus(self, frame):
-        """The centre of what this frame is about, or None: the current node with the saved
-        tensors of it the frame shows, so that a window following it shows their boxes too."""
-        boxes = self.stage.placed.boxes
-        if frame.current is None or str(frame.current) not in boxes:
-            return None
-        about = [self.stage.box(frame.current)] + [
-            self.stage.box(f"{node}.s{slot}") for node, slot in frame.saved_states
-            if node == frame.current and f"{node}.s{slot}" in boxes]
-        left, top = min(x for x, _, _, _ in about), min(y for _, y, _, _ in about)
-        right, bottom = max(x + w for x, _, w, _ in about), max(y + h for _, y, _, h in about)
-        return (left + right) / 2, (top + bottom) / 2
+        """The centre of what this frame is about, or None: the current node with its saved
+        tensors the frame shows (a window that follows it keeps them in view)."""
+        if frame.current is not None and str(frame.current) in self.stage.placed.boxes:
+            own = [f"{node}.s{slot}" for node, slot in frame.saved_states if node == frame.current]
+            return self.stage.centre([frame.current, *own])
 
     # --- the graph ----------------------------------------------------------------
 

@@ -63,6 +63,11 @@ def lab_page(browser, url):
         context.close()
 
 
+# every code cell has run: its prompt shows its execution count, [n]
+ALL_RAN = r"""() => [...document.querySelectorAll('.jp-CodeCell .jp-InputPrompt')]
+                   .every(prompt => /\[\d+\]/.test(prompt.textContent))"""
+
+
 def wait_idle(page):
     page.wait_for_selector('.jp-Notebook-ExecutionIndicator[data-status="idle"]',
                            timeout=RUN_TIMEOUT)
@@ -104,6 +109,10 @@ def test_a_player_shows_and_plays_after_the_tutor_restarts(browser, tmp_path, ar
             assert_no_traceback(page)
             assert not page.locator(PAGE_PLAYER).first.is_visible(), (
                 "the page player shows next to the live widget")
+            # saved once every cell has run: an output that comes after the save marks the
+            # notebook modified again
+            page.wait_for_function(ALL_RAN, timeout=RUN_TIMEOUT)
+            wait_idle(page)
             page.keyboard.press("Control+s")
             page.wait_for_function("selector => !document.querySelector(selector)", arg=DIRTY)
     finally:
