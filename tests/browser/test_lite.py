@@ -177,10 +177,13 @@ class Run:
         (command mode: the keys go to the notebook), then J or K until it is `index`."""
         page = self.page
         page.locator(".jp-NotebookPanel .jp-Cell .jp-InputPrompt:visible").first.click()
-        # the click makes a cell active once JupyterLab has drawn the cells around it
-        page.wait_for_function(f"() => ({self.ACTIVE})() !== null", timeout=10_000)
-        for _ in range(len(self.source.cells)):
+        for _ in range(2 * len(self.source.cells)):
+            # JupyterLab draws the cells near the view only: while it redraws them, the
+            # active cell may have no node for a moment
+            page.wait_for_function(f"() => ({self.ACTIVE})() !== null", timeout=10_000)
             active = page.evaluate(self.ACTIVE)
+            if active is None:
+                continue
             if active == index:
                 break
             page.keyboard.press("j" if active < index else "k")
