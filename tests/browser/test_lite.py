@@ -176,13 +176,15 @@ class Run:
         """Make cell `index` the active cell, in view: a click on the prompt of a cell in view
         (command mode: the keys go to the notebook), then J or K until it is `index`."""
         page = self.page
-        page.locator(".jp-NotebookPanel .jp-Cell .jp-InputPrompt:visible").first.click()
-        for _ in range(2 * len(self.source.cells)):
-            # JupyterLab draws the cells near the view only: while it redraws them, the
-            # active cell may have no node for a moment
-            page.wait_for_function(f"() => ({self.ACTIVE})() !== null", timeout=10_000)
+        prompt = page.locator(".jp-NotebookPanel .jp-Cell .jp-InputPrompt:visible").first
+        prompt.click()
+        # the click makes a cell active once JupyterLab has drawn the cells around it
+        page.wait_for_function(f"() => ({self.ACTIVE})() !== null", timeout=10_000)
+        for _ in range(3 * len(self.source.cells)):
             active = page.evaluate(self.ACTIVE)
-            if active is None:
+            if active is None:      # JupyterLab redrew the cells without it: start again
+                prompt.click()
+                page.wait_for_timeout(300)
                 continue
             if active == index:
                 break
