@@ -80,8 +80,14 @@ def caption_step(page, scope):
     }""", scope)
 
 
-def open_tabs(page):
-    """The path of every document tab JupyterLab shows (from each tab's tooltip)."""
+def open_tabs(page, at_least=1):
+    """The path of every document tab JupyterLab shows (from each tab's tooltip), once
+    `at_least` tabs have one (JupyterLab writes a new tab's tooltip when its document has
+    loaded, a moment after the tab appears)."""
+    page.wait_for_function(
+        r"""n => [...document.querySelectorAll('.lm-DockPanel-tabBar .lm-TabBar-tab')]
+                 .filter(tab => /(Path|路径)\s*[:：]/.test(tab.getAttribute('title') || ''))
+                 .length >= n""", arg=at_least, timeout=RUN_TIMEOUT)
     titles = page.locator(".lm-DockPanel-tabBar .lm-TabBar-tab").evaluate_all(
         "tabs => tabs.map(tab => tab.getAttribute('title') || '')")
     return [match.group(1) for title in titles
@@ -151,7 +157,8 @@ def test_switching_language_while_the_tutor_runs_and_after_a_restart(browser, tm
             page.get_by_role("link", name=f"01 · {LESSON.title('en')}").first.click()
             page.locator(".lm-TabBar-tab", has_text=f"{LESSON.slug}.ipynb").first.wait_for()
             wait_idle(page)
-            assert set(open_tabs(page)) == {f"en/{INDEX}.ipynb", f"en/{LESSON.slug}.ipynb"}
+            assert set(open_tabs(page, at_least=2)) == {f"en/{INDEX}.ipynb",
+                                                  f"en/{LESSON.slug}.ipynb"}
             page.wait_for_timeout(2_000)                # JupyterLab saves its layout
 
         switch = subprocess.run(
