@@ -31,7 +31,7 @@ directory of them.
 Usage::
 
     scripts/build-lessons.py                          # build every lesson
-    scripts/build-lessons.py notebooks/sources/06-ctx-flags.py   # build some lessons
+    scripts/build-lessons.py notebooks/sources/07-ctx-flags.py   # build some lessons
     scripts/build-lessons.py --execute      # ...and run the solution notebooks,
                                             # storing their outputs (for nbval)
     scripts/build-lessons.py --check        # exit 1, listing stale notebooks

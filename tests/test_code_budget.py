@@ -18,8 +18,8 @@ ONE_IDEA_OVER_400 = {
     "tensor_math.py": "Tensor's math methods, one line each",
     "ops/arithmetic.py": "+ - * / ** and how every op takes its operands",
     "lessons/questions.py": "the questions of Read the code, one a lesson, each in two languages",
-    "exercises/graph_order.py": "lesson 02's schedule exercises, their checks and hints",
-    "exercises/out_of_graph.py": "lesson 13's exercises, their checks and hints",
+    "exercises/graph_order.py": "lesson 03's schedule exercises, their checks and hints",
+    "exercises/out_of_graph.py": "lesson 02's exercises, their checks and hints",
     "exercises/_tools.py": "what every check uses to judge an answer and word its hint",
 }
 

@@ -260,7 +260,7 @@ def predicted(edges):
     return lambda: edges
 
 
-# lesson 08: two losses on one graph
+# lesson 10: two losses on one graph
 def separate(retain_first=True, retain_last=False, clone=True, reset=True, summed=False):
     def separate_gradients(loss_a, loss_b, w):
         if summed:
@@ -275,7 +275,7 @@ def separate(retain_first=True, retain_last=False, clone=True, reset=True, summe
     return separate_gradients
 
 
-# lesson 12: Mul with a jvp
+# lesson 14: Mul with a jvp
 def mul_with_jvp(jvp, save="forward"):
     def forward(ctx, a, b):
         if save == "forward":
@@ -305,7 +305,7 @@ def jacobian_rows(seed="one_hot", clear=True, clone=True, transpose=False):
     return jacobian
 
 
-# lesson 02: backward by hand
+# lesson 03: backward by hand
 def backprop(add=True, call_leaves=False, engine=False):
     import exercise_answers
 
@@ -332,7 +332,7 @@ def backprop(add=True, call_leaves=False, engine=False):
     return backpropagate
 
 
-# lesson 03: the batched matrix product
+# lesson 04: the batched matrix product
 def batched(grad_a, grad_b):
     def forward(ctx, a, b):
         ctx.save_for_backward(a, b)
@@ -344,7 +344,7 @@ def batched(grad_a, grad_b):
     return fn(forward, backward)
 
 
-# lesson 13: newton_sqrt
+# lesson 02: newton_sqrt
 def newton(record_all=False, cut=False):
     def newton_sqrt(a):
         x = a.clone()

@@ -1964,7 +1964,7 @@ class MulJvpWithoutTangents(Function):
 
 
 class MulOnlyBackward(Function):
-    """Writes a backward (lesson 03's habit) where forward mode needs a jvp."""
+    """Writes a backward (lesson 04's habit) where forward mode needs a jvp."""
     @staticmethod
     def forward(ctx, a, b):
         ctx.save_for_backward(a, b)

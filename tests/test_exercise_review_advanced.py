@@ -1190,7 +1190,7 @@ def test_the_function_to_fix_is_the_lessons_own():
     import pathlib
     from minigrad.exercises import bug_hunts
     source = (pathlib.Path(__file__).resolve().parent.parent / "notebooks" / "sources"
-              / "15-bug-hunts.py").read_text(encoding="utf-8")
+              / "11-bug-hunts.py").read_text(encoding="utf-8")
     lesson = source[source.index("def features(x, w):"):].split("\n\n")[0].splitlines()
     checker = [line for line in inspect.getsource(bug_hunts.features).splitlines()
                if not line.strip().startswith('"""')]

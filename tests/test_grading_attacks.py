@@ -1,6 +1,6 @@
 """Cheating submissions, autograded exactly as docs/teaching.md tells a teacher to.
 
-A course in each language (`minigrad-tutor --nbgrader`): lesson 03 in English, lesson 05
+A course in each language (`minigrad-tutor --nbgrader`): lesson 04 in English, lesson 06
 in Chinese, so that every cheat meets both lessons and both languages' feedback once;
 `nbgrader generate_assignment`, then one submission per kind of cheat a clever
 student would try, the worked lesson, the untouched release, and answers that are
@@ -37,8 +37,8 @@ from minigrad.tutor import cli, grading
 
 pytestmark = pytest.mark.grading
 
-LESSONS = {"03-custom-functions": 3, "05-inplace-and-versions": 5}
-ROUNDS = {"en": ["03-custom-functions"], "zh": ["05-inplace-and-versions"]}   # one course each
+LESSONS = {"04-custom-functions": 4, "06-inplace-and-versions": 6}
+ROUNDS = {"en": ["04-custom-functions"], "zh": ["06-inplace-and-versions"]}   # one course each
 COURSES = [(lang, slug) for lang, slugs in ROUNDS.items() for slug in slugs]
 # one point per exercise: a graded cell checks one
 POINTS = {lesson.slug: len(lesson.exercises) for lesson in ALL_LESSONS if lesson.slug in LESSONS}
@@ -49,7 +49,7 @@ class Cheat(NamedTuple):
     """Code a cheating student puts in the answer cells (every one, or the first only: a
     cheat that stops the process or loops once is enough), and what the feedback must say:
     a key of grading.MESSAGES or of the checks' messages, or text found in the outputs (or
-    one of several: lesson 05's check sees some mistakes first in its own way)."""
+    one of several: lesson 06's check sees some mistakes first in its own way)."""
     code: str
     where: str = "every"
     says: str = None
@@ -131,7 +131,7 @@ CHEATS = {
             for folder, _, files in os.walk(top):
                 found += [os.path.join(folder, n) for n in files if n.endswith(".ipynb")
                           and os.path.basename(folder) in ("solutions", "source", "03-custom-"
-                                                           "functions", "05-inplace-and-versions")
+                                                           "functions", "06-inplace-and-versions")
                           and not folder.startswith(os.getcwd())]
         for path in found:
             for cell in json.load(open(path))["cells"]:

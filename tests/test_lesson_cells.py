@@ -2,7 +2,7 @@
 
 - No cell rebinds a name the student defined: an exercise's name is never bound
   again by a later cell, and a name a cell defined is never replaced by a later
-  import (lesson 11's "Read the code" imported minigrad's `linear` over the student's,
+  import (lesson 16's "Read the code" imported minigrad's `linear` over the student's,
   and the gradient check then compared the built-in with itself).
 - Every command a lesson names works for the way the student started: a
   `minigrad-tutor ...` comes with its `scripts/start-tutor.sh ...` twin, and a
@@ -95,7 +95,7 @@ def test_no_cell_rebinds_what_the_student_defined(lesson):
 
 
 def test_a_rebound_name_is_found(tmp_path):
-    """The check itself: lesson 11's Read the code, as it was, and an exercise rebound."""
+    """The check itself: lesson 16's Read the code, as it was, and an exercise rebound."""
     source = tmp_path / "99-example.py"
     source.write_text(
         '# %% [markdown] lang="en"\n# Hi\n\n# %% [markdown] lang="zh"\n# 你好\n\n'

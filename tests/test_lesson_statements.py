@@ -44,6 +44,15 @@ def in_both(run):
 
 # --- lesson 01 -----------------------------------------------------------------------
 
+def test_the_welcome_counts_the_lessons_the_course_has():
+    from minigrad.lessons import LESSONS
+    words_en = {16: "Sixteen", 17: "Seventeen", 18: "Eighteen"}
+    words_zh = {16: "十六", 17: "十七", 18: "十八"}
+    welcome = source("01-tensors-and-the-graph")
+    assert f"# {words_en[len(LESSONS)]} lessons take you" in welcome
+    assert f"# 全课共{words_zh[len(LESSONS)]}讲" in welcome
+
+
 @needs_torch
 def test_every_tensor_that_does_not_require_grad_is_a_leaf():
     def leaves(torch):
@@ -89,7 +98,7 @@ def test_a_vector_jacobian_product_is_the_gradient_of_v_times_y():
     assert in_both(products) == ([2.0, 0.0, 60.0], [2.0, 0.0, 60.0], True)
 
 
-# --- lesson 02 -----------------------------------------------------------------------
+# --- lesson 03 -----------------------------------------------------------------------
 
 @needs_torch
 def test_accumulate_grad_has_the_largest_sequence_number_there_is():
@@ -99,10 +108,10 @@ def test_accumulate_grad_has_the_largest_sequence_number_there_is():
         value = node._sequence_nr
         return value() if callable(value) else value
     assert in_both(number) == 2 ** 64 - 1 == 18446744073709551615
-    assert "18446744073709551615" in source("02-backward-order")
+    assert "18446744073709551615" in source("03-backward-order")
 
 
-# --- lesson 03 -----------------------------------------------------------------------
+# --- lesson 04 -----------------------------------------------------------------------
 
 @needs_torch
 def test_the_engine_sums_an_unreduced_broadcast_gradient_down():
@@ -121,7 +130,7 @@ def test_the_engine_sums_an_unreduced_broadcast_gradient_down():
         Unreduced.apply(a, b).sum().backward()
         return a.grad.tolist(), b.grad.tolist()
     assert in_both(gradients) == ([[4.0], [4.0], [4.0]], [3.0, 3.0, 3.0, 3.0])
-    lesson = source("03-custom-functions")
+    lesson = source("04-custom-functions")
     assert "each input needs a gradient of its" not in lesson
     assert "PyTorch's own `AddBackward0` leaves that to the engine" in lesson
 
@@ -138,7 +147,7 @@ def test_pytorchs_own_add_backward_leaves_the_sum_to_the_engine():
     assert [tuple(g.shape) for g in (a + b).grad_fn(minigrad.ones(3, 4))] == [(3, 1), (4,)]
 
 
-# --- lesson 04 -----------------------------------------------------------------------
+# --- lesson 05 -----------------------------------------------------------------------
 
 @needs_torch
 def test_the_rule_for_ctx_is_pytorchs_2_13_docstring():
@@ -146,7 +155,7 @@ def test_the_rule_for_ctx_is_pytorchs_2_13_docstring():
     assert "Tensors should not be stored\n        directly on `ctx`" in docstring
     assert "ctx.save_for_backward(x, y, w, out)" in \
         real_torch.autograd.function.FunctionCtx.save_for_backward.__doc__
-    lesson = source("04-saving-tensors")
+    lesson = source("05-saving-tensors")
     assert "tensors should not be stored directly on `ctx`" in lesson
     assert "张量不应该直接存放在 `ctx` 上" in lesson
     assert "ctx.w = w" not in lesson
@@ -224,7 +233,7 @@ def test_an_output_on_ctx_outlives_del_until_the_garbage_collector_runs():
     assert in_both(alive_after_del) == (True, False)
 
 
-# --- lesson 05 -----------------------------------------------------------------------
+# --- lesson 06 -----------------------------------------------------------------------
 
 @needs_torch
 def test_pytorchs_hint_locates_the_op_with_anomaly_mode():
@@ -236,7 +245,7 @@ def test_pytorchs_hint_locates_the_op_with_anomaly_mode():
     assert str(error.value).endswith(
         "Hint: enable anomaly detection to find the operation that failed to compute its "
         "gradient, with torch.autograd.set_detect_anomaly(True, check_nan=False).")
-    lesson = source("05-inplace-and-versions")
+    lesson = source("06-inplace-and-versions")
     assert "set_detect_anomaly(True, check_nan=False).` |" in lesson
     assert "| the hint | how to fix it |" not in lesson
     assert "how to **locate** the operation" in lesson and "怎样**找到**出错的运算" in lesson
@@ -249,15 +258,15 @@ def test_the_node_of_clamp_is_clamp_backward1():
         b.clamp_(min=0)
         return b.grad_fn.name(), b._version
     assert in_both(node) == ("ClampBackward1", 1)
-    lesson = source("05-inplace-and-versions")
+    lesson = source("06-inplace-and-versions")
     assert "`clamp_` becomes that tensor's new `grad_fn`" not in lesson
     assert "the\n# node of `clamp_`, `ClampBackward1`, is that tensor's new `grad_fn`" in lesson
 
 
-# --- lesson 13 -----------------------------------------------------------------------
+# --- lesson 02 -----------------------------------------------------------------------
 
 @needs_torch
-def test_what_lesson_13_shows_of_the_grad_modes():
+def test_what_lesson_02_shows_of_the_grad_modes():
     def modes(torch):
         w = torch.tensor([1.0, -1.0], requires_grad=True)
         with torch.no_grad():
@@ -333,7 +342,7 @@ def engines():
     yield torch
 
 
-# --- lesson 07: node hooks are called as PyTorch names their arguments ------------------
+# --- lesson 08: node hooks are called as PyTorch names their arguments ------------------
 
 def lambdas_registered_by(source, method):
     """The parameter names of each lambda passed to `<tensor>.grad_fn.<method>(...)`."""
@@ -347,20 +356,20 @@ def lambdas_registered_by(source, method):
     return found
 
 
-def test_lesson_07_names_node_hook_arguments_as_pytorch_does():
-    source = (SOURCES / "07-hooks.py").read_text(encoding="utf-8")
+def test_lesson_08_names_node_hook_arguments_as_pytorch_does():
+    source = (SOURCES / "08-hooks.py").read_text(encoding="utf-8")
     prehooks = lambdas_registered_by(source, "register_prehook")
     hooks = lambdas_registered_by(source, "register_hook")
     assert prehooks and set(prehooks) == {("grad_outputs",)}
     assert hooks and set(hooks) == {("grad_inputs", "grad_outputs")}
     assert "grads_in" not in source and "grads_out" not in source
-    for text in (prose(7), prose(7, "zh")):
+    for text in (prose(8), prose(8, "zh")):
         assert "`fn(grad_inputs, grad_outputs)`" in text and "`fn(grad_outputs)`" in text
 
 
 @pytest.mark.parametrize("torch", list(engines()), ids=lambda module: module.__name__)
 def test_a_node_hook_gets_the_gradients_of_the_ops_inputs_first(torch):
-    """The mapping lesson 07 states: grad_inputs (first) are shaped like the op's inputs,
+    """The mapping lesson 08 states: grad_inputs (first) are shaped like the op's inputs,
     grad_outputs like its output, and the pre-hook sees grad_outputs."""
     seen = {}
     a = torch.ones(2, 3, requires_grad=True)
@@ -375,11 +384,11 @@ def test_a_node_hook_gets_the_gradients_of_the_ops_inputs_first(torch):
     assert [tuple(g.shape) for g in seen["pre"]] == [(2, 3)]
 
 
-# --- lesson 07: the disk hooks delete their files --------------------------------------
+# --- lesson 08: the disk hooks delete their files --------------------------------------
 
-def test_lesson_07_disk_hooks_leave_no_file_behind():
+def test_lesson_08_disk_hooks_leave_no_file_behind():
     scope = {"torch": minigrad}
-    exec(cell_defining(7, "pack_to_disk"), scope)         # also runs its measurements
+    exec(cell_defining(8, "pack_to_disk"), scope)         # also runs its measurements
     folder, forward = scope["folder"], scope["forward"]
     hooks = minigrad.autograd.graph.saved_tensors_hooks
     assert os.listdir(folder) == []
@@ -399,9 +408,9 @@ def test_lesson_07_disk_hooks_leave_no_file_behind():
         gc.enable()
 
 
-# --- lesson 09: the nodes of a double backward -------------------------------------------
+# --- lesson 12: the nodes of a double backward -------------------------------------------
 
-def test_lesson_09_names_the_nodes_that_the_gradient_of_a_power_records():
+def test_lesson_12_names_the_nodes_that_the_gradient_of_a_power_records():
     x = minigrad.tensor([1.0, 2.0, 3.0], requires_grad=True)
     (g,) = minigrad.autograd.grad((x ** 3).sum(), x, create_graph=True)
     recorded, node = [], g.grad_fn
@@ -410,20 +419,20 @@ def test_lesson_09_names_the_nodes_that_the_gradient_of_a_power_records():
         node = next((n for n, _ in node.next_functions if n is not None), None)
     assert recorded == ["MulBackward0", "MulBackward1", "PowBackward0"]
     for lang in ("en", "zh"):
-        paragraph = next(p for p in prose(9, lang).split("\n\n") if "MulBackward1" in p)
+        paragraph = next(p for p in prose(12, lang).split("\n\n") if "MulBackward1" in p)
         named = set(re.findall(r"`(\w+Backward\d)`", paragraph))
         assert named == set(recorded), (lang, named)
 
 
-# --- lesson 09: what once_differentiable raises --------------------------------------
+# --- lesson 12: what once_differentiable raises --------------------------------------
 
-def test_lesson_09_once_differentiable_raises_what_the_lesson_says():
+def test_lesson_12_once_differentiable_raises_what_the_lesson_says():
     from minigrad.lessons import show_error
     scope = {"torch": minigrad, "show_error": show_error}
     for name in ("PartlyNumpyCube", "OnceCube"):
-        source = next(s for s in code_cells(9) if f"class {name}(" in s)
+        source = next(s for s in code_cells(12) if f"class {name}(" in s)
         exec(source, scope)
-    text = prose(9)
+    text = prose(12)
     x = minigrad.tensor([1.0, 2.0], requires_grad=True)
     (first,) = minigrad.autograd.grad(scope["PartlyNumpyCube"].apply(x).sum(), x,
                                       create_graph=True)
@@ -444,12 +453,12 @@ def test_lesson_09_once_differentiable_raises_what_the_lesson_says():
     assert "appears to not have been used in the graph" in text and "`Error` node" in text
 
 
-# --- lesson 10: the first call on a GPU ---------------------------------------------------
+# --- lesson 15: the first call on a GPU ---------------------------------------------------
 
-def test_lesson_10_says_who_compiles_kernels():
-    source = cell_defining(10, "time_matmul")
+def test_lesson_15_says_who_compiles_kernels():
+    source = cell_defining(15, "time_matmul")
     warm_up = next(line for line in source.splitlines() if "warm-up" in line)
     assert "CuPy" in warm_up
     for lang in ("en", "zh"):
-        text = prose(10, lang)
+        text = prose(15, lang)
         assert "CuPy" in text and "cuBLAS" in text

@@ -367,6 +367,10 @@ def test_each_lesson_states_its_time_and_what_it_builds_on(lesson):
     from minigrad.lessons.plan import PLAN
     plan = PLAN[lesson.slug]
     assert 10 <= plan.minutes <= 120 and lesson.slug not in plan.after
+    # the course's order follows what each lesson builds on: every one of them comes earlier
+    numbers = {other.slug: other.number for other in LESSONS}
+    assert all(numbers[slug] < lesson.number for slug in plan.after), plan.after
+    assert lesson.slug.startswith(f"{lesson.number:02d}-")
     words = {"en": ("**Time:** about {} minutes", "**Before it:**"),
              "zh": ("**用时**：约 {} 分钟", "**先学**：")}
     for lang in ("en", "zh"):
@@ -600,13 +604,13 @@ def test_student_notebooks_run_and_report_not_solved_yet(lesson, lang):
             assert texts and all(t.startswith("○ ") for t in texts), (cell.source, texts)
 
 
-def test_lesson_10_times_a_backward_that_has_run_before(monkeypatch):
+def test_lesson_15_times_a_backward_that_has_run_before(monkeypatch):
     """On a GPU the first backward compiles its kernels (CuPy: about 0.1 s on an H200), so
     a timing that warms up only the forward shows the GPU slower than the CPU."""
     import time
 
     import minigrad
-    notebook = nbformat.read(lesson_path(10, "en", solutions=True), as_version=4)
+    notebook = nbformat.read(lesson_path(15, "en", solutions=True), as_version=4)
     cell = next(c.source for c in notebook.cells
                 if c.cell_type == "code" and "def time_matmul" in c.source)
     definition = cell[:cell.index("\nfor on in")]

@@ -1,6 +1,6 @@
 """Each event says which line of the engine's own source emitted it (`event.where`):
 the line the player highlights beside the graph, checked against `inspect`.  The steps
-of Function.apply name the statement of the step they tell (lesson 03's player)."""
+of Function.apply name the statement of the step they tell (lesson 04's player)."""
 import inspect
 
 import pytest
@@ -138,7 +138,7 @@ def test_anomaly_mode_unpacks_on_its_own_line_of_the_loop(anomaly):
 
 
 def test_the_steps_of_apply_are_told_at_their_own_lines_in_order():
-    """Lesson 03's player: made, connected, forward, attached, saved, each at the statement
+    """Lesson 04's player: made, connected, forward, attached, saved, each at the statement
     of apply that does it, one after the other; a Function of the newer style (forward,
     then setup_context) shows its own forward line."""
     class Square(Function):

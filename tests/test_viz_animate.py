@@ -387,7 +387,7 @@ def test_missing_ipywidgets_names_the_extra(monkeypatch):
 # --- a recorder started after forward ------------------------------------------------
 
 def recorded_after_forward():
-    """Lesson 02's way: forward first, then a recorder around backward only."""
+    """Lesson 03's way: forward first, then a recorder around backward only."""
     x = torch.tensor([0.5, 1.0], requires_grad=True)
     loss = (x * 2 * x.exp()).sum()
     with viz.record() as trace:
@@ -546,7 +546,7 @@ def test_the_memory_peak_is_the_peak_so_far():
 @pytest.mark.parametrize("lang, said", [("en", "Hook at ExpBackward0: tensor hook of y"),
                                         ("zh", "ExpBackward0 上的钩子运行：y 的张量钩子")])
 def test_a_tensor_hook_is_named_after_the_tensor_when_the_student_named_it(lang, said):
-    """Lesson 07 speaks of "the tensor hook of y": the caption says so once y is named."""
+    """Lesson 08 speaks of "the tensor hook of y": the caption says so once y is named."""
     w = torch.tensor([2.0, -1.0], requires_grad=True)
     with viz.record() as trace:
         y = w.exp()

@@ -1,4 +1,4 @@
-"""The view "apply" of the player (lesson 03): each op in the five steps of Function.apply,
+"""The view "apply" of the player (lesson 04): each op in the five steps of Function.apply,
 asserted on the frames' data and their SVG, without a browser."""
 import re
 

@@ -30,7 +30,7 @@ def small_trace():
 
 
 def training_step():
-    """Lesson 11's shape of work: two layers of a batch of 32, many large saved tensors."""
+    """Lesson 16's shape of work: two layers of a batch of 32, many large saved tensors."""
     torch.manual_seed(0)
     x = torch.randn(32, 100)
     W1 = torch.randn(100, 100, requires_grad=True)

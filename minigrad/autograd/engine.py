@@ -1,5 +1,5 @@
 """The backward engine: run the graph's nodes in dependency order, without recursion
-(lesson 02).
+(lesson 03).
 
 1. Count, for every node reachable from the roots, how many edges point at it.
 2. Put the roots' gradients into the input buffers of their nodes.

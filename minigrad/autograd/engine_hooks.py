@@ -1,4 +1,4 @@
-"""The hooks the engine runs around a node (lesson 07), in PyTorch's order.
+"""The hooks the engine runs around a node (lesson 08), in PyTorch's order.
 
 Before the node: the tensor hooks of its outputs (in the order they were
 registered), then `retain_grad`, then the node's own pre-hooks.  After it: the

@@ -1,5 +1,5 @@
 """Function: an op with a hand-written backward, and the node its call records
-(lessons 03, 04, 06).  Every op of minigrad (ops/) is a `Function` subclass written
+(lessons 04, 05, 07).  Every op of minigrad (ops/) is a `Function` subclass written
 with the API a student uses: static `forward(ctx, ...)` and `backward(ctx, *grads)`,
 `ctx.save_for_backward`, `ctx.saved_tensors`.  `Function.apply` runs forward with grad
 mode off and, when some input requires grad, records a `BackwardNode`, which is also
@@ -266,7 +266,7 @@ class Function(function_rules.FunctionInstance):    # (what an instance has: leg
         if node.to_save:
             saved = [save(tensor, node, slot) for slot, tensor in enumerate(node.to_save)]
             node._saved, node.to_save = tuple(saved), ()
-        if _forward_ad["level"] is not None:     # forward-mode AD (lesson 12): tangents too
+        if _forward_ad["level"] is not None:     # forward-mode AD (lesson 14): tangents too
             outputs = forward_ad.propagate(cls, node, args, outputs)
         if node._dirty:          # done with: a dirty output holds the node, not the reverse
             node._dirty = ()

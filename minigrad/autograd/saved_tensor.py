@@ -1,4 +1,4 @@
-"""Saved tensors (lessons 04, 05): what `ctx.save_for_backward` keeps, version-checked
+"""Saved tensors (lessons 05, 06): what `ctx.save_for_backward` keeps, version-checked
 when unpacked, packed by `saved_tensors_hooks` when some are active, freed after backward."""
 import contextlib
 import re

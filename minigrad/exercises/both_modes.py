@@ -1,4 +1,4 @@
-"""One Function for both modes, lesson 12's normalize_both_modes.
+"""One Function for both modes, lesson 14's normalize_both_modes.
 
 A backward (Jᵀg) and a jvp (J·t), each reading what was saved for it (save_for_backward,
 save_for_forward).  `Normalize.apply(x)` divides each row of x by its sum, whose Jacobian

@@ -1,4 +1,4 @@
-"""Lesson 15, hunting bugs: logsumexp (overflow), pairwise_distances (a NaN from sqrt at 0),
+"""Lesson 11, hunting bugs: logsumexp (overflow), pairwise_distances (a NaN from sqrt at 0),
 fix_inplace (an in-place change through a view).
 
 logsumexp's values and gradients come from the built-in `torch.logsumexp`, on inputs whose

@@ -1,4 +1,4 @@
-"""Lesson 06, ctx flags: matmul (needs_input_grad), max_with_index (mark_non_differentiable).
+"""Lesson 07, ctx flags: matmul (needs_input_grad), max_with_index (mark_non_differentiable).
 
 needs_input_grad is observed by calling the answer's backward directly on a
 node where only one input requires grad: a gradient returned for the other

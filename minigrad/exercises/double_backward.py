@@ -1,4 +1,4 @@
-"""Lesson 16, double backward in depth: hvp (a Hessian-vector product), softplus_double_backward
+"""Lesson 13, double backward in depth: hvp (a Hessian-vector product), softplus_double_backward
 (an intermediate returned as an output), sin_backward_function (a backward that is a Function
 of its own).
 

@@ -1,4 +1,4 @@
-"""Lesson 03, custom Functions: exp, sigmoid, relu, mul_constant, add_broadcast,
+"""Lesson 04, custom Functions: exp, sigmoid, relu, mul_constant, add_broadcast,
 batched_matmul.
 
 Each answer is a Function subclass.  `check_function` (see _tools) runs it on

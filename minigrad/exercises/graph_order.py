@@ -1,4 +1,4 @@
-"""Lesson 02, backward order: topo_order, count_dependencies and backpropagate.
+"""Lesson 03, backward order: topo_order, count_dependencies and backpropagate.
 
 The answers walk the graph from `output.grad_fn`.  They are run on several
 small graphs (a chain, a diamond, an input used twice, a constant input)

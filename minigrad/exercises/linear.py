@@ -1,4 +1,4 @@
-"""Lesson 11, the capstone: linear, x @ weight.T + bias with needs_input_grad.
+"""Lesson 16, the capstone: linear, x @ weight.T + bias with needs_input_grad.
 
 The data x usually needs no gradient, so the check calls backward where x
 does not require grad (and the weight or the bias does not, in turn) and

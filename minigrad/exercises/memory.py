@@ -1,4 +1,4 @@
-"""Lesson 14, the memory a graph holds: saved_bytes (what the nodes' `_saved_*` attributes
+"""Lesson 09, the memory a graph holds: saved_bytes (what the nodes' `_saved_*` attributes
 show) and checkpoint (keep the input only, recompute in backward).
 
 saved_bytes runs on small graphs of built-in ops whose saved tensors the check reads from

@@ -1,4 +1,4 @@
-"""A custom Function in today's form, lesson 06's polar.
+"""A custom Function in today's form, lesson 07's polar.
 
 setup_context, set_materialize_grads and needs_input_grad, together.
 `Polar.apply(r, theta)` returns `(r·cos θ, r·sin θ)`.  forward takes no ctx; setup_context
@@ -6,7 +6,7 @@ keeps what backward needs and turns materialization off, so that backward receiv
 for an output the loss did not use.  The check calls the answer's backward directly with
 each output's gradient present or None, and with one input needing no gradient; the
 right gradients come from the same formula written with minigrad's built-in ops.
-(Lesson 12's exercise on the same form, with a jvp, is in both_modes.py.)
+(Lesson 14's exercise on the same form, with a jvp, is in both_modes.py.)
 """
 import inspect
 

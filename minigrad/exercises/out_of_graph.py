@@ -1,4 +1,4 @@
-"""Lesson 13, keeping things out of the graph: straight_through, newton_sqrt, finetune_head.
+"""Lesson 02, keeping things out of the graph: straight_through, newton_sqrt, finetune_head.
 
 Each answer is a function.  What it must compute comes from minigrad's
 built-in ops, run here: `x.round()`, `a.sqrt()`'s derivative 1 / (2√a), and a

@@ -1,4 +1,4 @@
-"""Lessons 04 and 05, what to save: seed_func, tanh_saves_output, inplace_relu.
+"""Lessons 05 and 06, what to save: seed_func, tanh_saves_output, inplace_relu.
 
 Besides values and gradients, these checks look at what forward saved:
 `saved_tensors_hooks` observes every tensor packed (which object it was, and

@@ -42,7 +42,7 @@ _add(Question(
 ))
 
 _add(Question(
-    "02-without-the-minus", "02-backward-order",
+    "03-without-the-minus", "03-backward-order",
     "`run_backward` pushes `(-node._sequence_nr, ...)` on its heap, and so does your "
     "`topo_order`. Take the minus sign out of your `topo_order` and run it on `loss` again. "
     "What changes?",
@@ -72,7 +72,7 @@ _add(Question(
 ))
 
 _add(Question(
-    "03-no-input-requires-grad", "03-custom-functions",
+    "04-no-input-requires-grad", "04-custom-functions",
     "Step 0 of `Function.apply` checks which inputs require grad. Predict: "
     "`Square.apply(torch.tensor([1., 2.]))`, an input that does not require grad. "
     "What happens?",
@@ -99,7 +99,7 @@ _add(Question(
 ))
 
 _add(Question(
-    "04-saved-when-forward-returns", "04-saving-tensors",
+    "05-saved-when-forward-returns", "05-saving-tensors",
     "`save_for_backward` only notes `self.to_save = tensors`; step 5 of `Function.apply` "
     "makes them `SavedTensor`s, after forward has returned. Predict: a forward saves "
     "`out = x * 2`, then does `out += 1` and returns `out`. What does backward find in "
@@ -127,7 +127,7 @@ _add(Question(
 ))
 
 _add(Question(
-    "05-two-bumps", "05-inplace-and-versions",
+    "06-two-bumps", "06-inplace-and-versions",
     "`mark_dirty` adds one to the version of each tensor it marks. Predict: "
     "`h = leaf * 1` (version 0), then `InplaceReLU.apply(h)`, whose forward calls "
     "`x.clamp_(min=0)` and then `ctx.mark_dirty(x)`. What is `h._version` afterwards?",
@@ -150,18 +150,18 @@ _add(Question(
 ))
 
 _add(Question(
-    "13-function-in-no-grad", "13-out-of-the-graph",
+    "02-function-in-no-grad", "02-out-of-the-graph",
     "In `Function.apply`, step 0 looks at grad mode as well as at the inputs. Predict: "
-    "`w` requires grad, and inside `with torch.no_grad():` you call `Square.apply(w)`. "
-    "What happens?",
+    "`w` requires grad, and inside `with torch.no_grad():` you compute `w * w` (which "
+    "calls `Mul.apply(w, w)`). What happens?",
     "在 `Function.apply` 里，第 0 步既看输入，也看梯度模式。预测一下：`w` 需要梯度，"
-    "在 `with torch.no_grad():` 里调用 `Square.apply(w)`。会发生什么？",
+    "在 `with torch.no_grad():` 里计算 `w * w`（它调用的是 `Mul.apply(w, w)`）。会发生什么？",
     (Choice("a node is made, since `w` requires grad", "会创建节点，因为 `w` 需要梯度", False,
             "step 0 records only when grad mode is on and an input requires grad: in no_grad "
             "the first half fails.",
             "第 0 步只有在梯度模式开启、并且有输入需要梯度时才会记录：在 no_grad 里，前一个条件就不满足。"),
-     Choice("forward is skipped: no_grad switches the Function off",
-            "forward 被跳过：no_grad 把 Function 关掉了",
+     Choice("forward is skipped: no_grad switches the operation off",
+            "forward 被跳过：no_grad 把这个运算关掉了",
             False,
             "no_grad stops the recording, not the computing: forward runs and the result has "
             "its values.",
@@ -175,7 +175,7 @@ _add(Question(
 ))
 
 _add(Question(
-    "06-materialized-zeros", "06-ctx-flags",
+    "07-materialized-zeros", "07-ctx-flags",
     "`BackwardNode.apply` fills in what `materialize_grads` asks for. A Function returns two "
     "outputs, `x * 2` and `x * 3`, and the loss uses only the first. With the default "
     "settings, what does backward receive for the second output?",
@@ -197,7 +197,7 @@ _add(Question(
 ))
 
 _add(Question(
-    "07-retain-grad-last", "07-hooks",
+    "08-retain-grad-last", "08-hooks",
     "`call_pre_hooks` runs the tensor hooks of a node's outputs, then `retain_grad`. "
     "Predict: `y = x * 2`, then `y.retain_grad()`, then `y.register_hook(lambda g: g * 2)`, "
     "then `y.sum().backward()`. What is `y.grad`?",
@@ -220,7 +220,7 @@ _add(Question(
 ))
 
 _add(Question(
-    "08-twice-without-retain", "08-retain-graph-and-debugging",
+    "10-twice-without-retain", "10-retain-graph-and-debugging",
     "After each node, the engine calls `release_saved` unless `retain_graph` was given. "
     "Predict: `loss = (x * 2).sum()`, `loss.backward()`, then `loss.backward()` again, "
     "without `retain_graph`. What happens?",
@@ -245,7 +245,7 @@ _add(Question(
 ))
 
 _add(Question(
-    "09-gradient-has-a-graph", "09-higher-order",
+    "12-gradient-has-a-graph", "12-higher-order",
     "With `create_graph=True` the engine runs the nodes with grad mode on. Predict: `g = "
     "torch.autograd.grad(x.sin().sum(), x, create_graph=True)[0]`. What is `g.grad_fn`?",
     "指定 `create_graph=True` 时，引擎在开启梯度模式的情况下运行各个节点。预测一下："
@@ -268,7 +268,7 @@ _add(Question(
 ))
 
 _add(Question(
-    "10-no-copy-in-place", "10-gpu",
+    "15-no-copy-in-place", "15-gpu",
     "`backend.move` copies nothing when the array already is where it should be. Predict: "
     "`x = torch.tensor([1., 2.])` on the CPU. Is `x.to(\"cpu\")` a copy?",
     "如果数组已经在目标设备上，`backend.move` 什么也不复制。预测一下：`x = torch.tensor([1., 2.])` 在 CPU 上。"
@@ -287,7 +287,7 @@ _add(Question(
 ))
 
 _add(Question(
-    "11-rows-sum-to-zero", "11-capstone",
+    "16-rows-sum-to-zero", "16-capstone",
     "`NllLoss`'s backward, after the softmax of `cross_entropy`, gives each sample the "
     "gradient softmax(logits) − one_hot(target), divided by N. Predict: for a batch of 4 "
     "samples, what does each row of `logits.grad` sum to?",
@@ -308,7 +308,7 @@ _add(Question(
 ))
 
 _add(Question(
-    "12-probe-at-zero", "12-forward-mode",
+    "14-probe-at-zero", "14-forward-mode",
     "`_builtin_jvp` probes with `u` of zeros: the first `grad` (with `create_graph=True`) "
     "gives Jᵀu, which is then zero. Predict: the second `grad`, of ⟨Jᵀu, t⟩ with respect to "
     "`u`: what does it give?",
@@ -331,7 +331,7 @@ _add(Question(
 ))
 
 _add(Question(
-    "14-saved-output-object", "14-memory",
+    "09-saved-output-object", "09-memory",
     "`saved_attribute` unpacks a slot like any saved tensor. Predict: "
     "`y = x.exp()` (x requires grad), `r = y.grad_fn._saved_result`. What is `r`?",
     "`saved_attribute` 像解包任何保存的张量一样解包一个槽位。预测一下："
@@ -355,7 +355,7 @@ _add(Question(
 ))
 
 _add(Question(
-    "15-copy-slices", "15-bug-hunts",
+    "11-copy-slices", "11-bug-hunts",
     "`inplace_on_view` records an in-place op on a view as a node of its base. Predict: "
     "`a = torch.tensor([1., 2., 3.], requires_grad=True)`, `b = a.clone()`, "
     "`b[1:].mul_(2)`. What is `type(b.grad_fn).__name__`?",
@@ -380,7 +380,7 @@ _add(Question(
 ))
 
 _add(Question(
-    "16-hessian-of-cubes", "16-double-backward",
+    "13-hessian-of-cubes", "13-double-backward",
     "`hessian` is the Jacobian of the gradient. Predict: "
     "`torch.autograd.functional.hessian(lambda x: (x ** 3).sum(), torch.tensor([1., 2., 3.]))`.",
     "`hessian` 是梯度的雅可比矩阵。预测一下："

@@ -8,10 +8,10 @@ with `answer(question_id, "b")`.  Every choice has its own explanation: a wrong 
 what that answer overlooked, the right one why it is right, in the lesson's language::
 
     >>> from minigrad.lessons.reading import answer
-    >>> result = answer("03-no-input-requires-grad", "a", lang="en")
+    >>> result = answer("04-no-input-requires-grad", "a", lang="en")
     >>> result.passed, result.message.startswith("Not quite")
     (False, True)
-    >>> answer("03-no-input-requires-grad", "b", lang="zh").passed
+    >>> answer("04-no-input-requires-grad", "b", lang="zh").passed
     True
 
 The questions themselves are data, one per lesson, in `questions.py`; the

@@ -1,4 +1,4 @@
-"""The captions of the view "apply" (lesson 03's player): Function.apply in five steps.
+"""The captions of the view "apply" (lesson 04's player): Function.apply in five steps.
 
 The events of steps 1-3 (`apply_node_made`, `apply_edges_connected`,
 `apply_forward_ran`) come from autograd/narration.py; step 4 is `node_created`,

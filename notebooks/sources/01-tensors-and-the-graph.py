@@ -5,7 +5,7 @@
 # API (`import minigrad as torch` runs the code in these notebooks unchanged), but
 # its insides are short enough to read.
 #
-# Thirteen lessons take you from "what is a computational graph" to writing, checking
+# Sixteen lessons take you from "what is a computational graph" to writing, checking
 # and debugging your own autograd Functions.
 #
 # **How the notebooks work**
@@ -32,7 +32,7 @@
 # 它的 API 和 PyTorch 相同（写上 `import minigrad as torch`，本课程里按 PyTorch 写法写的代码原样就能运行），
 # 而内部实现很短，完全读得懂。
 #
-# 全课共十三讲，从“什么是计算图”讲起，一直讲到自己动手编写、检查和调试自定义 Function。
+# 全课共十六讲，从“什么是计算图”讲起，一直讲到自己动手编写、检查和调试自定义 Function。
 #
 # **笔记本怎么用**
 #
@@ -200,13 +200,13 @@ for label, product in [("row0 * row1", row0 * row1), ("x * x", x * x)]:
 #
 # `minigrad.viz.graph` draws the same thing: blue boxes are the leaves, grey boxes
 # the backward nodes, and beside a node, in orange, the tensors it saved for
-# backward (lesson 04 is about those). Arrows follow the data of the forward pass.
+# backward (lesson 05 is about those). Arrows follow the data of the forward pass.
 
 # %% [markdown] lang="zh"
 # ## 把图画出来
 #
 # `minigrad.viz.graph` 把同一张图画了出来：蓝色方框是叶子张量，灰色方框是计算图的节点，
-# 节点旁边橙色的是它为反向传播保存的张量（第 04 讲专门讲这个）。箭头的方向就是前向传播时数据流动的方向。
+# 节点旁边橙色的是它为反向传播保存的张量（第 05 讲专门讲这个）。箭头的方向就是前向传播时数据流动的方向。
 
 # %% tags=["nbval-ignore-output"]
 minigrad.viz.graph(y, names={"x": x, "w": w, "y": y})
@@ -523,7 +523,8 @@ from minigrad.lessons import ask
 ask("01-accumulate-in-place")
 
 # %% [markdown] lang="en"
-# Next lesson: in which **order** does backward run the nodes, and why?
+# Next lesson: what is recorded and what is not, and how to keep things out of the graph
+# (`detach`, `no_grad`, frozen parameters).
 
 # %% [markdown] lang="zh"
-# 下一讲：反向传播按什么**顺序**运行这些节点？为什么是这个顺序？
+# 下一讲：哪些运算会被记录、哪些不会，以及怎样把运算挡在计算图之外（`detach`、`no_grad`、冻结参数）。
