@@ -418,7 +418,7 @@ check("finetune_head", finetune_head)
 # %% [markdown] lang="zh"
 # ## 读源码
 #
-# minigrad 的每个运算都是一个 `Function`（`x * w` 就是 `Mul`；第 04 讲会让你自己写），每个运算都经过
+# minigrad 的每个运算都是一个 `Function`（`x * w` 就是 `Mul`；第 04 讲会让你自己写一个），而且都要经过
 # `Function.apply`。本讲的规则就是它的第 0 步：先看哪些输入需要梯度；如果一个都没有，或者梯度模式是关闭的，
 # 它就只运行这个运算的 `forward`，什么都不记录。梯度模式本身是每个线程一个的开关，`no_grad` 进入时把它关掉，离开时再恢复原样。
 #

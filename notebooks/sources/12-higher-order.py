@@ -406,8 +406,8 @@ from minigrad.lessons import ask
 ask("12-gradient-has-a-graph")
 
 # %% [markdown] lang="en"
-# Next lesson: double backward in depth: Jacobians, Hessians, and custom Functions that can be
-# differentiated twice.
+# Next lesson goes deeper into double backward: Jacobians, Hessians, and custom Functions that
+# can be differentiated twice.
 
 # %% [markdown] lang="zh"
-# 下一讲：深入二次反向传播：雅可比矩阵、Hessian 矩阵，以及能求两次导的自定义 Function。
+# 下一讲深入讲解二次反向传播：雅可比矩阵、Hessian 矩阵，以及能求两次导的自定义 Function。
