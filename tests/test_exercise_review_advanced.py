@@ -712,6 +712,13 @@ def hvp_gradient_only(f, x, v):
     return torch.autograd.grad(f(x), x)[0]
 
 
+@wrong("hvp", "multiplied_the_gradient")
+def hvp_gradient_times_v(f, x, v):
+    x = x.detach().requires_grad_()
+    (g,) = torch.autograd.grad(f(x), x)
+    return g * v
+
+
 @wrong("hvp", "returned_hessian")
 def hvp_the_hessian(f, x, v):
     return torch.autograd.functional.hessian(f, x)
