@@ -124,14 +124,17 @@ def answer_dialog(page):
         dialog.first.wait_for(state="detached")
 
 
+# all `count` code cells have run: each prompt shows its execution count ("[3]:"), none is
+# queued or running ("[*]:")
+EVERY_CELL_RAN = r"""count => {
+    const prompts = [...document.querySelectorAll('.jp-CodeCell .jp-InputPrompt')];
+    return prompts.length === count && prompts.every(p => /\[\d+\]/.test(p.textContent));
+}"""
+
+
 def wait_until_all_cells_ran(page, count):
-    """Every cell shows an execution count ("[3]:"), none is queued or running ("[*]:")."""
-    page.wait_for_function(
-        r"""count => {
-            const prompts = [...document.querySelectorAll('.jp-CodeCell .jp-InputPrompt')];
-            return prompts.length === count
-                && prompts.every(p => /\[\d+\]/.test(p.textContent));
-        }""", arg=count, timeout=RUN_TIMEOUT)
+    """Every one of the `count` code cells has run (EVERY_CELL_RAN)."""
+    page.wait_for_function(EVERY_CELL_RAN, arg=count, timeout=RUN_TIMEOUT)
 
 
 def output_texts(page):

@@ -134,6 +134,8 @@ class Run:
         the cells just stay queued)."""
         fatal = [text for text in self.console_errors if FATAL in text]
         assert not fatal, f"{self.notebook}: the kernel died:\n" + "\n".join(self.console_errors[-6:])
+        # the prompts in the page, not a count of all code cells (in JupyterLite, waiting for
+        # every code cell to be in the page and run never ended)
         if self.seconds is None and self.page.evaluate(r"""() => {
                 const prompts = [...document.querySelectorAll('.jp-CodeCell .jp-InputPrompt')];
                 return prompts.length > 0 && prompts.every(p => /\[\d+\]/.test(p.textContent));

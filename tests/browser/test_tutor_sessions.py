@@ -21,15 +21,17 @@ import signal
 import subprocess
 import sys
 
+import nbformat
 import pytest
 
-from minigrad.lessons import INDEX, LESSONS
+from minigrad.lessons import INDEX, LESSONS, lesson_path
 from minigrad.tutor.jupyterlab import lab_url
 
 from jupyter_helpers import TOKEN, free_port, private_jupyter_environment, start_tutor, stop, \
     wait_for_jupyterlab
 
-from .test_jupyterlab_widgets import RUN_TIMEOUT, assert_no_traceback, run_all_cells
+from .test_jupyterlab_widgets import RUN_TIMEOUT, assert_no_traceback, run_all_cells, \
+    wait_until_all_cells_ran
 
 pytestmark = pytest.mark.browser
 
@@ -63,9 +65,10 @@ def lab_page(browser, url):
         context.close()
 
 
-# every code cell has run: its prompt shows its execution count, [n]
-ALL_RAN = r"""() => [...document.querySelectorAll('.jp-CodeCell .jp-InputPrompt')]
-                   .every(prompt => /\[\d+\]/.test(prompt.textContent))"""
+def code_cells(lesson):
+    """How many code cells the lesson's worked notebook has (en)."""
+    notebook = nbformat.read(lesson_path(lesson, "en", solutions=True), as_version=4)
+    return sum(cell.cell_type == "code" for cell in notebook.cells)
 
 
 def wait_idle(page):
@@ -117,7 +120,7 @@ def test_a_player_shows_and_plays_after_the_tutor_restarts(browser, tmp_path, ar
                 "the page player shows next to the live widget")
             # saved once every cell has run: an output that comes after the save marks the
             # notebook modified again
-            page.wait_for_function(ALL_RAN, timeout=RUN_TIMEOUT)
+            wait_until_all_cells_ran(page, count=code_cells(LESSON))
             wait_idle(page)
             page.keyboard.press("Control+s")
             page.wait_for_function("selector => !document.querySelector(selector)", arg=DIRTY)
