@@ -4,7 +4,7 @@
     python benchmarks/grading.py --students 30 --lang zh --keep /tmp/course
 
 Makes a course as docs/teaching.md says (`minigrad-tutor --nbgrader`, `nbgrader
-generate_assignment 03-custom-functions`), then N submissions in turn: the worked
+generate_assignment 04-custom-functions`), then N submissions in turn: the worked
 lesson, the untouched release, an Exp that forgets grad_output, and (with --loop)
 one whose Exp cell never ends.  It times one `nbgrader autograde` of them all (the
 wall clock, and the CPU time of nbgrader and every sandbox), checks the scores in
@@ -27,7 +27,7 @@ import nbformat
 from minigrad.lessons import lesson_path
 from minigrad.tutor import cli
 
-SLUG = "03-custom-functions"
+SLUG = "04-custom-functions"
 
 
 def nbgrader(folder, environment, *arguments):
@@ -40,7 +40,7 @@ def nbgrader(folder, environment, *arguments):
 def submissions(released, lang):
     """(name, notebook, points expected) of each kind of submission, in turn."""
     worked = {cell.id: cell.source for cell in
-              nbformat.read(lesson_path(3, lang, solutions=True), as_version=4).cells}
+              nbformat.read(lesson_path(SLUG, lang, solutions=True), as_version=4).cells}
     answered = copy.deepcopy(released)
     for cell in answered.cells:
         if cell.metadata.get("nbgrader", {}).get("solution"):

@@ -12,9 +12,15 @@ Widgets replay a `Trace`; they never look at engine internals.
 
 Event kinds and their fields (ids are small integers stable within a trace):
 
+    apply_node_made   node, name, sequence_nr, function (the Function's class name):
+                      step 1 of Function.apply, the node made, no edges yet
+    apply_edges_connected  node, inputs [(node or None, output_nr)], leaves: step 2
+    apply_forward_ran node, outputs [tensor], to_save (how many tensors forward asked to
+                      save): step 3, forward has run with grad mode off
     node_created      node, name, sequence_nr, inputs [(node or None, input_nr)],
                       outputs [tensor], leaves {node: tensor} for new AccumulateGrad inputs,
                       caller (a Where: the line outside minigrad that used the op, or None)
+                      (step 4: the outputs attached; tensor_saved events are step 5)
     tensor_saved      node, slot, tensor, version, nbytes, is_output, wrapped_number
     tensor_packed     node, slot, packed_nbytes (saved_tensors_hooks were active; the
                       bytes of what pack_hook returned: 0 unless a tensor or array)

@@ -31,7 +31,7 @@ directory of them.
 Usage::
 
     scripts/build-lessons.py                          # build every lesson
-    scripts/build-lessons.py notebooks/sources/06-ctx-flags.py   # build some lessons
+    scripts/build-lessons.py notebooks/sources/07-ctx-flags.py   # build some lessons
     scripts/build-lessons.py --execute      # ...and run the solution notebooks,
                                             # storing their outputs (for nbval)
     scripts/build-lessons.py --check        # exit 1, listing stale notebooks
@@ -61,6 +61,7 @@ except ModuleNotFoundError:        # Python 3.10
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))           # minigrad.lessons: the titles, from this checkout
 from minigrad.lessons import INDEX, LESSONS, YOUR_CODE_HERE      # noqa: E402
+from minigrad.lessons.plan import PLAN, plan_line      # noqa: E402
 BUILT = ROOT / "notebooks"
 SOURCES = BUILT / "sources"
 LANGS = ("en", "zh")
@@ -328,8 +329,11 @@ def lesson_info(stem):
 
 
 def heading(stem, lang):
+    """The lesson's title, then its time and what it builds on (minigrad.lessons.plan)."""
     lesson = lesson_info(stem)
-    return f"# {lesson.number:02d} · {lesson.title(lang)}\n\n"
+    if stem not in PLAN:
+        raise LessonError(f"{stem} has no time and prerequisites in minigrad/lessons/plan.py")
+    return f"# {lesson.number:02d} · {lesson.title(lang)}\n\n{plan_line(stem, lang)}\n\n"
 
 
 def next_lesson_links(stem, lang, solution):
@@ -353,7 +357,7 @@ INDEX_TEXT = {
            "copy small enough to read. Take them in order: each builds on the one before. Click a lesson to open "
            "it; the exercises check themselves, and the cell at the end of this page shows "
            "which ones you have passed.",
-           ("Lesson", "What you learn", "Exercises"),
+           ("Lesson", "What you learn", "Exercises", "Time"),
            "## Your progress\n\nRun the cell below (Shift+Enter) to see the exercises you "
            "passed (✓), tried (✗) or have not tried yet (·). Run it again after working on a "
            "lesson."),
@@ -361,7 +365,7 @@ INDEX_TEXT = {
            f"这门课共 {len(LESSONS)} 讲，带你拆开 PyTorch 的 autograd，用的是 minigrad：一个小到能读懂的 autograd 副本。"
            "请按顺序学习，每一讲都以前一讲为基础。点击课程名即可打开；练习会自动检查，"
            "本页末尾的单元格显示你已经通过了哪些练习。",
-           ("课程", "你会学到", "练习"),
+           ("课程", "你会学到", "练习", "用时"),
            "## 你的进度\n\n运行下面的单元格（Shift+Enter），查看哪些练习已经通过（✓）、"
            "尝试过但还没通过（✗）或还没尝试（·）。学完一讲后再运行一次即可更新。"),
 }
@@ -371,11 +375,13 @@ def build_index(lang):
     """The course index of one language: the lessons, what each teaches, its exercises,
     and a cell that shows the student's progress (minigrad.exercises.progress)."""
     title, intro, columns, progress = INDEX_TEXT[lang]
-    rows = [f"| {' | '.join(columns)} |", "|---|---|---|"]
+    rows = [f"| {' | '.join(columns)} |", "|---|---|---|---|"]
+    minutes = "约 {} 分钟" if lang == "zh" else "{} min"
     for lesson in LESSONS:
         exercises = ("、" if lang == "zh" else ", ").join(f"`{e}`" for e in lesson.exercises)
         rows.append(f"| [{lesson.number:02d} · {lesson.title(lang)}]({lesson.slug}.ipynb) | "
-                    f"{lesson.learn(lang)} | {exercises} |")
+                    f"{lesson.learn(lang)} | {exercises} | "
+                    f"{minutes.format(PLAN[lesson.slug].minutes)} |")
     cells = [nbformat.v4.new_markdown_cell(f"{title}\n\n{intro}\n\n" + "\n".join(rows)),
              nbformat.v4.new_markdown_cell(progress),
              language_cell(lang),

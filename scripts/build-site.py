@@ -29,6 +29,8 @@ lite/, where the JupyterLite buttons point.
 Why nbconvert and not Jupyter Book: see docs/teaching.md ("The lesson website").
 """
 import argparse
+import functools
+import html
 import importlib.util
 import os
 import pathlib
@@ -243,19 +245,58 @@ def render_lesson(lesson, lang, page, hide_solutions=False):
     return render(without_widgets(notebook), lang, page), notebook
 
 
+def is_answer_cell(cell):
+    """A cell the student writes (its stub), or one that checks what they wrote."""
+    return (cell.metadata.get("nbgrader", {}).get("solution", False)
+            or any(stub in cell.source for stub in YOUR_CODE_HERE.values())
+            or "check(" in cell.source)
+
+
+def lines_of_answers(worked, student):
+    """The lines only the worked answers hold (long enough to be one, and found neither in
+    the students' notebook nor in minigrad's own code, which players and "Read the code"
+    show as well)."""
+    answers = {cell.id for cell in student.cells if is_answer_cell(cell)}
+    given = "\n".join(cell.source for cell in student.cells) + minigrads_own_code()
+    return {line.strip() for cell in worked.cells if cell.id in answers
+            for line in cell.source.splitlines()
+            if len(line.strip()) >= 12 and line.strip() not in given}
+
+
+@functools.cache
+def minigrads_own_code():
+    return "\n".join(path.read_text(encoding="utf-8")
+                     for path in sorted((ROOT / "minigrad").rglob("*.py")))
+
+
+def shown_text(outputs):
+    """What outputs show, as text (tags out, entities read): a player's source view too."""
+    shown = []
+    for output in outputs:
+        data = output.get("data", {})
+        for value in [output.get("text", "")] + [data.get(kind, "") for kind in
+                                                 ("text/plain", "text/html", "image/svg+xml")]:
+            value = "".join(value) if isinstance(value, list) else str(value)
+            shown.append(html.unescape(re.sub(r"<[^>]+>", "", value)))
+    return "\n".join(shown)
+
+
 def without_solutions(worked, student):
     """The students' notebook (each answer still to write) with the outputs the run worked
     notebook gave its other cells (its players among them): no answer, nor a check's verdict
-    on one, is on the page."""
+    on one, is on the page.  An output that shows a line of an answer (a player whose source
+    view replays the student's function) is left out too."""
     outputs = {cell.id: cell.get("outputs", []) for cell in worked.cells}
+    answer_lines = lines_of_answers(worked, student)
     page = nbformat.v4.new_notebook(metadata=dict(worked.metadata))
     for cell in student.cells:
         cell = nbformat.from_dict(dict(cell))
+        answer = is_answer_cell(cell)
         cell.metadata.pop("nbgrader", None)
         if cell.cell_type == "code":
-            answer = (any(stub in cell.source for stub in YOUR_CODE_HERE.values())
-                      or "check(" in cell.source)
-            cell.outputs = [] if answer else outputs.get(cell.id, [])
+            shown = [] if answer else outputs.get(cell.id, [])
+            text = shown_text(shown)
+            cell.outputs = [] if any(line in text for line in answer_lines) else shown
         page.cells.append(cell)
     return page
 

@@ -2,14 +2,14 @@
 # Run the whole test suite on a fresh machine: make .venv, install minigrad
 # with its test extra (pytest, hypothesis and PyTorch's CPU build, the
 # reference the differential tests compare against), then run pytest.
-# Extra arguments go to pytest, e.g. scripts/run-tests.sh -k hooks
+# Extra arguments go to pytest (in one process), e.g. scripts/run-tests.sh -k hooks
 #
-# The whole suite (no arguments) then runs what compares stored outputs a second time, the
-# notebook tests (-m notebooks: nbval on the worked lessons) and the doctests, under another
-# numeric configuration: one OpenBLAS thread on an old CPU's kernel (OPENBLAS_CORETYPE; numpy's
-# OpenBLAS is built for every CPU and takes it) and numpy's SIMD loops switched off
-# (NPY_DISABLE_CPU_FEATURES).  Sums, matmuls and float32 exp round differently there, as they
-# do on another machine, so an output that depends on them fails here and not elsewhere.
+# The whole suite (no arguments) then runs what compares stored outputs a second time (nbval
+# on the worked lessons, and the doctests) under another numeric configuration: one OpenBLAS
+# thread on an old CPU's kernel (OPENBLAS_CORETYPE; numpy's OpenBLAS is built for every CPU
+# and takes it) and numpy's SIMD loops switched off (NPY_DISABLE_CPU_FEATURES).  Sums,
+# matmuls and float32 exp round differently there, as they do on another machine, so an
+# output that depends on them fails here and not elsewhere.
 # MINIGRAD_SECOND_RUN=0 leaves it out.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -59,8 +59,16 @@ fi
 echo "Installing minigrad-tutor[test] into .venv (the first time this downloads PyTorch's CPU build)..."
 .venv/bin/python -m pip install --quiet --upgrade pip
 .venv/bin/python -m pip install --quiet -e ".[test]"
-.venv/bin/python -m pytest "$@"
-if [ $# -gt 0 ] || [ "${MINIGRAD_SECOND_RUN:-1}" = 0 ]; then
+if [ $# -gt 0 ]; then
+  exec .venv/bin/python -m pytest "$@"
+fi
+# The whole suite runs in two processes (pytest-xdist), each test file whole in one of them
+# (--dist loadfile: a file's fixtures are made once): a CI machine has two cores, and much
+# of the suite waits on browsers, kernels and installs rather than computing.  The slowest
+# tests are listed at the end.
+WORKERS=(-n "${MINIGRAD_TEST_WORKERS:-2}" --dist loadfile)
+.venv/bin/python -m pytest "${WORKERS[@]}" --durations=25
+if [ "${MINIGRAD_SECOND_RUN:-1}" = 0 ]; then
   exit 0
 fi
 
@@ -88,8 +96,10 @@ else
   changed="on this CPU, matmul and exp round the same there"
 fi
 echo
-echo "Second run of the notebook tests and doctests: OPENBLAS_NUM_THREADS=1" \
+echo "Second run of nbval on the worked notebooks and the doctests: OPENBLAS_NUM_THREADS=1" \
      "OPENBLAS_CORETYPE=${OPENBLAS_CORETYPE:-(default)} NPY_DISABLE_CPU_FEATURES=\"$NPY_DISABLE_CPU_FEATURES\"" \
      "($changed)"
-.venv/bin/python -m pytest -m notebooks tests
+# the tests that compare stored outputs: nbval on every worked notebook, one test a lesson
+.venv/bin/python -m pytest -n "${MINIGRAD_TEST_WORKERS:-2}" \
+  tests/test_lessons.py::test_solution_notebooks_reproduce_their_outputs
 .venv/bin/python -m pytest minigrad README.md

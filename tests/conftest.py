@@ -9,6 +9,36 @@ import pytest
 
 from minigrad import backend
 
+# The real programs are scripts that tests/test_real_programs.py runs one process per library
+# (import torch is minigrad there): --doctest-modules must not import them as modules here.
+collect_ignore_glob = ["differential/real_programs/*.py"]
+
+# The whole suite runs in two processes, each test file whole in one (scripts/run-tests.sh):
+# the longest files start first, so that none of them is left running alone at the end.
+LONGEST_FIRST = ["test_grading_attacks.py", "browser/test_lite.py", "browser/test_player_pages.py",
+                 "test_site_from_a_clone.py", "test_nbgrader.py", "test_binder.py",
+                 "test_wheel_install.py", "test_lessons.py", "browser/test_tutor_sessions.py",
+                 "test_exercise_trials.py"]
+
+
+# A browser test drives JupyterLab, Chromium and a kernel on a machine whose two cores the
+# other process also uses: one that fails is run once more (pytest prints it as R, rerun),
+# and fails the suite only if it fails again.
+BROWSER_RERUNS = 1
+
+
+def pytest_collection_modifyitems(items):
+    for item in items:
+        if "/tests/browser/" in item.path.as_posix():
+            item.add_marker(pytest.mark.flaky(reruns=BROWSER_RERUNS, reruns_delay=5))
+
+    def rank(item):
+        path = item.path.as_posix()
+        return next((k for k, name in enumerate(LONGEST_FIRST) if path.endswith("/tests/" + name)),
+                    len(LONGEST_FIRST))
+    items.sort(key=rank)        # a stable sort: within a file, and for the rest, the same order
+
+
 NO_REAL_CUDA = ('CuPy with a CUDA GPU is not available (pip install "minigrad-tutor[cuda]" on a '
                 'GPU machine)')
 

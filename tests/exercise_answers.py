@@ -116,16 +116,19 @@ class AddBroadcast(Function):
 class Func(Function):
     @staticmethod
     def forward(ctx, x, y, z):
-        w = x * y * z
-        out = x * y + y * z + w
-        ctx.save_for_backward(x, y, out)
-        ctx.z, ctx.w = z, w
+        w = x * z
+        out = x * y + y * z + w * y
+        ctx.save_for_backward(x, y, w, out)
+        ctx.z = z
         return out
 
     @staticmethod
     def backward(ctx, grad_out):
-        x, y, out = ctx.saved_tensors
-        return grad_out * (y + y * ctx.z), grad_out * (x + ctx.z + x * ctx.z), None
+        x, y, w, out = ctx.saved_tensors
+        z = ctx.z
+        grad_x = grad_out * (y + y * z)
+        grad_y = grad_out * (x + z + w)
+        return grad_x, grad_y, None
 
 
 class Tanh(Function):
@@ -258,6 +261,92 @@ class Mul(Function):
         return a_t * b + a * b_t
 
 
+def jacobian(f, x):
+    rows = []
+    m = f(x).shape[0]
+    for i in range(m):
+        v = torch.zeros(m, dtype=x.dtype)
+        v[i] = 1.0
+        x.grad = None
+        f(x).backward(gradient=v)
+        rows.append(x.grad.clone())
+    x.grad = None
+    return torch.stack(rows)
+
+
+def backpropagate(output, inputs):
+    received = {output.grad_fn: torch.ones_like(output)}
+    leaf_grads = {}
+    with torch.no_grad():
+        for node in topo_order(output):
+            grad = received.pop(node, None)
+            if grad is None:
+                continue
+            if hasattr(node, "variable"):
+                leaf_grads[id(node.variable)] = grad
+                continue
+            grads = node(grad)
+            if not isinstance(grads, tuple):
+                grads = (grads,)
+            for (next_node, _), next_grad in zip(node.next_functions, grads):
+                if next_node is None or next_grad is None:
+                    continue
+                if next_node in received:
+                    received[next_node] = received[next_node] + next_grad
+                else:
+                    received[next_node] = next_grad
+    return [leaf_grads.get(id(leaf)) for leaf in inputs]
+
+
+class BatchedMatMul(Function):
+    @staticmethod
+    def forward(ctx, A, B):
+        ctx.save_for_backward(A, B)
+        return A @ B
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        A, B = ctx.saved_tensors
+        grad_A = grad_output @ B.T
+        grad_B = (A.transpose(-1, -2) @ grad_output).sum(0)
+        return grad_A, grad_B
+
+
+def round_straight_through(x):
+    return x + (x.round() - x).detach()
+
+
+def newton_sqrt(a):
+    with torch.no_grad():
+        x = a.clone()
+        while ((x * x - a).abs() > 1e-10 * a).any():
+            x = (x + a / x) / 2
+    return (x + a / x) / 2
+
+
+def two_layers(x, w1, b1, w2, b2):
+    h = (x @ w1 + b1).tanh()
+    return h @ w2 + b2
+
+
+def finetune_head(params, x, y, steps, lr):
+    for name in ("w1", "b1"):
+        params[name].requires_grad_(False)
+    head = [params["w2"], params["b2"]]
+    losses = []
+    for _ in range(steps):
+        prediction = two_layers(x, params["w1"], params["b1"], params["w2"], params["b2"])
+        loss = ((prediction - y) ** 2).mean()
+        losses.append(loss.item())
+        for p in head:
+            p.grad = None
+        loss.backward()
+        with torch.no_grad():
+            for p in head:
+                p -= lr * p.grad
+    return losses
+
+
 ANSWERS = {
     "graph_edges": graph_edges, "topo_order": topo_order,
     "count_dependencies": count_dependencies, "exp": Exp, "sigmoid": Sigmoid, "relu": ReLU,
@@ -267,5 +356,8 @@ ANSWERS = {
     "pack_float16": (pack_float16, unpack_float16), "separate_gradients": separate_gradients,
     "second_derivative": second_derivative, "cube_double_backward": Cube,
     "offload_to_cpu": (pack_to_cpu, unpack_from_cpu), "linear": Linear, "mul_jvp": Mul,
+    "jacobian": jacobian, "backpropagate": backpropagate, "batched_matmul": BatchedMatMul,
+    "straight_through": round_straight_through, "newton_sqrt": newton_sqrt,
+    "finetune_head": finetune_head,
 }
 ANSWERS.update(SOLUTIONS)      # the later lessons' worked solutions (tests/worked_solutions.py)

@@ -18,6 +18,10 @@ ONE_IDEA_OVER_400 = {
     "ops/arithmetic.py": "+ - * / and how every op takes its operands",
     "core/function.py": "a Function call: its ctx, the node it records, what it saves",
     "core/graph.py": "the backward graph: its nodes and the engine that runs them",
+    "lessons/questions.py": "the questions of Read the code, one a lesson, each in two languages",
+    "exercises/graph_order.py": "lesson 03's schedule exercises, their checks and hints",
+    "exercises/out_of_graph.py": "lesson 02's exercises, their checks and hints",
+    "exercises/_tools.py": "what every check uses to judge an answer and word its hint",
 }
 
 

@@ -479,7 +479,7 @@ def test_create_graph_gives_higher_order_derivatives():
 
 
 def test_the_gradient_of_a_power_records_pytorchs_three_nodes():
-    """Lesson 09 replays it: grad * (3 * x.pow(2)) is PowBackward0, then MulBackward1
+    """Lesson 12 replays it: grad * (3 * x.pow(2)) is PowBackward0, then MulBackward1
     (a tensor times a number, PyTorch's mul.Scalar), then MulBackward0."""
     x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
     (g,) = torch.autograd.grad((x ** 3).sum(), x, create_graph=True)

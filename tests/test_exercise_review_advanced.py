@@ -712,6 +712,13 @@ def hvp_gradient_only(f, x, v):
     return torch.autograd.grad(f(x), x)[0]
 
 
+@wrong("hvp", "multiplied_the_gradient")
+def hvp_gradient_times_v(f, x, v):
+    x = x.detach().requires_grad_()
+    (g,) = torch.autograd.grad(f(x), x)
+    return g * v
+
+
 @wrong("hvp", "returned_hessian")
 def hvp_the_hessian(f, x, v):
     return torch.autograd.functional.hessian(f, x)
@@ -1190,7 +1197,7 @@ def test_the_function_to_fix_is_the_lessons_own():
     import pathlib
     from minigrad.exercises import bug_hunts
     source = (pathlib.Path(__file__).resolve().parent.parent / "notebooks" / "sources"
-              / "15-bug-hunts.py").read_text(encoding="utf-8")
+              / "11-bug-hunts.py").read_text(encoding="utf-8")
     lesson = source[source.index("def features(x, w):"):].split("\n\n")[0].splitlines()
     checker = [line for line in inspect.getsource(bug_hunts.features).splitlines()
                if not line.strip().startswith('"""')]

@@ -25,25 +25,28 @@ from minigrad.exercises import EXERCISES, NotPassed, Result, _exceptions, _messa
 
 SOURCES = pathlib.Path(__file__).resolve().parent.parent / "notebooks" / "sources"
 CONTRACT = {      # the ids of the lesson/exercise contract, by lesson
-    "01-tensors-and-the-graph": ("graph_edges",),
-    "02-backward-order": ("topo_order", "count_dependencies"),
-    "03-custom-functions": ("exp", "sigmoid", "relu", "mul_constant", "add_broadcast"),
-    "04-saving-tensors": ("seed_func", "tanh_saves_output"),
-    "05-inplace-and-versions": ("inplace_relu",),
-    "06-ctx-flags": ("matmul", "max_with_index", "polar"),
-    "07-hooks": ("clip_grad_hook", "pack_float16"),
-    "08-retain-graph-and-debugging": ("separate_gradients",),
-    "09-higher-order": ("second_derivative", "cube_double_backward"),
-    "10-gpu": ("offload_to_cpu",),
-    "11-capstone": ("linear",),
-    "12-forward-mode": ("mul_jvp", "normalize_both_modes"),
-    "14-memory": ("saved_bytes", "checkpoint"),
-    "15-bug-hunts": ("logsumexp", "pairwise_distances", "fix_inplace"),
-    "16-double-backward": ("hvp", "softplus_double_backward", "sin_backward_function"),
+    "01-tensors-and-the-graph": ("graph_edges", "jacobian"),
+    "03-backward-order": ("topo_order", "count_dependencies", "backpropagate"),
+    "04-custom-functions": ("exp", "sigmoid", "relu", "mul_constant", "add_broadcast",
+                            "batched_matmul"),
+    "05-saving-tensors": ("seed_func", "tanh_saves_output"),
+    "06-inplace-and-versions": ("inplace_relu",),
+    "07-ctx-flags": ("matmul", "max_with_index", "polar"),
+    "08-hooks": ("clip_grad_hook", "pack_float16"),
+    "10-retain-graph-and-debugging": ("separate_gradients",),
+    "12-higher-order": ("second_derivative", "cube_double_backward"),
+    "15-gpu": ("offload_to_cpu",),
+    "16-capstone": ("linear",),
+    "14-forward-mode": ("mul_jvp", "normalize_both_modes"),
+    "02-out-of-the-graph": ("straight_through", "newton_sqrt", "finetune_head"),
+    "09-memory": ("saved_bytes", "checkpoint"),
+    "11-bug-hunts": ("logsumexp", "pairwise_distances", "fix_inplace"),
+    "13-double-backward": ("hvp", "softplus_double_backward", "sin_backward_function"),
 }
 FUNCTION_ANSWERS = ("topo_order", "count_dependencies", "clip_grad_hook", "second_derivative",
-                    "graph_edges", "separate_gradients", "saved_bytes", "pairwise_distances",
-                    "fix_inplace", "hvp")
+                    "graph_edges", "separate_gradients", "jacobian", "backpropagate",
+                    "straight_through", "newton_sqrt", "finetune_head", "saved_bytes",
+                    "pairwise_distances", "fix_inplace", "hvp")
 HOOK_PAIRS = ("pack_float16", "offload_to_cpu")
 SETUP_CONTEXT = ("polar", "normalize_both_modes")     # forward(*inputs) and setup_context
 

@@ -119,6 +119,25 @@ def test_bubblewrap_shows_the_notebook_nothing_but_itself_python_and_minigrad(tm
     assert not (tmp_path / "submission" / "mine.txt").exists()   # the copy's, thrown away
 
 
+@pytest.mark.skipif(shutil.which("bwrap") is None, reason="bubblewrap is not installed")
+def test_a_python_that_lives_in_tmp_stays_visible_in_the_sandbox(tmp_path, monkeypatch):
+    """A clone or a virtual environment in /tmp (a contributor's, a CI runner's): the sandbox's
+    own empty /tmp must not hide it."""
+    import subprocess
+    environment = tmp_path / "venv"          # pytest's tmp_path lies in /tmp
+    environment.mkdir()
+    (environment / "python").write_text("here")
+    shown = sandbox._python_folders()
+    monkeypatch.setattr(sandbox, "_python_folders", lambda: [*shown, environment])
+    (tmp_path / "home").mkdir()
+    (tmp_path / "notebook").mkdir()
+    command = sandbox._command("bwrap", tmp_path, ())
+    worker = command.index("--") + 1
+    seen = subprocess.run(command[:worker] + ["/usr/bin/cat", str(environment / "python")],
+                          capture_output=True, text=True, timeout=30)
+    assert (seen.returncode, seen.stdout) == (0, "here"), seen.stderr
+
+
 def test_no_bubblewrap_is_refused_with_what_to_install(tmp_path, monkeypatch):
     monkeypatch.setenv("PATH", str(tmp_path))
     with pytest.raises(sandbox.SandboxError, match="apt-get install bubblewrap"):

@@ -15,6 +15,7 @@ import nbformat
 import pytest
 import setuptools
 
+from minigrad.lessons import LESSONS
 from minigrad.tutor import cli, workspace
 
 from jupyter_helpers import copy_project
@@ -133,8 +134,9 @@ def test_a_wheel_holds_the_tree_as_it_is_not_what_an_earlier_build_left(tmp_path
               for names in builds]
     lessons = [[name for name in names if re.fullmatch(r"minigrad/lessons/(en|zh)/\d\d-[\w-]+"
                                                        r"\.ipynb", name)] for names in builds]
-    assert [len(names) for names in worked] == [24, 0, 24]
-    assert [len(names) for names in lessons] == [26, 26, 26]
+    per_language = len(LESSONS)           # each lesson in en and zh, and the two indexes
+    assert [len(names) for names in worked] == [2 * per_language, 0, 2 * per_language]
+    assert [len(names) for names in lessons] == [2 * per_language + 2] * 3
     assert ["minigrad/leftover.py" in names for names in builds] == [True, False, False]
 
 

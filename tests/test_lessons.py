@@ -18,6 +18,7 @@ import nbformat
 import pytest
 
 from minigrad.lessons import INDEX, LESSONS, LESSONS_DIR, YOUR_CODE_HERE, lesson_path, list_lessons
+from minigrad.lessons.plan import PLAN
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 SOURCES = ROOT / "notebooks" / "sources"
@@ -359,6 +360,34 @@ def test_headings_and_next_links_come_from_the_list_of_lessons(lesson):
             assert (later and f"{later[0].title(lang)} →" in prose_cells[-1]) or not later
 
 
+@pytest.mark.parametrize("lesson", LESSONS, ids=lambda lesson: lesson.slug)
+def test_each_lesson_states_its_time_and_what_it_builds_on(lesson):
+    """The line under the title, from minigrad/lessons/plan.py, in each notebook's language;
+    the lessons it names exist and are linked."""
+    from minigrad.lessons.plan import PLAN
+    plan = PLAN[lesson.slug]
+    assert 10 <= plan.minutes <= 120 and lesson.slug not in plan.after
+    # the course's order follows what each lesson builds on: every one of them comes earlier
+    numbers = {other.slug: other.number for other in LESSONS}
+    assert all(numbers[slug] < lesson.number for slug in plan.after), plan.after
+    assert lesson.slug.startswith(f"{lesson.number:02d}-")
+    words = {"en": ("**Time:** about {} minutes", "**Before it:**"),
+             "zh": ("**用时**：约 {} 分钟", "**先学**：")}
+    for lang in ("en", "zh"):
+        for solutions in (False, True):
+            path = lesson_path(lesson, lang, solutions)
+            title = [c.source for c in read(path).cells if c.cell_type == "markdown"][1]
+            line = title.split("\n")[2]
+            time, before = words[lang]
+            assert line.startswith(time.format(plan.minutes)), line
+            assert (before in line) == bool(plan.after)
+            links = re.findall(r"\]\(([^)]+\.ipynb)\)", line)
+            assert links == [f"{slug}.ipynb" for slug in plan.after]
+            assert all((path.parent / link).is_file() for link in links)
+            know = plan.know_zh if lang == "zh" else plan.know_en
+            assert know in line and (CJK.search(line) is not None) == (lang == "zh")
+
+
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_the_course_index_lists_every_lesson_and_shows_progress(lang):
     path = LESSONS_DIR / lang / f"{INDEX}.ipynb"
@@ -367,6 +396,8 @@ def test_the_course_index_lists_every_lesson_and_shows_progress(lang):
     for lesson in LESSONS:
         assert f"[{lesson.number:02d} · {lesson.title(lang)}]({lesson.slug}.ipynb)" in table
         assert lesson.learn(lang) and lesson.learn(lang) in table
+        minutes = PLAN[lesson.slug].minutes
+        assert (f"约 {minutes} 分钟" if lang == "zh" else f"{minutes} min") in table
         assert all(f"`{exercise}`" in table for exercise in lesson.exercises)
     code = code_cells(notebook)
     assert code[0].source.endswith(f'lang = "{lang}"') and "progress()" in code[-1].source
@@ -392,6 +423,21 @@ def test_every_prose_cell_comes_in_both_languages(lesson):
             assert not re.search(r"[A-Za-z]{4,}|" + CJK.pattern, text), (
                 f"a markdown cell without lang goes to both languages, so it must have no "
                 f"words (formulas, numbers only):\n{cell.source}")
+
+
+@pytest.mark.parametrize("lesson", LESSONS, ids=lambda lesson: lesson.slug)
+def test_a_prose_cell_and_its_twin_have_the_same_headings_and_tables(lesson):
+    """A section heading, or a table, in one language and not in the other is a section or a
+    table the other language's student never sees."""
+    cells = builder.read_source(source_of(lesson))
+    for en, zh in zip(cells, cells[1:]):
+        if en.metadata.get("lang") != "en":
+            continue
+        def shape(cell):
+            lines = cell.source.splitlines()
+            return ([line.split(" ")[0] for line in lines if line.startswith("#")],
+                    sum(line.startswith("|") for line in lines))
+        assert shape(en) == shape(zh), f"{lesson.slug}:\n{en.source}\n---\n{zh.source}"
 
 
 # --- exercises ------------------------------------------------------------------------
@@ -558,13 +604,13 @@ def test_student_notebooks_run_and_report_not_solved_yet(lesson, lang):
             assert texts and all(t.startswith("○ ") for t in texts), (cell.source, texts)
 
 
-def test_lesson_10_times_a_backward_that_has_run_before(monkeypatch):
+def test_lesson_15_times_a_backward_that_has_run_before(monkeypatch):
     """On a GPU the first backward compiles its kernels (CuPy: about 0.1 s on an H200), so
     a timing that warms up only the forward shows the GPU slower than the CPU."""
     import time
 
     import minigrad
-    notebook = nbformat.read(lesson_path(10, "en", solutions=True), as_version=4)
+    notebook = nbformat.read(lesson_path(15, "en", solutions=True), as_version=4)
     cell = next(c.source for c in notebook.cells
                 if c.cell_type == "code" and "def time_matmul" in c.source)
     definition = cell[:cell.index("\nfor on in")]

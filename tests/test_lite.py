@@ -264,7 +264,7 @@ def test_a_site_built_with_the_solutions_hidden_holds_no_answer(tmp_path):
     assert not list(output.rglob("solutions"))
     [wheel] = (output / "pypi").glob("minigrad_tutor-*-py3-none-any.whl")
     names = zipfile.ZipFile(wheel).namelist()
-    assert "minigrad/lessons/en/03-custom-functions.ipynb" in names
+    assert "minigrad/lessons/en/04-custom-functions.ipynb" in names
     assert not [name for name in names if "/solutions/" in name]
     lines = set().union(*(answer_lines(lesson, lang) for lesson in LESSONS if lesson.exercises
                           for lang in ("en", "zh")))

@@ -2,7 +2,7 @@
 
 The student notebooks carry nbgrader's cell metadata (scripts/build-lessons.py);
 `minigrad-tutor --nbgrader DIR` writes a course directory from them; nbgrader
-(from PyPI, in the test extra) then releases, autogrades and exports lesson 03
+(from PyPI, in the test extra) then releases, autogrades and exports lesson 04
 as docs/teaching.md tells a teacher to: the worked answers score full marks, the
 untouched notebook zero, one typical mistake loses that exercise's point only.
 """
@@ -88,7 +88,7 @@ def test_the_command_writes_a_course_and_keeps_a_teachers_changes(tmp_path, caps
     assert f"共 {len(GRADED_LESSONS)} 份作业" in said and "nbgrader generate_assignment" in said
     assignments = sorted(path.name for path in (folder / "source").iterdir())
     assert assignments == [lesson.slug for lesson in GRADED_LESSONS]
-    notebook = folder / "source" / "03-custom-functions" / "03-custom-functions.ipynb"
+    notebook = folder / "source" / "04-custom-functions" / "04-custom-functions.ipynb"
     assert any('minigrad.settings.lang = "zh"' in cell.source for cell in read(notebook).cells)
     assert "c.CourseDirectory.course_id" in (folder / "nbgrader_config.py").read_text()
     changed = read(notebook)
@@ -97,7 +97,7 @@ def test_the_command_writes_a_course_and_keeps_a_teachers_changes(tmp_path, caps
     nbformat.write(changed, notebook)
     assert cli.main(["--nbgrader", str(folder), "--lang", "zh"]) == 0
     said = capsys.readouterr().out
-    assert re.search(r"已保留 .*03-custom-functions\.ipynb", said) and "已添加" not in said
+    assert re.search(r"已保留 .*04-custom-functions\.ipynb", said) and "已添加" not in said
     assert metadata(read(notebook).cells[graded_index(changed)])["points"] == 3
 
 
@@ -155,21 +155,21 @@ def nbgrader(folder, *arguments):
 
 
 def submit(folder, student, notebook):
-    path = folder / "submitted" / student / "03-custom-functions" / "03-custom-functions.ipynb"
+    path = folder / "submitted" / student / "04-custom-functions" / "04-custom-functions.ipynb"
     path.parent.mkdir(parents=True)
     nbformat.write(notebook, path)
 
 
-def test_nbgrader_releases_autogrades_and_exports_lesson_03(tmp_path):
+def test_nbgrader_releases_autogrades_and_exports_lesson_04(tmp_path):
     pytest.importorskip("nbgrader", reason="nbgrader needs Python 3.11 or newer")
     folder = tmp_path / "course"
     assert cli.main(["--nbgrader", str(folder), "--lang", "en"]) == 0
-    nbgrader(folder, "generate_assignment", "03-custom-functions")
-    released = read(folder / "release" / "03-custom-functions" / "03-custom-functions.ipynb")
-    student = read(lesson_path(3, "en"))
+    nbgrader(folder, "generate_assignment", "04-custom-functions")
+    released = read(folder / "release" / "04-custom-functions" / "04-custom-functions.ipynb")
+    student = read(lesson_path(4, "en"))
     assert [cell.source for cell in released.cells] == [cell.source for cell in student.cells]
 
-    worked = {cell.id: cell.source for cell in read(lesson_path(3, "en", solutions=True)).cells}
+    worked = {cell.id: cell.source for cell in read(lesson_path(4, "en", solutions=True)).cells}
     answered = copy.deepcopy(released)
     for cell in answered.cells:
         if metadata(cell).get("solution"):
@@ -182,17 +182,17 @@ def test_nbgrader_releases_autogrades_and_exports_lesson_03(tmp_path):
     submit(folder, "untouched", released)
     submit(folder, "forgot-grad-output", mistaken)
 
-    log = nbgrader(folder, "autograde", "03-custom-functions")
+    log = nbgrader(folder, "autograde", "04-custom-functions")
     assert "cannot be converted to a float" not in log     # a passed check is no score
     nbgrader(folder, "export")
     with open(folder / "grades.csv", encoding="utf-8") as table:
         scores = {row["student_id"]: (float(row["score"]), float(row["max_score"]))
                   for row in csv.DictReader(table)}
-    points = len(LESSONS[2].exercises)
+    points = len(LESSONS[3].exercises)
     assert scores == {"worked": (points, points), "untouched": (0, points),
                       "forgot-grad-output": (points - 1, points)}
-    graded = read(folder / "autograded" / "forgot-grad-output" / "03-custom-functions" /
-                  "03-custom-functions.ipynb")
+    graded = read(folder / "autograded" / "forgot-grad-output" / "04-custom-functions" /
+                  "04-custom-functions.ipynb")
     errors = [output for cell in graded.cells for output in cell.get("outputs", [])
               if output.output_type == "error"]
     assert [error.ename for error in errors] == ["NotPassed"]
@@ -220,7 +220,7 @@ def test_both_languages_share_a_hubs_exchange(tmp_path):
         done = subprocess.run([sys.executable, "-m", "nbgrader", *arguments], cwd=folder,
                               env=environment, capture_output=True, text=True, timeout=600)
         assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
-    assignment = "03-custom-functions"
+    assignment = "04-custom-functions"
     for lang in ("en", "zh"):
         folder = tmp_path / f"minigrad-{lang}"
         assert cli.main(["--nbgrader", str(folder), "--lang", lang]) == 0

@@ -90,7 +90,7 @@ def test_check_says_once_that_the_progress_file_was_damaged(tmp_path, monkeypatc
 
 
 @pytest.mark.parametrize("lang, words", [
-    ("en", ("Your progress: 1 of", "Lesson 3: ", "✓  exp", "passed 2026-01-02 03:04",
+    ("en", ("Your progress: 1 of", "Lesson 4: ", "✓  exp", "passed 2026-01-02 03:04",
             "✗  relu", "2 attempt(s), not passed yet", "·  sigmoid", "not tried yet",
             "Next: {first}, in lesson 1.")),
     ("zh", ("你的进度：", "已通过 1 道", "第 3 课：", "✓  exp", "2026-01-02 03:04 通过",
@@ -111,7 +111,7 @@ def test_the_notebook_overview_shows_where_the_student_stands(tmp_path, monkeypa
     for word in words:
         assert word in text, (word, text)
     assert "<table" in page and "<code>relu</code>" in page and words[-1] in page
-    assert f'<a href="{LESSONS[2].slug}.ipynb">' in page       # a lesson's heading opens it
+    assert f'<a href="{LESSONS[3].slug}.ipynb">' in page       # a lesson's heading opens it
     (tmp_path / progress.FILENAME).write_text("[]")
     damaged = repr(overview(lang=lang))
     assert ("damaged" if lang == "en" else "已损坏") in damaged

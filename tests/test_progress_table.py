@@ -54,7 +54,7 @@ def test_a_class_in_one_csv_table(homes, capsys):
     alice = by_student["alice"]
     assert alice["exp"]["status"] == "passed" and alice["exp"]["first_passed"] == WHEN.isoformat()
     assert alice["relu"]["status"] == "tried" and alice["relu"]["attempts"] == "2"
-    assert alice["sigmoid"]["status"] == "untried" and alice["exp"]["lesson"] == "03-custom-functions"
+    assert alice["sigmoid"]["status"] == "untried" and alice["exp"]["lesson"] == "04-custom-functions"
     assert alice["exp"]["workspace"].endswith("alice/minigrad-lessons")
     assert by_student["bob"]["topo_order"]["status"] == "passed"
     assert by_student["bob"]["retired_exercise"]["lesson"] == ""     # kept, though unknown now
@@ -81,14 +81,14 @@ def test_the_same_class_as_json_and_as_text(homes, capsys):
     assert [(s["student"], s["passed"]) for s in students] == [
         ("alice", 1), ("bob", 2), ("carol", 0), ("dana", 0)]
     assert students[0]["exercises"][EXERCISES.index("relu")] == {
-        "lesson": "03-custom-functions", "exercise": "relu", "status": "tried", "attempts": 2,
+        "lesson": "04-custom-functions", "exercise": "relu", "status": "tried", "attempts": 2,
         "first_passed": "", "last_attempt": WHEN.isoformat()}
     _, out, _ = run(capsys, "--progress", *map(str, homes))
     lines = out.splitlines()
     assert [line.split()[:2] for line in lines] == [
         ["alice", f"1/{len(EXERCISES)}"], ["bob", f"2/{len(EXERCISES) + 1}"],
         ["carol", f"0/{len(EXERCISES)}"], ["dana", f"0/{len(EXERCISES)}"]]
-    assert "03 ✓·✗··" in lines[0]
+    assert "04 ✓·✗··" in lines[0]
 
 
 def test_one_workspace_exported_by_its_student(homes, capsys, monkeypatch):

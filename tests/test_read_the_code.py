@@ -1,7 +1,8 @@
 """Every lesson ends with "Read the code": the functions of minigrad that do what it taught,
-shown from the live source (minigrad.lessons.show_source).  What a lesson shows stays on one
-screen and about the idea only: no speed notes, neither in it nor in the functions of
-minigrad it calls (the next thing a reader opens).
+shown from the live source (minigrad.lessons.show_source), then a question about them
+(minigrad.lessons.ask: tests/test_reading.py checks the questions themselves).  What a lesson
+shows stays on one screen and about the idea only: no speed notes, neither in it nor in the
+functions of minigrad it calls (the next thing a reader opens).
 
 The functions shown are read from the lessons themselves (the call of show_source in each
 lesson's last code cell), so a lesson that shows a new function is checked with no list to
@@ -60,15 +61,20 @@ def speed_notes(obj):
     return [match.group(0) for match in SPEED_NOTE.finditer("".join(SourcePiece(obj).lines))]
 
 
-def read_the_code_cell(lesson, lang="en", solutions=True):
-    """The code cell of the lesson's "Read the code" section, in a built notebook."""
+def read_the_code_cells(lesson, lang="en", solutions=True):
+    """The code cells of the lesson's "Read the code" section, in a built notebook."""
     cells = read(lesson_path(lesson, lang, solutions)).cells
     headings = [i for i, cell in enumerate(cells) if cell.cell_type == "markdown"
                 and cell.source.startswith(HEADINGS[lang])]
     assert len(headings) == 1, f"{lesson.slug} ({lang}): one section {HEADINGS[lang]!r}"
     following = [cell for cell in cells[headings[0]:] if cell.cell_type == "code"]
     assert following, f"{lesson.slug} ({lang}): {HEADINGS[lang]!r} has no code cell"
-    return following[0]
+    return following
+
+
+def read_the_code_cell(lesson, lang="en", solutions=True):
+    """The code cell that shows the source: the section's first."""
+    return read_the_code_cells(lesson, lang, solutions)[0]
 
 
 def shown_objects(code):
@@ -97,9 +103,12 @@ def test_every_lesson_ends_with_read_the_code_in_both_languages(lesson):
     for lang in ("en", "zh"):
         for solutions in (False, True):
             notebook = read(lesson_path(lesson, lang, solutions))
-            cell = read_the_code_cell(lesson, lang, solutions)
-            assert cell.id == code_cells(notebook)[-1].id, (
-                f"{lesson.slug} ({lang}): the last code cell is the one of {HEADINGS[lang]!r}")
+            cells = read_the_code_cells(lesson, lang, solutions)
+            cell = cells[0]
+            assert cells[-1].id == code_cells(notebook)[-1].id, (
+                f"{lesson.slug} ({lang}): the last code cell is one of {HEADINGS[lang]!r}")
+            assert all(re.search(r"\bask\(", c.source) for c in cells[1:]), (
+                f"{lesson.slug} ({lang}): after the source, only the question")
             sections = [c.source.split("\n")[0] for c in notebook.cells
                         if c.cell_type == "markdown" and c.source.startswith("## ")]
             assert sections[-1] == HEADINGS[lang], f"{lesson.slug} ({lang}): {sections}"
@@ -114,9 +123,9 @@ def test_every_lesson_ends_with_read_the_code_in_both_languages(lesson):
 def test_read_the_code_output_is_not_compared_by_nbval(lesson):
     """The cell runs under nbval, but its output (line numbers, the code itself) changes with
     every edit of the core: nbval would fail on a change that is none of the lesson's."""
-    cells = [read_the_code_cell(lesson, lang) for lang in ("en", "zh")]
-    assert all("nbval-ignore-output" in tags(cell) for cell in cells)
-    assert cells[0].source == cells[1].source                # the same code in both languages
+    en, zh = (read_the_code_cells(lesson, lang) for lang in ("en", "zh"))
+    assert all("nbval-ignore-output" in tags(cell) for cell in en + zh)   # (widgets too)
+    assert [c.source for c in en] == [c.source for c in zh]  # the same code in both languages
 
 
 # --- what a lesson shows --------------------------------------------------------------------

@@ -18,8 +18,8 @@ from browser.test_site import ROOT, site_builder
 
 
 def test_lessons_are_chosen_by_number_or_slug_and_a_wrong_one_is_named():
-    chosen = site_builder.chosen_lessons("1, 03,05-inplace-and-versions")
-    assert [lesson.number for lesson in chosen] == [1, 3, 5]
+    chosen = site_builder.chosen_lessons("1, 03,06-inplace-and-versions")
+    assert [lesson.number for lesson in chosen] == [1, 3, 6]
     assert site_builder.chosen_lessons(None) == list(LESSONS)
     with pytest.raises(SystemExit, match="the lessons are 01-tensors-and-the-graph"):
         site_builder.chosen_lessons(f"1,{max(lesson.number for lesson in LESSONS) + 1}")
@@ -34,11 +34,11 @@ def test_a_folder_that_is_not_a_site_is_never_replaced(tmp_path):
 
 def test_links_between_notebooks_become_links_between_pages():
     notebook = nbformat.v4.new_notebook(cells=[nbformat.v4.new_markdown_cell(
-        "[next](02-backward-order.ipynb) · [index](../00-index.ipynb) · "
-        "[worked](solutions/03-custom-functions.ipynb) · [elsewhere](https://example.org/a.ipynb)")])
+        "[next](03-backward-order.ipynb) · [index](../00-index.ipynb) · "
+        "[worked](solutions/04-custom-functions.ipynb) · [elsewhere](https://example.org/a.ipynb)")])
     page = site_builder.lesson_page(LESSONS[0], "zh", list(LESSONS[:2]), "../lite")
     html = site_builder.render(notebook, "zh", page)
-    for href in ("02-backward-order.html", "index.html", "03-custom-functions.html",
+    for href in ("03-backward-order.html", "index.html", "04-custom-functions.html",
                  "https://example.org/a.ipynb"):
         assert f'href="{href}"' in html
     assert '<html lang="zh">' in html and 'href="../en/01-tensors-and-the-graph.html"' in html
@@ -75,7 +75,7 @@ MINIGRADS_OWN = "\n".join(path.read_text(encoding="utf-8")
 def answer_lines(lesson, lang):
     """The lines of code only the worked lesson holds: its answers (each long enough to be
     one, and found neither in the students' notebook nor in minigrad's own code, which
-    "Read the code" shows: the engine walks a graph as lesson 02's answer does)."""
+    "Read the code" shows: the engine walks a graph as lesson 03's answer does)."""
     student = nbformat.read(lesson_path(lesson, lang), as_version=4)
     worked = {cell.id: cell.source for cell in
               nbformat.read(lesson_path(lesson, lang, solutions=True), as_version=4).cells}
@@ -120,10 +120,10 @@ def test_the_site_built_with_the_solutions_hidden_holds_no_answer_anywhere(tmp_p
     environment = {key: value for key, value in os.environ.items()
                    if key not in ("MINIGRAD_WORKSPACE", "NBGRADER_EXECUTION")}
     done = subprocess.run([sys.executable, str(ROOT / "scripts" / "build-site.py"),
-                           "--lessons", "3,5", "--skip-lite", "--hide-solutions", str(output)],
+                           "--lessons", "4,6", "--skip-lite", "--hide-solutions", str(output)],
                           env=environment, capture_output=True, text=True, timeout=1200)
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
-    lines = set().union(*(answer_lines(lesson, lang) for lesson in (LESSONS[2], LESSONS[4])
+    lines = set().union(*(answer_lines(lesson, lang) for lesson in (LESSONS[3], LESSONS[5])
                           for lang in ("en", "zh")))
     pages = [path for path in output.rglob("*") if path.is_file() and path.suffix in
              (".html", ".ipynb", ".json", ".js")]

@@ -175,3 +175,43 @@ def test_executing_a_lesson_stores_no_path_of_this_machine(tmp_path):
     assert "minigrad/autograd/anomaly.py:" in shown and 'File "<cell>", line 5' in shown
     assert " at 0x...>" in shown
     assert machine_dependent(shown, compared=False) == [], shown
+
+
+LISTING = re.compile(r"^(minigrad/[\w/]+\.py), lines (\d+)–(\d+): \S+$")
+NUMBERED = re.compile(r"^ *(\d+)  (.*)$")
+
+
+def listings(text):
+    """[(file, number, line shown)] of every line of minigrad's source a show_source() output
+    lists in `text`."""
+    found, path = [], None
+    for line in text.splitlines():
+        heading, numbered = LISTING.match(line), NUMBERED.match(line)
+        if heading:
+            path = heading.group(1)
+        elif path and numbered:
+            found.append((path, int(numbered.group(1)), numbered.group(2).rstrip()))
+        else:
+            path = None
+    return found
+
+
+def test_every_listing_of_minigrads_source_shows_the_source_as_it_is():
+    """A lesson that shows the engine's code (show_source, nbval-ignored: it changes with the
+    engine) must not keep an older version of it: run scripts/build-lessons.py --execute."""
+    stale, shown_lines = set(), 0
+    for path, index, _, text in stored_outputs():
+        for file, number, shown in listings(text):
+            shown_lines += 1
+            lines = (ROOT / file).read_text(encoding="utf-8").splitlines()
+            if number > len(lines) or lines[number - 1].rstrip() != shown:
+                stale.add(f"{path} cell {index}: {file}")
+    assert shown_lines > 1000          # every worked lesson shows some of the engine's code
+    assert not stale, "run scripts/build-lessons.py --execute --force on:\n" + "\n".join(sorted(stale)[:30])
+
+
+def test_the_listing_reader_finds_numbered_lines_under_their_heading():
+    text = ("minigrad/autograd/engine.py, lines 9–10: backward\n 9  def backward(roots):\n"
+            "10      ready = []\n\nprint(10  )")
+    assert listings(text) == [("minigrad/autograd/engine.py", 9, "def backward(roots):"),
+                              ("minigrad/autograd/engine.py", 10, "    ready = []")]

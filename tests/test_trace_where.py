@@ -1,5 +1,6 @@
 """Each event says which line of the engine's own source emitted it (`event.where`):
-the line the player highlights beside the graph, checked against `inspect`."""
+the line the player highlights beside the graph, checked against `inspect`.  The steps
+of Function.apply name the statement of the step they tell (lesson 04's player)."""
 import inspect
 
 import pytest
@@ -14,8 +15,11 @@ APPLY = Function.apply.__func__
 
 # The statement of the engine loop, or of Function.apply, each event comes from.
 EMITTED_BY = {
+    "apply_node_made": (APPLY, "node = cls._backward_cls()"),
+    "apply_edges_connected": (APPLY, "edge = arg._gradient_edge() if needs_input_grad[position] else (None, 0)"),
+    "apply_forward_ran": (APPLY, "outputs = cls._run_forward(node, args)"),
     "node_created": (APPLY, "outputs = _attach_outputs(node, args, outputs)"),
-    "tensor_saved": (APPLY, "saved.append(None if tensor is None else SavedTensor(tensor, node, slot))"),
+    "tensor_saved": (APPLY, "saved = [None if tensor is None else SavedTensor(tensor, node, slot)"),
     "backward_started": (LOOP, "seams.recorder.backward_started(roots, dependencies)"),
     "node_found": (LOOP, "seams.recorder.backward_started(roots, dependencies)"),
     "node_started": (LOOP, "seams.recorder.node_started(node, grads, ready)"),
@@ -130,3 +134,32 @@ def test_anomaly_mode_unpacks_on_its_own_line_of_the_loop(anomaly):
     text = source_line(LOOP, unpacked.where.line)
     assert text == ("grad_inputs = seams.anomaly.run_checked(node, grads)" if anomaly
                     else "grad_inputs = node.apply(grads)")
+
+
+def test_the_steps_of_apply_are_told_at_their_own_lines_in_order():
+    """Lesson 04's player: made, connected, forward, attached, saved, each at the statement
+    of apply that does it, one after the other; a Function of the newer style (forward,
+    then setup_context) runs its forward at the same step."""
+    class Square(Function):
+        @staticmethod
+        def forward(x):
+            return x * x
+
+        @staticmethod
+        def setup_context(ctx, inputs, output):
+            ctx.save_for_backward(*inputs)
+
+        @staticmethod
+        def backward(ctx, grad):
+            return grad * 2 * ctx.saved_tensors[0]
+
+    x = torch.tensor([1.0, 2.0], requires_grad=True)
+    with tracing.record() as trace:
+        Square.apply(x)
+    steps = [e for e in trace if e.get("node") == trace.of_kind("apply_node_made")[0]["node"]]
+    assert [e.kind for e in steps] == ["apply_node_made", "apply_edges_connected",
+                                       "apply_forward_ran", "node_created", "tensor_saved"]
+    lines = [e.where.line for e in steps]
+    assert lines == sorted(lines) and len(set(lines)) == 5
+    assert source_line(APPLY, steps[2].where.line) == "outputs = cls._run_forward(node, args)"
+    assert steps[2]["to_save"] == 1 and steps[2]["outputs"][0]["shape"] == (2,)

@@ -22,7 +22,7 @@ from minigrad.tutor import cli, jupyterlab, workspace
 
 from jupyter_helpers import free_port, get, start_tutor, stop, wait_for_jupyterlab
 
-SLUGS = ["01-tensors-and-the-graph", "02-backward-order", "03-custom-functions"]
+SLUGS = ["01-tensors-and-the-graph", "03-backward-order", "04-custom-functions"]
 
 
 def write_lesson(source, lang, slug, text, solutions=False):
@@ -76,7 +76,7 @@ def test_first_run_copies_the_lessons_marks_the_workspace_and_opens_lesson_one(
     manifest = workspace.read_manifest(work)
     assert manifest["zh/01-tensors-and-the-graph.ipynb"] == workspace.digest(
         source / "zh" / "01-tensors-and-the-graph.ipynb")
-    assert "已添加" in out and "02-backward-order.ipynb" in out
+    assert "已添加" in out and "03-backward-order.ipynb" in out
     [(command, environment)] = launch
     assert "--LabApp.default_url=/lab/workspaces/minigrad-zh/tree/zh/01-tensors-and-the-graph.ipynb" in command
     assert f"--ServerApp.root_dir={work.resolve()}" in command
@@ -115,9 +115,9 @@ def test_unedited_lessons_are_updated_and_new_lessons_added(tmp_path, source, la
     write_lesson(source, "en", SLUGS[2], "en lesson three v1")
     changes = {c.name: c.status for c in workspace.sync(source, work, "en")}
     assert changes == {"01-tensors-and-the-graph.ipynb": workspace.UNCHANGED,
-                       "02-backward-order.ipynb": workspace.UPDATED,
-                       "03-custom-functions.ipynb": workspace.ADDED}
-    assert cell_text(work / "en" / "02-backward-order.ipynb") == "en lesson two v2"
+                       "03-backward-order.ipynb": workspace.UPDATED,
+                       "04-custom-functions.ipynb": workspace.ADDED}
+    assert cell_text(work / "en" / "03-backward-order.ipynb") == "en lesson two v2"
     assert not list((work / "en").glob("*.new.ipynb"))
 
 
@@ -125,7 +125,7 @@ def test_a_notebook_without_a_manifest_entry_is_the_students(tmp_path, source):
     work = tmp_path / "work"
     workspace.sync(source, work, "en")
     (work / workspace.MANIFEST).unlink()                 # lost: assume every difference is theirs
-    lesson = work / "en" / "02-backward-order.ipynb"
+    lesson = work / "en" / "03-backward-order.ipynb"
     lesson.write_text(lesson.read_text().replace("v1", "mine"))
     [*_, change] = workspace.sync(source, work, "en")
     assert change.status == workspace.KEPT_NEW_SAVED and "mine" in cell_text(lesson)
@@ -134,19 +134,19 @@ def test_a_notebook_without_a_manifest_entry_is_the_students(tmp_path, source):
 def test_reset_backs_up_the_students_copy_then_restores_the_lesson(tmp_path, source, launch, capsys):
     work = tmp_path / "work"
     run_cli(capsys, source, "--dir", str(work), "--lang", "en")
-    lesson = work / "en" / "02-backward-order.ipynb"
+    lesson = work / "en" / "03-backward-order.ipynb"
     lesson.write_text(lesson.read_text().replace("v1", "broken by me"))
     write_lesson(source, "en", SLUGS[1], "en lesson two v2")
-    workspace.sync(source, work, "en")                   # leaves 02-backward-order.new.ipynb
-    assert (work / "en" / "02-backward-order.new.ipynb").exists()
+    workspace.sync(source, work, "en")                   # leaves 03-backward-order.new.ipynb
+    assert (work / "en" / "03-backward-order.new.ipynb").exists()
     launch.clear()
 
-    code, out = run_cli(capsys, source, "--dir", str(work), "--lang", "en", "--reset", "2")
+    code, out = run_cli(capsys, source, "--dir", str(work), "--lang", "en", "--reset", "3")
     assert code == 0 and not launch                      # --reset does not start JupyterLab
     assert cell_text(lesson) == "en lesson two v2"
-    [backup] = (work / "en" / "backups").glob("02-backward-order.*.ipynb")
+    [backup] = (work / "en" / "backups").glob("03-backward-order.*.ipynb")
     assert "broken by me" in cell_text(backup) and backup.name in out
-    assert not (work / "en" / "02-backward-order.new.ipynb").exists()
+    assert not (work / "en" / "03-backward-order.new.ipynb").exists()
 
     # Reset by slug, of an unedited copy: nothing to back up.
     restored, saved = workspace.reset(source, work, "en", "backward-order",
@@ -162,12 +162,12 @@ def test_solutions_open_in_their_own_folder(tmp_path, source, launch, capsys):
     run_cli(capsys, source, "--dir", str(work), "--lang", "en", "--solutions")
     [(command, _)] = launch
     assert "--LabApp.default_url=/lab/workspaces/minigrad-en/tree/en/solutions/01-tensors-and-the-graph.ipynb" in command
-    solution = work / "en" / "solutions" / "02-backward-order.ipynb"
-    assert cell_text(solution) == "solution 02-backward-order v1"
+    solution = work / "en" / "solutions" / "03-backward-order.ipynb"
+    assert cell_text(solution) == "solution 03-backward-order v1"
     solution.write_text(solution.read_text().replace("v1", "annotated"))
     write_lesson(source, "en", SLUGS[1], "solution two v2", solutions=True)
     code, out = run_cli(capsys, source, "--dir", str(work), "--lang", "en", "--solutions")
-    assert "annotated" in cell_text(solution) and "--reset 02 --solutions" in out
+    assert "annotated" in cell_text(solution) and "--reset 03 --solutions" in out
 
 
 def test_progress_prints_passed_failed_and_untried_exercises(tmp_path, source, launch, capsys, monkeypatch):
@@ -189,10 +189,10 @@ def test_progress_prints_passed_failed_and_untried_exercises(tmp_path, source, l
     assert lines[0].startswith(f"Exercises passed: 1 of {total}")
     assert "✓  exp  2026-03-04T05:06:07" in lines
     assert "✗  sigmoid  (2 attempt(s))" in lines
-    assert "·  relu" in lines and "03 Custom Functions" in lines
+    assert "·  relu" in lines and "04 Custom Functions" in lines
 
     code, out = run_cli(capsys, source, "--dir", str(work), "--progress", "--lang", "zh")
-    assert f"已通过的练习：1 / {total}" in out and "03 自定义 Function" in out and "尝试 2 次" in out
+    assert f"已通过的练习：1 / {total}" in out and "04 自定义 Function" in out and "尝试 2 次" in out
 
 
 @pytest.mark.parametrize("environ, marker, expected", [
@@ -213,7 +213,8 @@ def test_list_names_every_lesson_and_its_exercises(capsys, source):
     code, out = run_cli(capsys, source, "--list", "--lang", "en")
     lines = out.splitlines()
     assert code == 0 and len(lines) == len(LESSONS)
-    assert lines[2] == "03  Custom Functions  [exp, sigmoid, relu, mul_constant, add_broadcast]"
+    assert lines[3] == ("04  Custom Functions  [exp, sigmoid, relu, mul_constant, add_broadcast, "
+                        "batched_matmul]")
 
 
 def test_copies_are_written_atomically(tmp_path, source, monkeypatch):
@@ -227,7 +228,7 @@ def test_copies_are_written_atomically(tmp_path, source, monkeypatch):
     monkeypatch.setattr(workspace.os, "replace", fail)
     with pytest.raises(KeyboardInterrupt):
         workspace.sync(source, work, "en")
-    assert cell_text(work / "en" / "02-backward-order.ipynb") == "en 02-backward-order v1"
+    assert cell_text(work / "en" / "03-backward-order.ipynb") == "en 03-backward-order v1"
     assert not [p for p in work.rglob(".tmp-*")]
 
 
@@ -290,25 +291,25 @@ def test_progress_follows_minigrad_workspace(tmp_path, monkeypatch, capsys, sour
     assert code == 0 and "✓  relu  2026-05-06T07:08:09" in out
 
 
-@pytest.mark.skipif(not (LESSONS_DIR / "zh" / "solutions" / "03-custom-functions.ipynb").exists(),
-                    reason="lesson 03 is not built yet")
+@pytest.mark.skipif(not (LESSONS_DIR / "zh" / "solutions" / "04-custom-functions.ipynb").exists(),
+                    reason="lesson 04 is not built yet")
 def test_checks_run_in_the_workspace_record_progress_that_the_launcher_prints(tmp_path, monkeypatch, capsys):
     """The whole loop: launcher's workspace and environment -> kernel -> check() -> --progress."""
     import nbclient
     work = tmp_path / "work"
-    cli.main(["--dir", str(work), "--lang", "zh", "--solutions", "--reset", "03"])
+    cli.main(["--dir", str(work), "--lang", "zh", "--solutions", "--reset", "04"])
     environment = jupyterlab.jupyter_environment(work, "zh", environ={})
     for name, value in environment.items():
         monkeypatch.setenv(name, value)              # what JupyterLab's kernels inherit
-    lesson = work / "zh" / "solutions" / "03-custom-functions.ipynb"
+    lesson = work / "zh" / "solutions" / "04-custom-functions.ipynb"
     notebook = nbformat.read(lesson, as_version=4)
     nbclient.NotebookClient(notebook, timeout=300, kernel_name="python3",
                             resources={"metadata": {"path": str(lesson.parent)}}).execute()
     capsys.readouterr()
     assert cli.main(["--dir", str(work), "--progress"]) == 0
     out = capsys.readouterr().out
-    lesson_03 = next(lesson for lesson in LESSONS if lesson.number == 3)
-    for exercise in lesson_03.exercises:
+    lesson_04 = next(lesson for lesson in LESSONS if lesson.number == 4)
+    for exercise in lesson_04.exercises:
         assert f"✓  {exercise}" in out                   # the solutions pass every check
     assert "已通过的练习" in out                          # MINIGRAD_LANG=zh reached the launcher too
 
@@ -402,15 +403,15 @@ def test_work_in_the_new_notebook_survives_reruns_upgrades_and_reset(tmp_path, s
 def test_two_resets_in_the_same_second_keep_two_backups(tmp_path, source):
     work = tmp_path / "work"
     workspace.sync(source, work, "en")
-    lesson = work / "en" / "02-backward-order.ipynb"
+    lesson = work / "en" / "03-backward-order.ipynb"
     when = datetime.datetime(2026, 5, 6, 7, 8, 9)
     for text in ("first try", "second try"):
         edit(lesson, text)
-        workspace.reset(source, work, "en", "2", now=when)
+        workspace.reset(source, work, "en", "3", now=when)
     assert backed_up_texts(work) == ["first try", "second try"]
     names = sorted(path.name for path in (work / "en" / "backups").iterdir())
-    assert names == ["02-backward-order.20260506-070809-2.ipynb",
-                     "02-backward-order.20260506-070809.ipynb"]
+    assert names == ["03-backward-order.20260506-070809-2.ipynb",
+                     "03-backward-order.20260506-070809.ipynb"]
 
 
 WRONG_SHAPES = ["[]", '"text"', "null", "42", '{"lang": 5}', '{"lang": ["en"]}', "{",
@@ -427,7 +428,7 @@ def test_a_damaged_marker_or_manifest_is_kept_aside_and_the_launch_carries_on(
     damaged = content.encode("latin-1")
     (work / name).write_bytes(damaged)
     said = ""
-    for argv in (["--progress"], ["--reset", "2"], [], []):
+    for argv in (["--progress"], ["--reset", "3"], [], []):
         code, out = run_cli(capsys, source, "--dir", str(work), "--lang", "zh", *argv)
         assert code == 0, out
         said += out
@@ -448,7 +449,7 @@ def test_a_read_only_workspace_is_said_in_the_students_language(
     def read_only(*args, dir=None, **kwargs):   # root ignores chmod: the error a student gets
         raise PermissionError(13, "Permission denied", str(dir))
     monkeypatch.setattr(workspace.progress.tempfile, "mkstemp", read_only)
-    for argv in ([], ["--reset", "2"]):
+    for argv in ([], ["--reset", "3"]):
         code, out = run_cli(capsys, source, "--dir", str(work), "--lang", lang, *argv)
         assert code == 1 and said in out and "Traceback" not in out
     assert len(launch) == 1
@@ -500,7 +501,7 @@ def test_a_launch_in_the_other_language_while_jupyterlab_runs_switches_it(
     url = ("http://localhost:8890/lab/workspaces/minigrad-zh/tree/zh/"
            "01-tensors-and-the-graph.ipynb?token=abc")
     assert code == 0 and len(launch) == 1 and url in out and opened == [url]
-    assert "已添加" in out and (work / "zh" / "02-backward-order.ipynb").exists()
+    assert "已添加" in out and (work / "zh" / "03-backward-order.ipynb").exists()
     environment = jupyterlab.jupyter_environment(work, "zh")
     setting = translation_setting(environment["JUPYTERLAB_SETTINGS_DIR"])
     assert json.loads(setting.read_text()) == {"locale": "zh_CN"}
@@ -513,14 +514,14 @@ def test_a_link_leading_out_of_the_workspace_is_refused(tmp_path, source, launch
     elsewhere.mkdir()
     if link == "en/backups":                         # a reset would move a copy out
         run_cli(capsys, source, "--dir", str(work), "--lang", "en")
-        edit(work / "en" / "02-backward-order.ipynb", "mine")
+        edit(work / "en" / "03-backward-order.ipynb", "mine")
         launch.clear()
     work.mkdir(exist_ok=True)
     if link == ".minigrad-lock":                     # a file link: the lock would be made there
         (work / link).symlink_to(elsewhere / "lock")
     else:
         (work / link).symlink_to(elsewhere, target_is_directory=True)
-    argv = ["--reset", "2"] if link == "en/backups" else []
+    argv = ["--reset", "3"] if link == "en/backups" else []
     code, out = run_cli(capsys, source, "--dir", str(work), "--lang", "en", *argv)
     assert code == 1 and not launch and "outside the workspace" in out
     assert list(elsewhere.iterdir()) == []
@@ -674,8 +675,8 @@ def test_reset_of_a_lesson_open_in_jupyterlab_asks_to_close_its_tab_first(
         (runtime / f"jpserver-{os.getpid()}.json").write_text(json.dumps({
             "pid": os.getpid(), "url": f"http://127.0.0.1:{server.server_port}/",
             "token": "abc", "root_dir": str(work.resolve())}))
-        code, out = run_cli(capsys, source, "--dir", str(work), "--lang", "en", "--reset", "2")
-        assert code == 1 and "close its tab first" in out and "--reset 2" in out
+        code, out = run_cli(capsys, source, "--dir", str(work), "--lang", "en", "--reset", "3")
+        assert code == 1 and "close its tab first" in out and "--reset 3" in out
         assert cell_text(work / "en" / f"{SLUGS[1]}.ipynb") == "mine"     # untouched
         assert asked == [("/api/sessions", "token abc")]
         code, out = run_cli(capsys, source, "--dir", str(work), "--lang", "en", "--reset", "1")
@@ -683,8 +684,8 @@ def test_reset_of_a_lesson_open_in_jupyterlab_asks_to_close_its_tab_first(
     finally:
         os.close(holder)
         server.shutdown()
-    code, out = run_cli(capsys, source, "--dir", str(work), "--lang", "en", "--reset", "2")
-    assert code == 0 and cell_text(work / "en" / f"{SLUGS[1]}.ipynb") == "en 02-backward-order v1"
+    code, out = run_cli(capsys, source, "--dir", str(work), "--lang", "en", "--reset", "3")
+    assert code == 0 and cell_text(work / "en" / f"{SLUGS[1]}.ipynb") == "en 03-backward-order v1"
 
 
 @pytest.mark.parametrize("started, command", [(None, "minigrad-tutor"),
@@ -705,3 +706,30 @@ def test_the_launcher_names_commands_as_the_student_started_it(
     assert f"To switch to it: {command} --reset 01" in out
     code, out = run_cli(capsys, source, "--dir", str(tmp_path / "nothing"), "--progress")
     assert f"run {command} first" in out
+
+
+def test_a_lesson_that_changed_number_keeps_the_students_work_under_its_new_name(
+        tmp_path, source, launch, capsys):
+    """A workspace made when lesson 03 was the backward order: the copies follow their
+    lessons to the new numbers, the edited one with the student's answers in it."""
+    work = tmp_path / "work"
+    old_source = tmp_path / "old"
+    for slug in ("01-tensors-and-the-graph", "02-backward-order"):
+        write_lesson(old_source, "en", slug, f"en {slug} v0")
+    workspace.sync(old_source, work, "en")
+    edit(work / "en" / "02-backward-order.ipynb", "my answers")
+    (work / "en" / "02-backward-order.new.ipynb").write_text("{}")   # a newer one it was given
+
+    code, out = run_cli(capsys, source, "--dir", str(work), "--lang", "en", "--no-browser")
+    assert code == 0
+    mine = work / "en" / f"{SLUGS[1]}.ipynb"                      # 03-backward-order.ipynb
+    assert cell_text(mine) == "my answers"                         # kept, under the new name
+    assert (work / "en" / f"{SLUGS[1]}.new.ipynb").exists()
+    assert not list((work / "en").glob("02-*"))
+    [said] = [line for line in out.splitlines() if "renamed" in line]
+    assert said.startswith("  renamed  02-backward-order.ipynb to ") and "new order" in said
+    assert said.split(" to ")[1].split(":")[0].endswith(f"{SLUGS[1]}.ipynb")
+    # the edited copy stays the student's: the shipped lesson goes next to it, as always
+    manifest = workspace.read_manifest(work)
+    assert "en/02-backward-order.ipynb" not in manifest
+    assert cell_text(work / "en" / f"{SLUGS[0]}.ipynb") == f"en {SLUGS[0]} v1"  # unedited: updated

@@ -371,9 +371,9 @@ def test_a_big_graph_follows_the_running_node():
     assert MIN_SCALE * 11 == pytest.approx(MIN_LABEL)     # 11 px: a saved tensor's label
     assert big.zoom in big.children[0].children and small.zoom not in small.children[0].children
     for frame, child in zip(big.frames, big.captions.children[1:]):
-        if frame.current is not None:
-            x, y, w, h = frame._drawer.stage.box(frame.current)
-            assert f"--fx:{x + w / 2:.0f}px;--fy:{y + h / 2:.0f}px" in child.value
+        if frame.current is not None:      # the node, with its saved tensors it shows
+            fx, fy = frame._drawer.focus(frame)
+            assert f"--fx:{fx:.0f}px;--fy:{fy:.0f}px" in child.value
 
 
 def test_missing_ipywidgets_names_the_extra(monkeypatch):
@@ -387,7 +387,7 @@ def test_missing_ipywidgets_names_the_extra(monkeypatch):
 # --- a recorder started after forward ------------------------------------------------
 
 def recorded_after_forward():
-    """Lesson 02's way: forward first, then a recorder around backward only."""
+    """Lesson 03's way: forward first, then a recorder around backward only."""
     x = torch.tensor([0.5, 1.0], requires_grad=True)
     loss = (x * 2 * x.exp()).sum()
     with viz.record() as trace:
@@ -546,7 +546,7 @@ def test_the_memory_peak_is_the_peak_so_far():
 @pytest.mark.parametrize("lang, said", [("en", "Hook at ExpBackward0: tensor hook of y"),
                                         ("zh", "ExpBackward0 上的钩子运行：y 的张量钩子")])
 def test_a_tensor_hook_is_named_after_the_tensor_when_the_student_named_it(lang, said):
-    """Lesson 07 speaks of "the tensor hook of y": the caption says so once y is named."""
+    """Lesson 08 speaks of "the tensor hook of y": the caption says so once y is named."""
     w = torch.tensor([2.0, -1.0], requires_grad=True)
     with viz.record() as trace:
         y = w.exp()

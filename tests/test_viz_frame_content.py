@@ -30,7 +30,7 @@ def small_trace():
 
 
 def training_step():
-    """Lesson 11's shape of work: two layers of a batch of 32, many large saved tensors."""
+    """Lesson 16's shape of work: two layers of a batch of 32, many large saved tensors."""
     torch.manual_seed(0)
     x = torch.randn(32, 100)
     W1 = torch.randn(100, 100, requires_grad=True)
@@ -231,3 +231,24 @@ def test_memory_counts_what_pack_hook_returned(tmp_path):
     assert note not in viz.frames(small_trace()[0])[0].svg       # no packing, no note
     zh = viz.frames(packed_trace(to_disk, lambda p: torch.tensor(np.load(p))), "zh")
     assert "pack_hook 的返回值" in zh[0].svg
+
+
+def test_a_window_that_follows_a_node_keeps_its_saved_tensors_in_view():
+    """The point the following window centres is that of the current node together with the
+    saved tensors of it that the frame shows: their boxes are never left at the edge."""
+    trace, names = small_trace()
+    frames = viz.frames(trace, names=names)
+    drawer = frames[0]._drawer
+    checked = 0
+    for frame in frames:
+        saved = [drawer.stage.box(f"{node}.s{slot}") for node, slot in frame.saved_states
+                 if node == frame.current and f"{node}.s{slot}" in drawer.stage.placed.boxes]
+        if not saved:
+            continue
+        boxes = [drawer.stage.box(frame.current)] + saved
+        fx, fy = drawer.focus(frame)
+        left, right = min(x for x, _, _, _ in boxes), max(x + w for x, _, w, _ in boxes)
+        top, bottom = min(y for _, y, _, _ in boxes), max(y + h for _, y, _, h in boxes)
+        assert (fx, fy) == pytest.approx(((left + right) / 2, (top + bottom) / 2))
+        checked += 1
+    assert checked > 0

@@ -76,7 +76,7 @@ def test_installed_wheel_starts_jupyterlab_on_the_course_index(wheel, tmp_path):
     assert installed[1] == SHIPPED
     listed = subprocess.run([python.parent / "minigrad-tutor", "--list", "--lang", "zh"],
                             capture_output=True, text=True, check=True, cwd=tmp_path).stdout
-    assert listed.splitlines()[0] == "01  张量与计算图  [graph_edges]"
+    assert listed.splitlines()[0] == "01  张量与计算图  [graph_edges、jacobian]"     # a Chinese list
     assert len(listed.splitlines()) == len(LESSONS) == (len(SHIPPED) - len(INDEXES)) // 4
 
     port = free_port()
@@ -89,7 +89,7 @@ def test_installed_wheel_starts_jupyterlab_on_the_course_index(wheel, tmp_path):
     finally:
         output = stop(process, signal.SIGINT)         # Ctrl+C, as a student stops it
     assert process.returncode in (0, -signal.SIGINT), output
-    assert "正在启动 JupyterLab" in output and f"/lab/tree/{first}" in output
+    assert "正在启动 JupyterLab" in output and f"/lab/workspaces/minigrad-zh/tree/{first}" in output
     assert (tmp_path / "lessons" / first).exists()
 
 

@@ -11,6 +11,7 @@ loop or of `Function.apply` that was running when it was emitted, found by
 walking up Python's call stack only while a recorder listens.
 """
 import itertools
+import linecache
 import os
 import sys
 from collections import namedtuple
@@ -94,6 +95,25 @@ def called_from():
                  frame.f_code.co_firstlineno)
 
 
+def _at_statement(found, statement):
+    """`found` (a Where in Function.apply) moved to the first line of that function that
+    holds `statement`: the step an event of apply's is about, rather than the line that
+    narrates it.  Unchanged when no line holds it."""
+    if found is None:
+        return None
+    lines = linecache.getlines(found.file)
+    for number in range(found.first_line, min(found.line, len(lines)) + 1):
+        if statement in lines[number - 1]:
+            return found._replace(line=number)
+    return found
+
+
+def _leaves(node):
+    """The leaves a node's edges meet: {id: tensor as events carry it}."""
+    return {ident(n): describe(n.variable)
+            for n, _ in node.next_functions if n is not None and hasattr(n, "variable")}
+
+
 def _short_name(node):
     return node.name().split("::")[-1]
 
@@ -109,15 +129,31 @@ class Narration:
         self.emit(kind, where(), **data)
 
     # --- forward: Function.apply and saved tensors --------------------------------------
+    def node_connected(self, node):
+        """Steps 1 and 2 of Function.apply, as two events: the node made and numbered, then
+        its edges (one per tensor input) and the leaves it meets."""
+        found = where()
+        self.emit("apply_node_made", _at_statement(found, "node = cls._backward_cls()"),
+                  node=ident(node), name=node.name(), sequence_nr=node._sequence_nr,
+                  function=node._function_cls.__name__)
+        self.emit("apply_edges_connected", _at_statement(found, "edge = arg._gradient_edge()"),
+                  node=ident(node), inputs=[(ident(n), nr) for n, nr in node.next_functions],
+                  leaves=_leaves(node))
+
     def node_created(self, node, outputs):
-        """A new node, its edges, and the leaves it meets for the first time."""
-        leaves = {ident(n): describe(n.variable)
-                  for n, _ in node.next_functions if n is not None and hasattr(n, "variable")}
-        self._emit("node_created", node=ident(node), name=node.name(),
-                   sequence_nr=node._sequence_nr,
-                   inputs=[(ident(n), nr) for n, nr in node.next_functions],
-                   outputs=[describe(o) for o in outputs if hasattr(o, "_data")],
-                   leaves=leaves, caller=called_from())
+        """Steps 3 and 4 of Function.apply, as two events: forward has run (grad mode off;
+        what it returned, how many tensors it asked to save), then the outputs attached: the
+        new node, its edges, and the leaves it meets for the first time."""
+        found = where()
+        self.emit("apply_forward_ran",
+                  _at_statement(found, "outputs = cls._run_forward(node, args)"),
+                  node=ident(node), outputs=[describe(o) for o in outputs if hasattr(o, "_data")],
+                  to_save=sum(t is not None and not t._wrapped_number for t in node.to_save))
+        self.emit("node_created", found, node=ident(node), name=node.name(),
+                  sequence_nr=node._sequence_nr,
+                  inputs=[(ident(n), nr) for n, nr in node.next_functions],
+                  outputs=[describe(o) for o in outputs if hasattr(o, "_data")],
+                  leaves=_leaves(node), caller=called_from())
 
     def tensor_saved(self, node, slot, tensor, is_output):
         self._emit("tensor_saved", node=ident(node), slot=slot, tensor=describe(tensor),

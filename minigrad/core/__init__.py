@@ -3,13 +3,13 @@
 Read it in this order, next to the lessons:
 
     tensor.py      the tensor as autograd sees it: data, requires_grad, grad, grad_fn,
-                   output_nr, the version counter (lessons 01, 05)
+                   output_nr, the version counter (lessons 01, 06)
     function.py    Function.apply, the recipe that records a node; FunctionCtx; the node
-                   a Function records; SavedTensor and its version check (03 to 06)
+                   a Function records; SavedTensor and its version check (04 to 07)
     graph.py       Node, AccumulateGrad, InputMetadata, and the engine: run_backward's
-                   dependency counts, ready queue and gradient buffers (01, 02)
-    grad_mode.py   whether new operations are recorded (no_grad)
-    hooks.py       the hooks backward runs, in PyTorch's order (07)
+                   dependency counts, ready queue and gradient buffers (01, 03)
+    grad_mode.py   whether new operations are recorded (no_grad; 02)
+    hooks.py       the hooks backward runs, in PyTorch's order (08)
 
 and, when a lesson needs them: capture.py (autograd.grad's captures), reentrant.py (a
 backward inside a backward), errors.py (the messages), seams.py (where PyTorch's modes

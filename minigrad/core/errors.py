@@ -58,7 +58,7 @@ INFERENCE_TENSOR_SAVED = (
 GRADIENT_SHAPE = (
     "Function {node} returned an invalid gradient at index {position} - got {got} but "
     "expected shape compatible with {expected}. The gradient of an input must have that "
-    "input's shape.")
+    "input's shape, or a shape it broadcasts to (the engine sums it down).")
 
 GRADIENT_DEVICE = (
     "Function {node} returned an invalid gradient at index {position} - expected device "

@@ -1,5 +1,5 @@
 """Function: an op with a hand-written backward, the node its call records, and what it
-saves for backward (lessons 03 to 06).
+saves for backward (lessons 04 to 07).
 
 Every op of minigrad (ops/) is a `Function` subclass written with the API a student
 uses: static `forward(ctx, ...)` and `backward(ctx, *grads)`, `ctx.save_for_backward`,
@@ -209,15 +209,13 @@ class Function:
     @classmethod
     def apply(cls, *args):
         """Run forward and, when an input requires grad, record the node that backward
-        will run: the steps of lesson 03."""
+        will run: the steps of lesson 04."""
         if backend._cupy is not None:            # once a GPU is used: tensors on several
             args = cls._on_one_device(args)      # devices (NOTE [devices])
         # 0. Which inputs need a gradient?  If none does, or grad mode is off (in no_grad,
         #    in backward), nothing is recorded: forward just runs.
-        needs_input_grad = []
-        for arg in args:
-            needs_input_grad.append(isinstance(arg, TensorBase) and arg.requires_grad)
-        needs_input_grad = tuple(needs_input_grad)
+        needs_input_grad = tuple([isinstance(arg, TensorBase) and arg.requires_grad
+                                  for arg in args])
         if not (modes.enabled and True in needs_input_grad) or (
                 seams.inference is not None and seams.inference.records_nothing(args)):
             ctx = cls._backward_cls()            # (a ctx that joins no graph)
@@ -245,17 +243,18 @@ class Function:
         node._next_nodes, node._next_nrs = tuple(nodes), tuple(output_nrs)
         if seams.anomaly is not None:            # anomaly mode: remember where forward ran
             seams.anomaly.remember_forward(node)
+        if seams.recorder is not None:           # steps 1 and 2, told apart
+            seams.recorder.node_connected(node)
         # 3. Run forward with grad mode off: the ops inside it record nothing.
         outputs = cls._run_forward(node, args)
         # 4. Attach the outputs: each gets the node as its grad_fn.
         outputs = _attach_outputs(node, args, outputs)
         # 5. Save what forward asked to save, as SavedTensors that remember its version.
         if node.to_save:
-            saved = []
-            for slot, tensor in enumerate(node.to_save):
-                saved.append(None if tensor is None else SavedTensor(tensor, node, slot))
+            saved = [None if tensor is None else SavedTensor(tensor, node, slot)
+                     for slot, tensor in enumerate(node.to_save)]
             node._saved, node.to_save = tuple(saved), ()
-        if seams.forward_ad is not None:         # forward-mode AD (lesson 12): tangents too
+        if seams.forward_ad is not None:         # forward-mode AD (lesson 14): tangents too
             outputs = seams.forward_ad.propagate(cls, node, args, outputs)
         node._dirty = ()             # (done with: a dirty output holds its node, not the reverse)
         return outputs
@@ -328,8 +327,8 @@ def made_without_recording(outputs, args):
 
 
 class SavedTensor:
-    """One tensor saved by `ctx.save_for_backward` (lessons 04, 05), packed by the
-    innermost `saved_tensors_hooks` if some are active (lesson 07).
+    """One tensor saved by `ctx.save_for_backward` (lessons 05, 06), packed by the
+    innermost `saved_tensors_hooks` if some are active (lesson 08).
 
     NOTE [saved tensors and version counters]
     A SavedTensor remembers the version of the tensor it saved.  In-place ops

@@ -1,4 +1,4 @@
-"""The backward graph and the engine that runs it (lessons 01 and 02).
+"""The backward graph and the engine that runs it (lessons 01 and 03).
 
 Every tensor made by a recorded op points at a `Node` (its `grad_fn`); every node
 points at the nodes of its inputs (`next_functions`).  Leaves that require grad end in
@@ -34,7 +34,9 @@ from .hooks import (HookDict, add_hook, call_post_accumulate_hooks, call_post_ho
 from .hooks import saved_tensors_hooks_stack
 
 sequence_nrs = itertools.count()  # each new node takes the next: the engine runs newest first
-LEAF_PRIORITY = float("inf")    # AccumulateGrad runs as soon as it is ready
+# AccumulateGrad runs as soon as it is ready: its sequence number is the largest there is,
+# PyTorch's UINT64_MAX (what `node._sequence_nr()` prints there: 18446744073709551615).
+LEAF_PRIORITY = 2 ** 64 - 1
 
 
 class Node:

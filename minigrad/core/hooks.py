@@ -1,4 +1,4 @@
-"""Hooks (lesson 07): code of yours that backward runs, in PyTorch's order.
+"""Hooks (lesson 08): code of yours that backward runs, in PyTorch's order.
 
 - Around a node, the engine runs (`call_pre_hooks`, `call_post_hooks`): before it, the
   tensor hooks of its outputs (`y.register_hook`, in the order they were registered),

@@ -1,4 +1,4 @@
-"""The tensor as autograd sees it (lessons 01 and 05).
+"""The tensor as autograd sees it (lessons 01 and 06).
 
     _data              the array (numpy, or CuPy on a GPU); a view shares its base's
     requires_grad      whether the ops made with it are recorded
@@ -172,7 +172,7 @@ class TensorBase:
         detached._version_counter = self._version_counter
         return detached
 
-    # --- hooks (lesson 07) -------------------------------------------------------------------
+    # --- hooks (lesson 08) -------------------------------------------------------------------
     def retain_grad(self):
         """Keep `.grad` for this non-leaf tensor during backward."""
         if not self._requires_grad:
@@ -224,7 +224,7 @@ class TensorBase:
             self._post_accumulate_hooks = HookDict()
         return add_hook(self._post_accumulate_hooks, hook)
 
-    # --- backward (lesson 02) ----------------------------------------------------------------
+    # --- backward (lesson 03) ----------------------------------------------------------------
     def backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None):
         """Compute the gradient of this tensor w.r.t. the graph leaves (into their `.grad`):
         the engine (graph.py), started from this tensor with `gradient` (None: ones, for a

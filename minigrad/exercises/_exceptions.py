@@ -18,6 +18,8 @@ _EXCEPTION_HINTS = (      # (exception type, text in its message, hint key, fixe
     (RuntimeError, "expected Variable or None (got numpy", "returned_numpy", {"where": "backward"}),
     (TypeError, "hook returned 'ndarray'", "returned_numpy", {"where": "hook"}),
     (RuntimeError, "modified by an inplace operation", "saved_then_modified", {}),
+    (RuntimeError, "leaf Variable that requires grad is being used in an in-place",
+     "update_in_no_grad", {}),
     (TypeError, "does not support ufuncs", "numpy_function_on_tensor", {}),
     (TypeError, "save_for_backward can only save", "saved_non_tensor", {}),
     (TypeError, "backward() takes", "backward_args", {}),

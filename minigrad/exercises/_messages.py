@@ -14,7 +14,7 @@ from .. import settings
 
 TOPICS = ("functions", "saving", "ctx_flags", "hooks", "graph_order", "higher_order",
           "linear", "overview", "graph_basics", "debugging", "devices", "forward_mode",
-          "modern_api", "memory", "bug_hunts", "double_backward")
+          "out_of_graph", "modern_api", "both_modes", "memory", "bug_hunts", "double_backward")
 
 COMMON = {
     # outcomes
@@ -98,6 +98,19 @@ COMMON = {
         "zh": "提示：在浏览器里运行的 Python（JupyterLite、Pyodide）无法中止永远不会结束的代码，"
               "所以这里的检查没有时间限制。如果某次检查一直运行不停，请重启内核，"
               "再找找有没有永远不会结束的循环。"},
+    "engine_reduced": {
+        "en": "Note: your backward returns a gradient in the broadcast shape, larger than its "
+              "input's. The engine summed it down to the input's shape, as PyTorch's engine "
+              "does for every node (its own AddBackward0 leaves that to the engine too), so "
+              "the gradients in .grad are right. minigrad's built-in ops reduce in their own "
+              "backward instead: then backward alone is the whole vector-Jacobian product, "
+              "right wherever its result goes, also where no engine sums it (a backward you "
+              "call by hand, or reuse inside another one).",
+        "zh": "提示：你的 backward 返回的梯度是广播后的形状，比对应的输入大。引擎替你把它求和还原成了输入的形状，"
+              "PyTorch 的引擎对每个节点都会这样做（它自己的 AddBackward0 也把这一步交给引擎），"
+              "所以 .grad 里的梯度是对的。minigrad 的内置运算则在自己的 backward 里完成归约："
+              "这样单凭 backward 就是完整的向量-雅可比积，无论结果送到哪里都对，"
+              "包括没有引擎替它求和的地方（你亲手调用的 backward，或在另一个 backward 里复用它）。"},
     "progress_damaged": {
         "en": "Note: your progress file {file} was damaged and could not be read. It is kept "
               "as {backup}, and a new one was started with this check.",
@@ -269,6 +282,12 @@ COMMON = {
               "needs, or modify a clone() instead.",
         "zh": "一个保存的张量在保存之后又被原地修改了（版本计数器变了），所以反向传播拒绝使用它。"
               "请保存反向传播真正需要的值，或者改为修改它的 clone()。"},
+    "update_in_no_grad": {
+        "en": "A parameter (a leaf that requires grad) was changed in place while autograd "
+              "records: the update would become part of the graph, so PyTorch refuses it. "
+              "Update parameters inside `with torch.no_grad():`.",
+        "zh": "在 autograd 记录计算图时原地修改了一个参数（需要梯度的叶子张量）：这次更新会变成计算图的一部分，"
+              "所以 PyTorch 拒绝这样做。请在 `with torch.no_grad():` 里更新参数。"},
     "saved_non_tensor": {
         "en": "save_for_backward takes tensors only. Keep numbers and other values as ctx "
               "attributes (ctx.name = value).",

@@ -155,6 +155,12 @@ def apply(cls, *args):
     return cls.apply(*args)
 
 
+def applied(answer):
+    """The answer, a Function subclass, as a function of its inputs (what a trial calls)."""
+    cls = require_function_class(answer)
+    return lambda *inputs: apply(cls, *inputs)
+
+
 def apply_observing_saves(cls, *args):
     """Run cls.apply(*args) and return (output, the tensors forward saved)."""
     saved = []
@@ -189,12 +195,16 @@ def raw_backward(cls, node, grads):
 
 def check_gradients(raw, inputs, expected, local, output_shape, needs_input_grad=False,
                     grad_output=None):
-    """Diagnose what backward returned, one slot per input of forward.
+    """Diagnose what backward returned, one slot per input of forward; returns the keys of
+    the notes a right answer gets.
 
     `expected[i]` is the right gradient (None where none is wanted), `local[i]`
     the gradient for an incoming gradient of ones (what forgetting it gives);
-    `grad_output` (an array) what backward was given, for a hint to quote.
+    `grad_output` (an array) what backward was given, for a hint to quote.  A
+    gradient of a shape the input's shape expands to (broadcasting) is summed down, as
+    PyTorch's engine sums it, and is right if the sum is (the note engine_reduced).
     """
+    notes = []
     count = len(inputs)
     if len(raw) < count or any(g is not None for g in raw[count:]):
         raise Hint("wrong_num_grads", got=len(raw), expected=count)
@@ -216,13 +226,26 @@ def check_gradients(raw, inputs, expected, local, output_shape, needs_input_grad
             raise Hint("missing_grad", input=position)
         require_tensor(grad, "backward")
         shape, want = tuple(grad.shape), tuple(tensor.shape)
-        if shape != want:
+        if shape != want and expands_to(want, shape):
+            grad = grad.detach().sum_to_size(want)       # what the engine does with it
+            if "engine_reduced" not in notes:
+                notes.append("engine_reduced")
+        elif shape != want:
             key = "not_reduced_broadcast" if shape == tuple(output_shape) else "wrong_grad_shape"
             if key == "wrong_grad_shape" and np.prod(shape) == np.prod(want):
-                key = "size_one_dims"       # (4,) for (4, 1), (1, 2) for (2,): keepdim
+                key = "size_one_dims"       # (4,) for (4, 1): keepdim
             raise Hint(key, input=position, got=list(shape), expected=list(want))
         diagnose_values(as_array(grad), expected[position], local[position], position,
                         as_array(tensor), tensor.dtype, inputs, grad_output)
+    return tuple(notes)
+
+
+def expands_to(shape, target):
+    """Whether a tensor of `shape` broadcasts to `target`: then the engine accepts a
+    gradient of shape `target` for it and sums it down (PyTorch's is_expandable_to)."""
+    if len(shape) > len(target):
+        return False
+    return all(small in (1, large) for small, large in zip(reversed(shape), reversed(target)))
 
 
 def _diagnose_swapped(raw, inputs):
@@ -331,12 +354,14 @@ def require_unchanged(inputs, before):
 
 def check_function(answer, spec, cases, needs_input_grad=False, seed=0):
     """The usual check of a one-output Function: forward, raw backward, then the engine.
+    Returns the keys of the notes a right answer gets (see check_gradients).
 
     `spec(*inputs)` is what the Function must compute, written with minigrad's built-in
     ops: its output and, through minigrad's autograd, its gradients are the expected
     ones.  `cases` are functions returning fresh input tuples (tensors and numbers).
     """
     cls = require_function_class(answer)
+    notes = []
     generator = np.random.default_rng(seed)
     for make_inputs in cases:
         inputs = make_inputs()
@@ -351,9 +376,12 @@ def check_function(answer, spec, cases, needs_input_grad=False, seed=0):
                                       dtype=output.dtype)
         expected, local = expected_grads(spec, inputs, grad_output)
         raw = raw_backward(cls, output.grad_fn, (grad_output,))
-        check_gradients(raw, inputs, expected, local, output.shape, needs_input_grad,
-                        as_array(grad_output))
+        for note in check_gradients(raw, inputs, expected, local, output.shape,
+                                    needs_input_grad, as_array(grad_output)):
+            if note not in notes:
+                notes.append(note)
         check_through_engine(output, inputs, grad_output, expected)
+    return tuple(notes)
 
 
 def check_through_engine(output, inputs, grad_output, expected):

@@ -1,4 +1,4 @@
-"""Lesson 06, ctx flags: matmul (needs_input_grad), max_with_index (mark_non_differentiable).
+"""Lesson 07, ctx flags: matmul (needs_input_grad), max_with_index (mark_non_differentiable).
 
 needs_input_grad is observed by calling the answer's backward directly on a
 node where only one input requires grad: a gradient returned for the other
@@ -56,7 +56,7 @@ def check_matmul(answer):
              case((2, 3), (3, 4), seed=32, requires_grad=(True, False)),
              case((4, 3), (3, 2), seed=33, requires_grad=(False, True)),
              case((3, 3), (3, 1), seed=34, dtype="float32", requires_grad=(False, True)))
-    _tools.check_function(answer, _matmul, cases, needs_input_grad=True)
+    return _tools.check_function(answer, _matmul, cases, needs_input_grad=True)
 
 
 def _diagnose_transposes(cls):

@@ -1,4 +1,4 @@
-"""Lesson 08, retain_graph: separate_gradients, two losses that share a graph.
+"""Lesson 10, retain_graph: separate_gradients, two losses that share a graph.
 
 The answer `separate_gradients(loss_a, loss_b, w)` returns the gradient of
 each loss with respect to `w`, from one forward pass.  The check builds the

@@ -1,4 +1,4 @@
-"""Lesson 10, devices: offload_to_cpu, a pack/unpack pair that keeps saved tensors on the host.
+"""Lesson 15, devices: offload_to_cpu, a pack/unpack pair that keeps saved tensors on the host.
 
 The answer is `(pack_hook, unpack_hook)`, the pair `save_on_cpu` uses: pack
 stores a saved tensor in host memory together with the device it came from,

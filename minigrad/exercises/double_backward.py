@@ -1,4 +1,4 @@
-"""Lesson 16, double backward in depth: hvp (a Hessian-vector product), softplus_double_backward
+"""Lesson 13, double backward in depth: hvp (a Hessian-vector product), softplus_double_backward
 (an intermediate returned as an output), sin_backward_function (a backward that is a Function
 of its own).
 
@@ -22,6 +22,12 @@ MESSAGES = {
         "en": "Your result is the gradient ∇f(x), not the Hessian times v. Differentiate "
               "once more: the gradient of the dot product ∇f(x) · v, taken with respect to x.",
         "zh": "你的结果是梯度 ∇f(x)，而不是 Hessian 乘以 v。还要再求一次导：对点积 ∇f(x) · v 关于 x 求梯度。"},
+    "multiplied_the_gradient": {
+        "en": "Your result is ∇f(x) * v, the gradient times v element by element. H·v is the "
+              "gradient of ∇f(x) · v: take ∇f(x) with create_graph=True, then differentiate "
+              "(∇f(x) * v).sum() with respect to x.",
+        "zh": "你的结果是 ∇f(x) * v，即梯度与 v 逐元素相乘。H·v 是 ∇f(x) · v 的梯度：先用 "
+              "create_graph=True 求出 ∇f(x)，再对 (∇f(x) * v).sum() 关于 x 求导。"},
     "returned_hessian": {
         "en": "hvp returned the whole Hessian ({got}), a matrix; the product H·v is a vector "
               "shaped like x, and computing it needs no matrix at all.",
@@ -39,15 +45,13 @@ MESSAGES = {
         "zh": "结果是对的，但对于 {size} 个元素的 x，它用了 {passes} 次反向传播：Hessian 被一行一行地算了出来。"
               "不管 x 有多大，Hessian-向量积只需要两次反向传播：对 ∇f(x) · v 求导。"},
     "make_a_leaf": {
-        "en": "Here x does not require grad, so autograd cannot differentiate with respect to "
-              "it. Make your own leaf first, x.detach().requires_grad_(), and use it "
-              "throughout.",
+        "en": "Here x does not require grad, so autograd cannot differentiate with respect to it. "
+              "Make your own leaf first, x.detach().requires_grad_(), and use it throughout.",
         "zh": "这里的 x 不需要梯度，autograd 无法对它求导。先自己造一个叶子张量 "
               "x.detach().requires_grad_()，后面都用它。"},
     "wrong_hvp": {
-        "en": "H·v is wrong for f = {function} at x = {x}, v = {v}: at index {index} you give "
-              "{got}, the right value is {expected}. Check what you differentiate the second "
-              "time.",
+        "en": "H·v is wrong for f = {function} at x = {x}, v = {v}: at index {index} you give {got}, "
+              "the right value is {expected}. Check what you differentiate the second time.",
         "zh": "对于 f = {function}，在 x = {x}、v = {v} 处，H·v 不对：在下标 {index} 处你给出 {got}，"
               "正确值是 {expected}。检查第二次求导的对象是什么。"},
     "return_the_intermediate": {
@@ -166,6 +170,8 @@ def _check_hvp_result(result, hessian, gradient, x_values, v, name):
         raise Hint("returned_gradient")
     if np.allclose(got, hessian.sum(axis=1), rtol=1e-6, atol=1e-8):
         raise Hint("forgot_vector")
+    if np.allclose(got, gradient * v, rtol=1e-6, atol=1e-8):
+        raise Hint("multiplied_the_gradient")
     bad = _tools.first_mismatch(got, expected, creation.tensor(v).dtype)
     raise Hint("wrong_hvp", function=name, x=_numbers(x_values), v=_numbers(v),
                index=list(bad), got=f"{got[bad]:.4g}", expected=f"{expected[bad]:.4g}")
@@ -385,16 +391,11 @@ def _sin_expect(values):
     return found
 
 
-def _applied(answer):
-    cls = _tools.require_function_class(answer)
-    return lambda *inputs: _tools.apply(cls, *inputs)
-
-
 TRIALS = {"hvp": ObservedTrial(_hvp_draw, _hvp_compute, _hvp_expect),
           "softplus_double_backward": ObservedTrial(
               _softplus_draw,
-              lambda answer, values: _softplus_derivatives(_applied(answer), values),
+              lambda answer, values: _softplus_derivatives(_tools.applied(answer), values),
               _softplus_expect),
           "sin_backward_function": ObservedTrial(
-              _sin_draw, lambda answer, values: _sin_derivatives(_applied(answer), values),
+              _sin_draw, lambda answer, values: _sin_derivatives(_tools.applied(answer), values),
               _sin_expect)}

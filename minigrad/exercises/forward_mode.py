@@ -1,4 +1,4 @@
-"""Lesson 12, forward mode: mul_jvp, a custom Function's jvp (the product rule).
+"""Lesson 14, forward mode: mul_jvp, a custom Function's jvp (the product rule).
 
 The answer is a Function whose `forward(ctx, a, b)` returns a·b and whose
 `jvp(ctx, a_t, b_t)` returns the tangent of the output, a_t·b + a·b_t.  The

@@ -1,11 +1,12 @@
-"""Lesson 03, custom Functions: exp, sigmoid, relu, mul_constant, add_broadcast.
+"""Lesson 04, custom Functions: exp, sigmoid, relu, mul_constant, add_broadcast,
+batched_matmul.
 
 Each answer is a Function subclass.  `check_function` (see _tools) runs it on
 float64 and float32 inputs with negative values and zeros, compares forward
-with the same function written with minigrad's built-in ops (`_exp`...),
-calls backward directly to see exactly what it returns, then runs a real
-backward through the engine.  The trials (`TRIALS`, see _trial) do the same on
-inputs drawn when a grader grades.
+with the same function written with minigrad's built-in ops (`_exp`,
+`_batched_matmul`...), calls backward directly to see exactly what it returns,
+then runs a real backward through the engine.  The trials (`TRIALS`, see
+_trial) do the same on inputs drawn when a grader grades.
 """
 import numpy as np
 
@@ -15,6 +16,33 @@ from ._trial import FunctionTrial, In, matrix_shape, one_tensor, uniform
 from ._tools import Hint, case, values_case
 
 MESSAGES = {
+    "matmul_vjp_shapes": {
+        "en": "The gradient for input {input} has shape {got}, not {expected}: its factors "
+              "are in the wrong order or not transposed. grad_output is (b, n, m), A is "
+              "(b, n, k), B is (k, m): which product of them (one transposed) has the shape "
+              "{expected}? Check it on the sum out[i,p,q] = Σ_r A[i,p,r]·B[r,q].",
+        "zh": "输入 {input} 的梯度形状是 {got}，而不是 {expected}：因子的顺序不对，或者少了转置。"
+              "grad_output 的形状是 (b, n, m)，A 是 (b, n, k)，B 是 (k, m)：它们之中哪两个相乘"
+              "（其中一个转置）得到的形状是 {expected}？再用求和式 out[i,p,q] = Σ_r A[i,p,r]·B[r,q] 验证一下。"},
+    "matmul_shapes_dont_fit": {
+        "en": "Your backward multiplies matrices whose shapes do not fit. grad_output is "
+              "(b, n, m), A is (b, n, k), B is (k, m): ∂L/∂A must come out (b, n, k) and ∂L/∂B "
+              "(k, m). Which product of two of them, one transposed, gives each? Check it on "
+              "the sum out[i,p,q] = Σ_r A[i,p,r]·B[r,q].",
+        "zh": "你的 backward 把形状对不上的矩阵相乘了。grad_output 是 (b, n, m)，A 是 (b, n, k)，"
+              "B 是 (k, m)：∂L/∂A 的结果应该是 (b, n, k)，∂L/∂B 应该是 (k, m)。"
+              "它们之中哪两个相乘（其中一个转置）分别得到这两个形状？再用求和式 "
+              "out[i,p,q] = Σ_r A[i,p,r]·B[r,q] 验证一下。"},
+    "batch_not_summed": {
+        "en": "The gradient for B is the product for one matrix of the batch only. B was used "
+              "by every matrix A[i] of the batch: its gradient is the sum of the contributions "
+              "of all of them.",
+        "zh": "B 的梯度只算了这一批中一个矩阵的乘积。B 被这一批里的每个矩阵 A[i] 都用到了："
+              "它的梯度是所有这些矩阵的贡献之和。"},
+    "batched_grad_transposed": {
+        "en": "The gradient for input {input} is transposed: it must have that input's shape "
+              "{expected}, not {got}.",
+        "zh": "输入 {input} 的梯度被转置了：它必须和这个输入的形状 {expected} 一致，而不是 {got}。"},
     "exp_saved_input": {
         "en": "Note: your Exp saves its input x, so backward computes eˣ a second time. The "
               "lesson asks you to save the output instead: the derivative of eˣ is eˣ "
@@ -115,11 +143,59 @@ def check_add_broadcast(answer):
              case((4, 1), (1, 5), seed=9, dtype="float32"),
              case((3,), (), seed=10),
              case((2, 1, 3), (4, 1), seed=11))
-    _tools.check_function(answer, _add_broadcast, cases)
+    return _tools.check_function(answer, _add_broadcast, cases)
+
+
+def _batched_matmul(A, B):
+    return A @ B
+
+
+def check_batched_matmul(answer):
+    """A (b, n, k) @ B (k, m); shapes with b, n, k, m all different, so that a product in
+    the wrong order or untransposed shows in the shapes."""
+    cls = _tools.require_function_class(answer)
+    _diagnose_batched_matmul(cls)
+    cases = (case((2, 3, 4), (4, 5), seed=12),
+             case((3, 2, 3), (3, 4), seed=13, dtype="float32"),
+             case((1, 4, 2), (2, 3), seed=14),
+             case((2, 3, 4), (4, 5), seed=15, requires_grad=(False, True)),
+             case((2, 3, 4), (4, 5), seed=16, requires_grad=(True, False)))
+    return _tools.check_function(answer, _batched_matmul, cases)
+
+
+def _diagnose_batched_matmul(cls):
+    """The shape slips of deriving G·Bᵀ and Σᵢ AᵢᵀGᵢ, named before the values are compared."""
+    A, B = case((2, 3, 4), (4, 5), seed=17)()
+    output = _tools.apply(cls, A, B)
+    _tools.require_grad_fn(_tools.require_tensor(output, "forward"), (A, B))
+    if tuple(output.shape) != (2, 3, 5):
+        return                                   # forward's own check will say so
+    G = np.random.default_rng(18).uniform(-2, 2, size=(2, 3, 5))
+    try:
+        raw = _tools.raw_backward(cls, output.grad_fn, (creation.tensor(G),))
+    except RuntimeError as error:             # a product whose shapes do not fit
+        if "multiplied" in str(error) or "batch2" in str(error):
+            raise Hint("matmul_shapes_dont_fit") from None
+        raise
+    for position, (grad, tensor) in enumerate(zip(raw[:2], (A, B))):
+        if not _tools.is_tensor(grad):
+            continue
+        shape, want = tuple(grad.shape), tuple(tensor.shape)
+        if shape == want or _tools.expands_to(want, shape):
+            continue
+        key = "batched_grad_transposed" if shape == want[:-2] + want[::-1][:2] else \
+            "matmul_vjp_shapes"
+        raise Hint(key, input=position, got=list(shape), expected=list(want))
+    if len(raw) > 1 and _tools.is_tensor(raw[1]) and tuple(raw[1].shape) == (4, 5):
+        got = _tools.as_array(raw[1])
+        a = _tools.as_array(A)
+        if any(np.allclose(got, a[i].T @ G[i]) for i in range(2)):
+            raise Hint("batch_not_summed")
 
 
 CHECKS = {"exp": check_exp, "sigmoid": check_sigmoid, "relu": check_relu,
-          "mul_constant": check_mul_constant, "add_broadcast": check_add_broadcast}
+          "mul_constant": check_mul_constant, "add_broadcast": check_add_broadcast,
+          "batched_matmul": check_batched_matmul}
 
 
 def _tensor_and_number(rng, dtype):
@@ -138,6 +214,13 @@ def _broadcastable(rng, dtype):
     return [In(uniform(rng, shape, dtype)) for shape in shapes]
 
 
+def _batch_and_matrix(rng, dtype):
+    """A (b, n, k) and B (k, m), with b, n, k, m drawn apart, so that a product in the
+    wrong order or untransposed shows in the shapes."""
+    b, n, k, m = (int(size) for size in rng.permutation(np.arange(2, 6))[:4])
+    return [In(uniform(rng, (b, n, k), dtype)), In(uniform(rng, (k, m), dtype))]
+
+
 def _far_from_zero(rng, dtype):
     """One input, a few of its values out at ±30 (where 1/(1 + e⁻ˣ) is 1, or tiny)."""
     (drawn,) = one_tensor(rng, dtype)
@@ -149,4 +232,5 @@ TRIALS = {"exp": FunctionTrial(_exp, one_tensor),
           "sigmoid": FunctionTrial(_sigmoid, _far_from_zero),
           "relu": FunctionTrial(_relu, lambda rng, dtype: one_tensor(rng, dtype, zeros=True)),
           "mul_constant": FunctionTrial(_mul_constant, _tensor_and_number),
-          "add_broadcast": FunctionTrial(_add_broadcast, _broadcastable)}
+          "add_broadcast": FunctionTrial(_add_broadcast, _broadcastable),
+          "batched_matmul": FunctionTrial(_batched_matmul, _batch_and_matrix)}

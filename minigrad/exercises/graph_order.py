@@ -1,4 +1,4 @@
-"""Lesson 02, backward order: topo_order and count_dependencies.
+"""Lesson 03, backward order: topo_order, count_dependencies and backpropagate.
 
 The answers walk the graph from `output.grad_fn`.  They are run on several
 small graphs (a chain, a diamond, an input used twice, a constant input)
@@ -7,15 +7,20 @@ and compared with what the engine does, which follows its rules
 the ready nodes run the most recently created first; AccumulateGrad first
 of all.  The expected order and counts are the engine's own, read from its
 trace (minigrad.tracing) on the same graph.
+
+`backpropagate(output, inputs)` runs a whole backward by hand, calling the
+nodes.  Its results are compared with what `autograd.grad` gives on the same
+graph, built a second time; a recorder tells whether the answer ran the
+engine itself.
 """
 import numpy as np
 
-from .. import tracing
+from .. import autograd, tracing
 from ..surface import creation
 from ..autograd.graph import AccumulateGrad
 from . import _tools
 from ._tools import Hint
-from ._trial import field, uniform
+from ._trial import field, seen, uniform, value_of
 
 MESSAGES = {
     "not_a_list": {
@@ -84,6 +89,46 @@ MESSAGES = {
               "points to the root, so its count is 0 (backward starts it by hand).",
         "zh": "除了根节点，其他计数都对：你给 output.grad_fn 的计数是 {got}。没有边指向根节点，"
               "所以它的计数是 0（反向传播是直接从它开始的）。"},
+    "used_the_engine": {
+        "en": "Your backpropagate ran the engine ({call}). Run the nodes yourself: call "
+              "node(grad) on each node in your topo_order's order.",
+        "zh": "你的 backpropagate 调用了引擎（{call}）。请亲手运行各个节点：按 topo_order 的顺序，"
+              "对每个节点调用 node(grad)。"},
+    "called_accumulate_grad": {
+        "en": "After your backpropagate, a leaf's .grad is set: an AccumulateGrad node was "
+              "called, and it wrote into .grad. At an AccumulateGrad node keep the gradient "
+              "that arrived (node.variable is its leaf) instead of calling the node.",
+        "zh": "你的 backpropagate 运行之后，某个叶子张量的 .grad 被写入了：你调用了 AccumulateGrad 节点，"
+              "它把梯度写进了 .grad。到了 AccumulateGrad 节点，应该把送到这里的梯度记下来"
+              "（node.variable 就是它的叶子张量），而不是调用这个节点。"},
+    "one_gradient_per_input": {
+        "en": "Return a list with one entry per tensor of inputs ({expected}), in the same "
+              "order; got {got}.",
+        "zh": "请返回一个列表，inputs 里每个张量对应一项（共 {expected} 项），顺序相同；收到的是 {got}。"},
+    "add_the_gradients": {
+        "en": "Right where every node is reached by one edge, wrong where two edges meet (x * x, "
+              "or a result used twice): there the node's gradient is the sum of what arrives "
+              "along both edges. Add each new gradient to what the node already received, and "
+              "run a node only after all its gradients have arrived (topo_order's order).",
+        "zh": "每个节点只有一条边指向时结果是对的，两条边汇合的地方却错了（比如 x * x，或者一个结果被用了两次）："
+              "那里节点的梯度是沿两条边送来的梯度之和。把新送来的梯度加到这个节点已经收到的梯度上，"
+              "并且等它的梯度全部到齐之后再运行它（按 topo_order 的顺序）。"},
+    "leaf_not_found": {
+        "en": "Input {input} gets None, but the output depends on it. Its gradient arrives at "
+              "its AccumulateGrad node, whose variable is the leaf: compare with `is` (or "
+              "id()), since == on tensors compares values element by element.",
+        "zh": "输入 {input} 得到的是 None，可输出是依赖它的。它的梯度会送到它的 AccumulateGrad 节点，"
+              "这个节点的 variable 就是那个叶子张量：请用 `is`（或 id()）来比较，"
+              "因为对张量用 == 比较的是逐个元素的值。"},
+    "unused_input_grad": {
+        "en": "Input {input} gets a gradient, but the output does not depend on it (no edge "
+              "leads to it): return None for it.",
+        "zh": "输入 {input} 得到了梯度，可输出并不依赖它（没有边通向它）：它应该对应 None。"},
+    "wrong_backprop": {
+        "en": "The gradient for input {input} is wrong on the graph {graph}: at index {index} "
+              "you give {got}, the engine gives {expected}.",
+        "zh": "在计算图 {graph} 上，输入 {input} 的梯度不对：在下标 {index} 处你给出 {got}，"
+              "引擎给出的是 {expected}。"},
     "wrong_counts": {
         "en": "The count of {node} is {got}; the engine starts it at {expected}. Count the "
               "next_functions entries that point to it from the reachable nodes.",
@@ -231,7 +276,126 @@ def _count_mistake(got, want, order, root):
                              "expected": want[node]}
 
 
-CHECKS = {"topo_order": check_topo_order, "count_dependencies": check_count_dependencies}
+# --- backpropagate: the whole backward by hand ----------------------------------------
+
+def _backprop_graphs(shift=0.0):
+    """(name as the hints write it, build) for graphs whose nodes each make one output;
+    build() returns (output, inputs).  Trees first, then graphs where edges meet.  A trial
+    moves every leaf's values by `shift`, drawn from its seed."""
+    def leaf(*values):
+        return creation.tensor(np.array(values) + shift, requires_grad=True)
+
+    def chain():
+        x = leaf(0.5, 1.0)
+        return x.exp().sin().sum(), [x]
+
+    def constant():
+        x, c, unused = leaf(0.3, 0.6), creation.tensor([1.0, 2.0]), leaf(1.0, 1.0)
+        return ((x * c).exp() * 3).sum(), [x, unused]
+
+    def twice():
+        x, b = leaf(1.0, -2.0), leaf(3.0, 1.0)
+        return (x * x + (b * 2).tanh()).sum(), [b, x]
+
+    def diamond():
+        x, w = leaf(1.0, 2.0), leaf(0.5, -1.0)
+        a = x * w
+        return (a.exp() + a.sin() * w).sum(), [x, w]
+    return (("x.exp().sin().sum()", chain), ("((x * c).exp() * 3).sum()", constant),
+            ("(x * x + (b * 2).tanh()).sum()", twice),
+            ("a = x * w; (a.exp() + a.sin() * w).sum()", diamond))
+
+
+def check_backpropagate(answer):
+    _judge_backprop(_run_backprop(answer), _backprop_graphs())
+
+
+def _run_backprop(answer, shift=0.0):
+    """What `backpropagate` returned on each graph (a list, one entry per input); Hint when
+    it ran the engine, filled a .grad or did not return one gradient per input."""
+    backpropagate = _tools.require_callable(answer)
+    results = []
+    for _, build in _backprop_graphs(shift):
+        output, inputs = build()
+        with tracing.record() as trace:
+            result = backpropagate(output, inputs)
+        if trace.of_kind("backward_started"):
+            raise Hint("used_the_engine", call="backward() / torch.autograd.grad")
+        if any(leaf.grad is not None for leaf in inputs):
+            raise Hint("called_accumulate_grad")
+        if not isinstance(result, (list, tuple)) or len(result) != len(inputs):
+            raise Hint("one_gradient_per_input", expected=len(inputs),
+                       got=_tools.describe(result))
+        results.append(list(result))
+    return results
+
+
+def _judge_backprop(results, graphs):
+    """Compare each graph's results with autograd.grad on the same graph, built again."""
+    wrong_where_edges_meet = None
+    for index, ((name, build), result) in enumerate(zip(graphs, results)):
+        want_output, want_inputs = build()
+        expected = autograd.grad(want_output, want_inputs, allow_unused=True)
+        if len(result) != len(expected):
+            raise Hint("one_gradient_per_input", expected=len(expected),
+                       got=f"{len(result)} values")
+        for position, (got, want) in enumerate(zip(result, expected)):
+            mistake = _backprop_mistake(position, got, want, name)
+            if mistake is None:
+                continue
+            if mistake.key == "wrong_backprop" and index >= 2:    # graphs where edges meet
+                wrong_where_edges_meet = wrong_where_edges_meet or mistake
+                continue
+            raise mistake
+    if wrong_where_edges_meet is not None:
+        raise Hint("add_the_gradients")
+
+
+class _BackpropTrial:
+    """The four graphs with every leaf moved by a shift drawn from the seed: the gradients
+    the answer returns are reported and compared with autograd.grad's on the same graphs."""
+
+    def shift(self, seed):
+        return float(np.round(np.random.default_rng(seed).uniform(-0.5, 0.5), 4))
+
+    def run(self, answer, seed):
+        return {"results": [[seen(got) for got in result]
+                            for result in _run_backprop(answer, self.shift(seed))]}
+
+    def judge(self, report, seed):
+        graphs = _backprop_graphs(self.shift(seed))
+        reported = field(report, "results", list)
+        results = [[value_of(entry) for entry in field(reported, index, list)]
+                   for index in range(len(graphs))]
+        _judge_backprop(results, graphs)
+
+
+def _backprop_mistake(position, got, want, graph):
+    """The Hint for one input's result, or None when it is right (zeros for an input the
+    output does not depend on are right too: autograd.grad(materialize_grads=True))."""
+    if want is None:
+        if got is None or (_tools.is_tensor(got) and not np.any(_tools.as_array(got))):
+            return None
+        return Hint("unused_input_grad", input=position)
+    if got is None:
+        return Hint("leaf_not_found", input=position)
+    if isinstance(got, np.ndarray):
+        return Hint("returned_numpy", where="backpropagate")
+    if not _tools.is_tensor(got):
+        return Hint("not_a_tensor", where="backpropagate", got=_tools.describe(got))
+    if tuple(got.shape) != tuple(want.shape):
+        return Hint("wrong_grad_shape", input=position, got=list(got.shape),
+                    expected=list(want.shape))
+    got_values, want_values = _tools.as_array(got), _tools.as_array(want)
+    if _tools.close(got_values, want_values, want.dtype):
+        return None
+    bad = _tools.first_mismatch(got_values, want_values, want.dtype)
+    return Hint("wrong_backprop", input=position, graph=graph, index=list(bad),
+                got=f"{got_values[bad]:.4g}", expected=f"{want_values[bad]:.4g}")
+
+
+CHECKS = {"topo_order": check_topo_order, "count_dependencies": check_count_dependencies,
+          "backpropagate": check_backpropagate}
 
 
 # --- the trials (see _trial): a graph drawn when a grader grades -----------------------------
@@ -313,4 +477,5 @@ class _GraphTrial:
             _judge_order([node(index) for index in reported], order, output.grad_fn)
 
 
-TRIALS = {"topo_order": _GraphTrial(counts=False), "count_dependencies": _GraphTrial(counts=True)}
+TRIALS = {"topo_order": _GraphTrial(counts=False), "count_dependencies": _GraphTrial(counts=True),
+          "backpropagate": _BackpropTrial()}

@@ -1,4 +1,4 @@
-"""Lesson 09, higher-order gradients: second_derivative, cube_double_backward.
+"""Lesson 12, higher-order gradients: second_derivative, cube_double_backward.
 
 The second derivative is compared with the analytic one for a few elementwise
 functions; the mistakes leave fingerprints (the first derivative, or the sum of

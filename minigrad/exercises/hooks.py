@@ -1,4 +1,4 @@
-"""Lesson 07, hooks: clip_grad_hook (a tensor hook), pack_float16 (saved-tensor hooks).
+"""Lesson 08, hooks: clip_grad_hook (a tensor hook), pack_float16 (saved-tensor hooks).
 
 A hook is called directly first (what it returns, whether it changed its
 argument, how many bytes a packed tensor keeps), then inside a real backward.

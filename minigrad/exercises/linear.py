@@ -1,4 +1,4 @@
-"""Lesson 11, the capstone: linear, x @ weight.T + bias with needs_input_grad.
+"""Lesson 16, the capstone: linear, x @ weight.T + bias with needs_input_grad.
 
 The data x usually needs no gradient, so the check calls backward where x
 does not require grad (and the weight or the bias does not, in turn) and
@@ -34,7 +34,7 @@ def check_linear(answer):
              case((1, 3), (2, 3), (2,), seed=63, requires_grad=(False, True, False)),
              case((3, 3), (2, 3), (2,), seed=64, requires_grad=(False, False, True)),
              case((2, 4), (3, 4), (3,), seed=65, requires_grad=(True, False, False)))
-    _tools.check_function(answer, _linear, cases, needs_input_grad=True)
+    return _tools.check_function(answer, _linear, cases, needs_input_grad=True)
 
 
 def _diagnose_transposed_weight(cls):

@@ -1,12 +1,11 @@
-"""Lesson 07, the memory a graph holds: saved_bytes (what the nodes' `_saved_*` attributes
+"""Lesson 09, the memory a graph holds: saved_bytes (what the nodes' `_saved_*` attributes
 show) and checkpoint (keep the input only, recompute in backward).
 
-saved_bytes is run on small graphs of built-in ops whose saved tensors the check reads
-from the nodes themselves (their SavedTensors, not the `_saved_*` names the answer reads):
-the bytes of each memory counted once, and the usual miscounts (twice, as elements, by
-object) computed alongside to name the mistake.  checkpoint counts the calls of the
-function it is given, observes with saved_tensors_hooks what forward keeps, and compares
-the gradients with those of the function's own graph.
+saved_bytes runs on small graphs of built-in ops whose saved tensors the check reads from
+the nodes' own SavedTensors (not the `_saved_*` names the answer reads): each memory's bytes
+counted once, and the usual miscounts (twice, as elements, by object) alongside to name the
+mistake.  checkpoint counts the calls of the function it is given, observes with
+saved_tensors_hooks what forward keeps, and compares the gradients with its own graph's.
 """
 import numpy as np
 
@@ -393,10 +392,8 @@ def _checkpoint_expect(drawn):
     def recomputed(entry):
         if number_of(entry) < 2:
             raise Hint("no_recompute", calls=int(number_of(entry)))
-    return {"output": output.detach(), "gradient": leaf.grad,
-            "kept": at_most(values.nbytes, "keeps_intermediates", got=None,
-                            expected=values.nbytes),
-            "calls": recomputed}
+    kept = at_most(values.nbytes, "keeps_intermediates", got=None, expected=values.nbytes)
+    return {"output": output.detach(), "gradient": leaf.grad, "kept": kept, "calls": recomputed}
 
 
 TRIALS = {"saved_bytes": ObservedTrial(_graph_draw, _saved_bytes_compute, _saved_bytes_expect),

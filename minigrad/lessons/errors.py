@@ -43,6 +43,9 @@ GLOSSES = (
      "requires_grad=True，并检查计算是否在 torch.no_grad() 里或经过了 .detach()。"),
     ("not compiled with CUDA enabled",
      "这里用不了 CUDA：minigrad 的 GPU 支持需要一块 NVIDIA GPU 和 CuPy。"),
+    ("grad can be implicitly created only for scalar outputs",
+     "只有标量输出才能隐式地创建梯度：对非标量的输出调用 backward() 时，要传入和输出形状相同的 "
+     "gradient（例如 torch.ones_like(y)），或者先用 .sum() 得到一个标量。"),
     ("must implement the jvp function",
      "要在前向模式自动微分中使用自定义 Function，必须为它实现 jvp 方法。"),
     ("Expected all tensors to be on the same device",

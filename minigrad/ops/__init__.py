@@ -9,4 +9,5 @@
     activations    leaky_relu silu gelu softplus  special   erf erfc
     ordering       sort topk median mode ...      loss      nn.functional's losses
     diagonals      diag diagonal trace            power     ** (a ** n, a ** b, n ** b)
+    division       // % div(rounding_mode=)
 """

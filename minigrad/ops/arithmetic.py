@@ -229,57 +229,6 @@ class Neg(BuiltinFunction):
         return _negative(grad)
 
 
-def _refuse_integer_zero(x, y):
-    """PyTorch's error for an integer division by zero (numpy would warn and give 0)."""
-    if x.dtype.kind in "iub" and y.dtype.kind in "iub" and (y == 0).any():
-        raise RuntimeError("ZeroDivisionError")
-
-
-class FloorDivide(BuiltinFunction):
-    """out = a // b, rounded toward -inf;  no derivative (as in PyTorch: backward raises)."""
-
-    node_name = "torch::autograd::NotImplemented"
-
-    @staticmethod
-    def forward(ctx, a, b):
-        x, y = binary_arrays(a, b)
-        _refuse_integer_zero(x, y)
-        like = a if is_tensor(a) else b
-        return like._new(x // y)
-
-    @staticmethod
-    def backward(ctx, grad):
-        raise RuntimeError("derivative for aten::floor_divide is not implemented")
-
-
-class Remainder(BuiltinFunction):
-    """out = a % b, with b's sign (a - (a // b)·b);  da = g,  db = -g·(a // b)."""
-
-    node_name = "RemainderBackward1"
-
-    @staticmethod
-    def forward(ctx, a, b):
-        x, y = binary_arrays(a, b)
-        _refuse_integer_zero(x, y)
-        _remember_shapes(ctx, a, b)
-        ctx.save_for_backward(a if ctx.needs_input_grad[1] else None,
-                              b if ctx.needs_input_grad[1] else None)
-        like = a if is_tensor(a) else b
-        return like._new(x % y)
-
-    @staticmethod
-    def backward(ctx, grad):
-        a, b = ctx.saved_tensors
-        grad_b = _sum_to(-grad * FloorDivide.apply(a, b), ctx.b_shape) if b is not None else None
-        return _sum_to(grad, ctx.a_shape), grad_b
-
-
-class RemainderScalar(Remainder):
-    """out = a % number;  da = g."""
-
-    node_name = "RemainderBackward0"
-
-
 # --- what the backwards above share ----------------------------------------------------
 
 def _reduce(grad, operand):

@@ -9,7 +9,7 @@ is caught by x's version counter).  Plus normal_ and uniform_, for initialising.
 from .. import backend
 from ..surface.random import _rng
 from .builtin import BuiltinFunction
-from . import activations, arithmetic, pieces, rounding, scatter, unary, updates
+from . import activations, arithmetic, division, pieces, scatter, unary, updates
 from .inplace import _value_before, _write_result
 
 
@@ -50,7 +50,7 @@ AddcdivInplace = _in_place(updates.Addcdiv, "addcdiv_")
 LerpInplace = _in_place(updates.Lerp, "lerp_")
 LerpTensorInplace = _in_place(updates.LerpTensor, "lerp_")
 EluInplace = _in_place(activations.Elu, "elu_")
-DivRoundingInplace = _in_place(rounding.DivRounding, "div_")     # div_(rounding_mode=)
+DivRoundingInplace = _in_place(division.DivRounding, "div_")     # div_(rounding_mode=)
 
 
 class RandomFill(BuiltinFunction):

@@ -4,7 +4,6 @@ tril, triu); diagonals are in diagonals.py.
 
 The views share their base's data and version counter (`x._view`), as in PyTorch.
 """
-import numpy as np
 
 from .. import backend
 from ..surface import dtypes
@@ -180,7 +179,7 @@ class IndexSelect(BuiltinFunction):
         ctx.shape = x.shape
         ctx.save_for_backward(index)
         # numpy's take refuses int64 indices where its platform int is int32 (Pyodide)
-        positions = index._data.reshape(-1).astype(np.intp, copy=False)
+        positions = index._data.reshape(-1).astype(x._xp.intp, copy=False)
         return x._new(x._xp.take(x._data, positions, axis=dim if x.ndim else None)
                       .reshape(x.shape[:dim] + (index.numel(),) * (x.ndim > 0) + x.shape[dim + 1:]))
 

@@ -131,7 +131,7 @@ class Function(function_rules.FunctionInstance, core.Function):   # (an instance
 
     @classmethod
     def apply(cls, *args, **kwargs):
-        """Run forward and record its node, as the core's Function.apply (lesson 03), with
+        """Run forward and record its node, as the core's Function.apply (lesson 04), with
         keywords bound to forward's parameters first (defaults filled in for setup_context,
         which sees them all, as in PyTorch)."""
         if kwargs or cls._has_setup_context:

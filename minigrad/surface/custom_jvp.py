@@ -1,4 +1,4 @@
-"""A custom Function's `jvp` under forward-mode AD (lesson 12): called as PyTorch calls
+"""A custom Function's `jvp` under forward-mode AD (lesson 14): called as PyTorch calls
 it, and what it returns checked as PyTorch checks it.
 
 A jvp gets one tangent per argument of forward (zeros for a tensor that is not dual,

@@ -174,7 +174,8 @@ def _check_jacobians(func, inputs, func_out, outputs, eps, rtol, atol, nondet_to
                       for i in range(len(numerical))]
     for i, (num_cols, ana_cols) in enumerate(zip(numerical, analytical)):
         for o, (num, ana) in enumerate(zip(num_cols, ana_cols)):
-            if not np.allclose(ana, num, rtol=rtol, atol=atol, equal_nan=True):
+            # as PyTorch's: a NaN in either Jacobian is a mismatch, never a match
+            if not np.allclose(ana, num, rtol=rtol, atol=atol):
                 raise GradcheckError(_mismatch_message(o, i, num, ana, forward_ad, rtol, atol)
                                      + (_FAST_MODE_NOTE if fast_mode else ""))
 
@@ -297,7 +298,7 @@ def gradcheck(func, inputs, *, eps=1e-6, atol=1e-5, rtol=1e-3, raise_exception=T
 
 def _mismatch_message(output_index, input_index, numerical, analytical, forward_ad=False,
                       rtol=1e-3, atol=1e-5):
-    bad = np.argwhere(~np.isclose(analytical, numerical, rtol=rtol, atol=atol, equal_nan=True))
+    bad = np.argwhere(~np.isclose(analytical, numerical, rtol=rtol, atol=atol))
     row, column = bad[0]
     mode = "computed with forward mode " if forward_ad else ""
     method = "jvp (forward mode)" if forward_ad else "backward"

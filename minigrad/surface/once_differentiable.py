@@ -1,4 +1,4 @@
-"""once_differentiable: a custom backward that is not itself differentiable (lesson 09).
+"""once_differentiable: a custom backward that is not itself differentiable (lesson 12).
 
 Its backward runs without recording; under create_graph its results hang from an error
 node, so that only differentiating them again raises.  PyTorch keeps it in

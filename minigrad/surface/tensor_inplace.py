@@ -13,7 +13,7 @@ from ..core.grad_mode import is_grad_enabled, state as _grad_mode
 from ..ops import index, inplace, inplace_unary, inplace_views
 from ..ops import inplace_compare as compare
 from ..ops.arithmetic import is_tensor, wrap_number
-from ..ops.rounding import check_rounding_mode
+from ..ops.division import check_rounding_mode
 from . import allow_mutation, arguments, dtypes, view_history
 from .view_history import no_grad_view_error, view_made_by_error
 

@@ -3,8 +3,8 @@
 minigrad/ops/; read the op's class for its forward and backward.  Comparing, max/min and
 sorting are in tensor_compare.py.  A mixin of Tensor."""
 from ..core.tensor import TensorBase
-from ..ops import (arithmetic, combine, linalg, pieces, power, reduce, rounding, scatter,
-                   special, stats, transcendental, unary)
+from ..ops import (arithmetic, combine, division, linalg, pieces, power, reduce, rounding,
+                   scatter, special, stats, transcendental, unary)
 from ..ops.arithmetic import is_tensor, wrap_number
 from ..ops.shape import check_expandable
 from . import arguments, functions_math
@@ -35,7 +35,7 @@ class TensorMath:
     @arguments.method
     def div(self, other, *, rounding_mode=None):
         if rounding_mode is not None:
-            return rounding.div_rounded(self, wrap_number(other, self), rounding_mode)
+            return division.div_rounded(self, wrap_number(other, self), rounding_mode)
         if isinstance(other, TensorBase):
             return arithmetic.Div.apply(self, other)
         other = wrap_number(other, self)
@@ -146,19 +146,19 @@ class TensorMath:
     @arguments.method
     def floor_divide(self, other):
         """self // other: rounded toward -inf, as Python's and numpy's (no gradient)."""
-        return arithmetic.FloorDivide.apply(self, wrap_number(other, self))
+        return division.FloorDivide.apply(self, wrap_number(other, self))
 
     def _rfloordiv(self, other):
-        return arithmetic.FloorDivide.apply(wrap_number(other, self), self)
+        return division.FloorDivide.apply(wrap_number(other, self), self)
 
     @arguments.method
     def remainder(self, other):
         """self % other, with the sign of other, as Python's and numpy's."""
-        op = arithmetic.Remainder if is_tensor(other) else arithmetic.RemainderScalar
+        op = division.Remainder if is_tensor(other) else division.RemainderScalar
         return op.apply(self, wrap_number(other, self))
 
     def _rmod(self, other):
-        return arithmetic.Remainder.apply(wrap_number(other, self), self)
+        return division.Remainder.apply(wrap_number(other, self), self)
 
     __floordiv__ = arguments.operator(floor_divide)
 

@@ -2,7 +2,7 @@
 
     minigrad-tutor                      lessons in ./minigrad-lessons, language from the locale
     minigrad-tutor --lang zh --dir ~/ag   中文课程，放在 ~/ag
-    minigrad-tutor --reset 3            put lesson 03 back as shipped (your copy is backed up)
+    minigrad-tutor --reset 4            put lesson 04 back as shipped (your copy is backed up)
     minigrad-tutor --progress           which exercises you passed, and when
     minigrad-tutor --progress /home/* --format csv    a class's progress as one table (teachers)
     minigrad-tutor --solutions          the solution notebooks
@@ -129,6 +129,8 @@ def report_sync(changes, lang, folder, solutions=False):
     lines = [say(lang, "workspace", folder=folder)]
     for change in changes:
         path = _relative(change.path)
+        if change.renamed_from:
+            lines.append(say(lang, "renumbered", old=change.renamed_from.name, path=path))
         if change.status == workspace.KEPT_NEW_SAVED:
             number = f"{workspace.lesson_number(change.path):02d}" + (" --solutions" if solutions else "")
             lines.append(say(lang, "kept", path=path, new=_relative(change.new_version), number=number))

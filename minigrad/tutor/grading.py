@@ -92,7 +92,7 @@ class SandboxedGrading(NbGraderPreprocessor):
                         "for grading only)").tag(config=True)
     cell_timeout = Float(10.0, help="seconds a cell may run").tag(config=True)
     cell_timeouts = Dict(help="seconds a cell may run, by assignment, where it differs "
-                              "(lesson 11 trains a small network)").tag(config=True)
+                              "(lesson 16 trains a small network)").tag(config=True)
     check_timeout = Float(5.0, help="seconds a check gives the answer, twice per graded "
                                     "cell (its diagnosis and its trial)").tag(config=True)
     notebook_timeout = Float(300.0, help="seconds a whole notebook may run").tag(config=True)

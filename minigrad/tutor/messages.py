@@ -19,6 +19,7 @@ MESSAGES = {
                  "           To switch to it: {command} --reset {number} "
                  "(your copy is backed up first)"),
         "edited": "  Your edits are kept in {count} notebook(s).",
+        "renumbered": "  renamed  {old} to {path}: the lessons have a new order",
         "starting": "Starting JupyterLab on {lesson} (stop it with Ctrl+C)...",
         "restored": "Restored {path} from the lesson as shipped.",
         "backed_up": "Your previous copy is saved in {backup}",
@@ -81,6 +82,7 @@ MESSAGES = {
                  "          新版课程保存在旁边：{new}\n"
                  "          想换成新版：{command} --reset {number}（会先备份你的副本）"),
         "edited": "  你修改过的 {count} 个笔记本都原样保留。",
+        "renumbered": "  已改名  {old} → {path}：课程的顺序调整了",
         "starting": "正在启动 JupyterLab，打开 {lesson}（按 Ctrl+C 停止）……",
         "restored": "已把 {path} 恢复成课程原版。",
         "backed_up": "你原来的副本保存在 {backup}",

@@ -9,11 +9,11 @@ are locked.  The student notebooks already carry that metadata
 back, between the markers, and the course directory is written::
 
     DIR/nbgrader_config.py
-    DIR/source/03-custom-functions/03-custom-functions.ipynb   (each lesson with exercises)
+    DIR/source/04-custom-functions/04-custom-functions.ipynb   (each lesson with exercises)
 
 Then nbgrader's own commands run in DIR (docs/teaching.md, "Grading with
-nbgrader"): `nbgrader generate_assignment 03-custom-functions` releases the
-student version, `nbgrader autograde 03-custom-functions` grades what was
+nbgrader"): `nbgrader generate_assignment 04-custom-functions` releases the
+student version, `nbgrader autograde 04-custom-functions` grades what was
 submitted, `nbgrader export` writes grades.csv.  A graded cell is the
 lesson's `check("exp", Exp)`: while nbgrader grades, a check that does not
 pass raises, so the cell scores nothing (minigrad.exercises).
@@ -66,7 +66,7 @@ c.OverwriteCells.add_missing_cells = True
 # a sandbox (only inside a container made for grading: docs/teaching.md).
 c.SandboxedGrading.sandbox = "bwrap"
 c.SandboxedGrading.cell_timeout = 10
-c.SandboxedGrading.cell_timeouts = {{"11-capstone": 30}}
+c.SandboxedGrading.cell_timeouts = {{"16-capstone": 30}}
 '''
 STUB = re.compile(r"^([ \t]*)(?:" + "|".join(map(re.escape, YOUR_CODE_HERE.values()))
                   + r")\n\1raise NotImplementedError\(\)$", re.MULTILINE)

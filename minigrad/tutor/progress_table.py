@@ -13,7 +13,7 @@ a student who has not started: every exercise untried.
 
     >>> table = rows("alice", None)               # a student who has not started
     >>> [(row["lesson"], row["status"]) for row in table if row["exercise"] == "exp"]
-    [('03-custom-functions', 'untried')]
+    [('04-custom-functions', 'untried')]
 """
 import csv
 import getpass

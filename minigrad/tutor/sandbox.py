@@ -247,11 +247,14 @@ def _command(sandbox, work, hidden):
             command += ["--ro-bind", str(path), str(path)]
     for name in _ETC:
         command += ["--ro-bind-try", f"/etc/{name}", f"/etc/{name}"]
+    # an empty /tmp first: Python's folders are shown after it, so a clone or a virtual
+    # environment that lives in /tmp stays visible on top of it
+    command += ["--size", str(64 * 2 ** 20), "--tmpfs", "/tmp"]
     for folder in shown:
         command += ["--ro-bind", str(folder), str(folder)]
     for path in _hidden_inside(shown, hidden):
         command += ["--tmpfs", str(path)] if path.is_dir() else ["--ro-bind", "/dev/null", str(path)]
-    command += ["--proc", "/proc", "--dev", "/dev", "--size", str(64 * 2 ** 20), "--tmpfs", "/tmp",
+    command += ["--proc", "/proc", "--dev", "/dev",
                 "--bind", str(work / "home"), HOME, "--bind", str(work / "notebook"),
                 f"{HOME}/notebook", "--chdir", f"{HOME}/notebook", "--"]
     return command + worker

@@ -7,7 +7,7 @@ A workspace is a folder (default ``./minigrad-lessons``) laid out as::
     minigrad-progress.json     which exercises passed (written by check())
     en/01-tensors-and-the-graph.ipynb ...       the student's copies
     en/solutions/01-tensors-and-the-graph.ipynb ...
-    en/backups/03-custom-functions.20261121-100211.ipynb   (made by --reset)
+    en/backups/04-custom-functions.20261121-100211.ipynb   (made by --reset)
     .minigrad-lock             held by the running launcher (one per workspace)
 
 One folder per language, so switching language never touches the other
@@ -52,6 +52,7 @@ import pathlib
 import re
 
 from minigrad import progress
+from minigrad.tutor import renumbering
 from minigrad.settings import LANGUAGES
 
 MANIFEST = ".minigrad-manifest.json"
@@ -82,6 +83,7 @@ class Change:
     status: str
     new_version: pathlib.Path | None = None    # where the newer lesson went, for KEPT_NEW_SAVED
     backup: pathlib.Path | None = None         # where an edited .new notebook went before that
+    renamed_from: pathlib.Path | None = None   # its name before the lessons were renumbered
 
     @property
     def name(self):
@@ -105,6 +107,7 @@ def sync(source, workspace, lang, solutions=False):
     Adds lessons the workspace lacks, replaces copies the student never
     edited by newer lessons, keeps every edited copy (saving a newer lesson
     next to it as NN-slug.new.ipynb), and writes the marker and manifest.
+    A copy of a lesson that now has another number is renamed first (renumbering.py).
     """
     workspace = pathlib.Path(workspace)
     lessons = source_notebooks(source, lang, solutions)
@@ -114,7 +117,10 @@ def sync(source, workspace, lang, solutions=False):
     target.mkdir(parents=True, exist_ok=True)
     write_marker(workspace, lang)
     manifest = read_manifest(workspace)
+    moved = renumbering.follow(target, [lesson.name for lesson in lessons], workspace, manifest)
     changes = [_sync_one(lesson, target / lesson.name, workspace, manifest) for lesson in lessons]
+    changes = [dataclasses.replace(change, renamed_from=moved.get(change.path))
+               for change in changes]
     progress.write_json(workspace / MANIFEST, manifest)
     return changes
 
@@ -169,13 +175,13 @@ def inside(workspace, path):
 
 
 def find_lesson(source, lang, wanted, solutions=False):
-    """The shipped notebook that `wanted` names: a number ("3", "03") or a slug ("03-custom-functions").
+    """The shipped notebook that `wanted` names: a number ("4", "04") or a slug ("04-custom-functions").
 
     >>> import pathlib, tempfile
     >>> source = pathlib.Path(tempfile.mkdtemp()); (source / "en").mkdir()
-    >>> _ = (source / "en" / "03-custom-functions.ipynb").write_text("{}")
-    >>> [find_lesson(source, "en", w).name for w in ("3", "03", "custom-functions")]
-    ['03-custom-functions.ipynb', '03-custom-functions.ipynb', '03-custom-functions.ipynb']
+    >>> _ = (source / "en" / "04-custom-functions.ipynb").write_text("{}")
+    >>> [find_lesson(source, "en", w).name for w in ("4", "04", "custom-functions")]
+    ['04-custom-functions.ipynb', '04-custom-functions.ipynb', '04-custom-functions.ipynb']
     """
     wanted = str(wanted).strip().removesuffix(".ipynb")
     lessons = source_notebooks(source, lang, solutions)

@@ -40,7 +40,7 @@ from xml.sax.saxutils import escape
 from .draw import COLORS, FONT_FAMILY, RED, SAVED_STATES, smooth_path
 from .layout import LINE_HEIGHT, PAD_Y, font_size, text_width
 from .settings import text
-from .stage import format_bytes
+from .stage import LEAF_PRIORITY, format_bytes
 
 CAPTION_SIZE, SMALL, ROW = 15, 12, 18
 MARGIN, PANEL_MIN, PANEL_PAD = 16, 300, 12
@@ -53,11 +53,9 @@ DONE_FILL = "#e9f5e4"
 GRAD_BLUE, FLOW_ORANGE, EDGE_GREY = "#1f77b4", "#ff7f0e", "#606060"
 MEMORY_GREY = "#9aa5b1"            # the memory chart: no colour of the graph's legend
 STATE_COLORS = {
-    "saved": COLORS["saved"],
-    "packed": SAVED_STATES["packed"],
+    "saved": COLORS["saved"], "packed": SAVED_STATES["packed"],
     "unpacked": ("#dcefff", "#2b7bb9", "#0b3c5d"),
-    "freed": SAVED_STATES["freed"],
-    "stale": SAVED_STATES["stale"],
+    "freed": SAVED_STATES["freed"], "stale": SAVED_STATES["stale"],
     "freed_access": SAVED_STATES["stale"],
 }
 TOKENS = re.compile(r"[\u2e80-\u9fff\uff00-\uffef]|[^\s\u2e80-\u9fff\uff00-\uffef]+\s*|\s+")
@@ -185,23 +183,24 @@ class FrameDrawer:
         return out
 
     def focus(self, frame):
-        """The centre of the box this frame is about (the current node), or None."""
+        """The centre of what this frame is about, or None: the current node with its saved
+        tensors the frame shows (a window that follows it keeps them in view)."""
         if frame.current is not None and str(frame.current) in self.stage.placed.boxes:
-            x, y, w, h = self.stage.box(frame.current)
-            return x + w / 2, y + h / 2
+            own = [f"{node}.s{slot}" for node, slot in frame.saved_states if node == frame.current]
+            return self.stage.centre([frame.current, *own])
 
     # --- the graph ----------------------------------------------------------------
 
     def graph(self, frame):
         """The graph as pieces: the edges, then the boxes on top of them."""
         stage, shown = self.stage, {str(n) for n in frame.nodes_shown}
-        shown |= {out for out, root in stage.outputs.items() if str(root) in shown}
+        shown |= {out for out, root in stage.outputs.items() if str(root) in shown} - frame.hidden
         shown |= {f"{n}.s{s}" for n, s in frame.saved_states}
         carried = {(str(b), str(a)) for a, b in frame.grad_edges}
         flowing = {(str(b), str(a)) for a, b in frame.flowing}
         out = []
         for k, (edge, points) in enumerate(stage.placed.routes):
-            if edge.src in shown and edge.dst in shown:
+            if edge.src in shown and edge.dst in shown and edge.dst not in frame.unconnected:
                 out.append(((0, k), self.edge(edge, points, carried, flowing)))
         for k, node in enumerate(stage.model.nodes):
             if node.id in shown:
@@ -378,7 +377,7 @@ class FrameDrawer:
     def _priority(self, sequence_nr):
         """"created #3" (the creation order within this trace); a leaf's AccumulateGrad
         has the highest priority of all (PyTorch: UINT64_MAX), which runs it first."""
-        if sequence_nr == float("inf"):
+        if sequence_nr == LEAF_PRIORITY:
             return text(self.lang, "priority_leaf")
         return text(self.lang, "priority", p=self.created_rank.get(sequence_nr, sequence_nr))
 

@@ -89,6 +89,21 @@ TEXT = {
         "priority": "created #{p}",
         "priority_leaf": "leaf: runs first",
         "memory_now": "now {now}, peak {peak}",
+        # the steps of Function.apply (view "apply")
+        "edge_one": "1 edge",
+        "edge_many": "{n} edges",
+        "cap_apply_made": "1. {function}.apply makes the node {name}, numbered in the order "
+                          "nodes are made; it is also the ctx forward will get",
+        "cap_apply_edges": "2. {name} gets its edges ({edges}), one per tensor input, each to "
+                           "where that input's gradient goes",
+        "cap_apply_edges_none": " (None for an input that needs no gradient)",
+        "cap_apply_forward": "3. forward runs with grad mode off, so the ops inside it record "
+                             "nothing; it returns {outputs}",
+        "returns_one": "a tensor of shape {shapes}",
+        "returns_many": "tensors of shapes {shapes}",
+        "cap_apply_to_save": " and asks to save {tensors}",
+        "cap_apply_attached": "4. the output is attached: its grad_fn is {name}",
+        "cap_apply_saved": "5. {name} saves {tensors} for backward, noting the version of each",
     },
     "zh": {
         "leaf": "叶子张量",
@@ -167,6 +182,20 @@ TEXT = {
         "priority": "创建序号 {p}",
         "priority_leaf": "叶子节点：最先运行",
         "memory_now": "当前 {now}，峰值 {peak}",
+        "edge_one": "1 条边",
+        "edge_many": "{n} 条边",
+        "cap_apply_made": "1. {function}.apply 创建节点 {name}，按节点创建的先后编号；"
+                          "它也是 forward 将要收到的 ctx",
+        "cap_apply_edges": "2. 给 {name} 连上边（共 {edges}）：每个张量输入一条，"
+                           "指向这个输入的梯度要去的地方",
+        "cap_apply_edges_none": "（不需要梯度的输入对应 None）",
+        "cap_apply_forward": "3. 在关闭梯度记录的情况下运行 forward，它里面的运算什么都不记录；"
+                             "它返回{outputs}",
+        "returns_one": "一个形状为 {shapes} 的张量",
+        "returns_many": "形状为 {shapes} 的几个张量",
+        "cap_apply_to_save": "，并要求保存 {tensors}",
+        "cap_apply_attached": "4. 挂上输出：它的 grad_fn 是 {name}",
+        "cap_apply_saved": "5. {name} 为反向传播保存 {tensors}，并记下每个张量此刻的版本",
     },
 }
 

@@ -129,12 +129,14 @@ def wrap_code(line, width=WRAP):
 NARRATION, NARRATION_GUARD = "seams.recorder.", "if seams.recorder"
 
 
-def shown_where(frame, lines_of):
+def shown_where(frame, lines_of, callers=True):
     """Where frame k's highlight goes (see the module's docstring), or None.
 
-    `lines_of(where)` gives (first line, lines) of the function `where` points into."""
+    `lines_of(where)` gives (first line, lines) of the function `where` points into;
+    `callers=False` (the view "apply", whose steps are Function.apply's own) keeps a
+    node_created frame on apply's line rather than the caller's."""
     event, where = frame.event, frame.where
-    caller = event.get("caller") if event.kind == "node_created" else None
+    caller = event.get("caller") if event.kind == "node_created" and callers else None
     if caller is not None and lines_of(caller)[1]:
         return caller
     if where is None:
@@ -154,7 +156,7 @@ def shown_where(frame, lines_of):
 class SourceView:
     """The listings a story points into, and for each frame the line it highlights."""
 
-    def __init__(self, story, lang="en"):
+    def __init__(self, story, lang="en", callers=True):
         self.lang, read = lang, {}
 
         def lines_of(where):
@@ -164,7 +166,7 @@ class SourceView:
 
         self.located, last = [], None
         for frame in story:             # (where, whether this frame's own event says so)
-            where = shown_where(frame, lines_of)
+            where = shown_where(frame, lines_of, callers)
             self.located.append((where or last, where is not None))
             last = where or last
         self.listings, self.rows = {}, {}   # key -> (function, first, lines); wrapped rows

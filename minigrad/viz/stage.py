@@ -27,6 +27,7 @@ from .model import GraphEdge, GraphModel, GraphNode, shape_text
 from .settings import text
 
 GRAD_VALUES = 4            # a gradient shows its values when it has at most this many
+LEAF_PRIORITY = 2 ** 64 - 1   # an AccumulateGrad's sequence number (PyTorch's UINT64_MAX)
 
 
 def format_tensor(described):
@@ -258,6 +259,13 @@ class Stage:
     def box(self, box_id):
         """(x, y, w, h) of a box: a node id, a saved_id, or "out0"."""
         return self.placed.boxes[str(box_id)]
+
+    def centre(self, box_ids):
+        """The centre of the smallest rectangle around the boxes of `box_ids` that are placed."""
+        boxes = [self.box(b) for b in box_ids if str(b) in self.placed.boxes]
+        left, top = min(x for x, _, _, _ in boxes), min(y for _, y, _, _ in boxes)
+        right, bottom = max(x + w for x, _, w, _ in boxes), max(y + h for _, y, _, h in boxes)
+        return (left + right) / 2, (top + bottom) / 2
 
 
 STATES = ("saved", "packed", "unpacked", "freed", "freed_access")

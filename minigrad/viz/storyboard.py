@@ -9,6 +9,10 @@ accumulated into a leaf, backward finishing.  Events that only complete a
 step are folded into it: the tensors a node saves join its node_created
 frame; the tensors freed after a node ran join its node_finished frame.
 
+The view "apply" shows forward as `Function.apply` does it, each op in five
+steps of its own: the node made (no edges yet), its edges connected, forward
+run with grad mode off, the outputs attached, the tensors saved.
+
 Each `Frame` is plain data (ids are the trace's small integers), so tests
 assert on it without drawing anything; `frame.svg` draws it on first use.
 The widget (`player.py`) and the exports (`animation_export.py`) only read frames.
@@ -29,10 +33,10 @@ Example::
 from .frame_svg import FrameDrawer
 from .settings import resolve_lang, text
 from .source_view import SourceView
-from .stage import Stage, format_bytes, format_tensor
+from .apply_steps import APPLY_CAPTIONS, APPLY_STEPS, apply_caption
+from .stage import LEAF_PRIORITY, Stage, format_bytes, format_tensor
 
-VIEWS = ("all", "forward", "backward")
-LEAF_PRIORITY = float("inf")
+VIEWS = ("all", "forward", "backward", "apply")
 
 
 class Frame:
@@ -62,7 +66,8 @@ def frames(trace, lang=None, *, view="all", names=None):
     Args:
         trace: a `Trace` from `minigrad.viz.record()` (or `minigrad.tracing.record()`).
         lang: "en" or "zh"; default `minigrad.settings.lang`, MINIGRAD_LANG, "en".
-        view: "all", or only the "forward" or "backward" frames (renumbered from 0).
+        view: "all", or only the "forward" or "backward" frames (renumbered from 0), or
+            "apply": the forward frames, each op in the five steps of Function.apply.
         names: optional {"x": x, "loss": loss, ...}: label leaves, outputs and saved
             tensors by the names you gave them.  Without it a leaf is "leaf" ("leaf 1",
             "leaf 2" ... when there are several) and an output "output"; both show
@@ -81,6 +86,9 @@ def frames(trace, lang=None, *, view="all", names=None):
         `freed_access` ((node, slot) when backward needed a saved tensor that was
         already freed: the "second time" error), `failed` (either), `stale`
         {(node, slot): (saved, now)},
+        `unconnected` [box id] (made, its edges not yet connected: view "apply"),
+        `unattached` [node] (its outputs not yet attached: view "apply") and `hidden`
+        {box id} (their output boxes),
         `ready` [(node, priority)] (next to run first), `dependencies` {node: count},
         `done` (nodes that ran), `grad_edges` [(from, to)] (gradient direction) and
         `flowing` (those of this step), `leaf_grads` {leaf tensor id: text},
@@ -90,12 +98,14 @@ def frames(trace, lang=None, *, view="all", names=None):
         raise ValueError(f"view must be one of {VIEWS}, got {view!r}")
     lang = resolve_lang(lang)
     stage = Stage(trace, lang=lang, names=names)
-    story = _Replay(stage).run()
+    story = _Replay(stage, apply_steps=view == "apply").run()
     if view != "all":
-        story = [f for f in story if f.phase == view]
+        phase = "forward" if view == "apply" else view
+        story = [f for f in story if f.phase == phase]
         for step, frame in enumerate(story):
             frame.step = step
-    drawer, listing = FrameDrawer(stage, story), SourceView(story, lang)
+    drawer, listing = FrameDrawer(stage, story), SourceView(story, lang,
+                                                            callers=view != "apply")
     for frame in story:
         frame._drawer, frame._listing = drawer, listing
     return story
@@ -107,8 +117,9 @@ class _Replay:
     OPENERS = {"node_created", "backward_started", "node_started", "grad_accumulated",
                "hook_called", "backward_finished", "saved_tensor_freed_access"}
 
-    def __init__(self, stage):
-        self.stage, self.trace = stage, stage.trace
+    def __init__(self, stage, apply_steps=False):
+        self.stage, self.trace, self.apply_steps = stage, stage.trace, apply_steps
+        self.unconnected, self.unattached = [], []
         self.story, self.open, self.pending = [], None, []
         self.phase, self.current, self.flowing = "forward", None, []
         introduced = {leaf for e in self.trace.of_kind("node_created") for leaf in e["leaves"]}
@@ -118,8 +129,8 @@ class _Replay:
         self.bumped = []
         self.ready, self.dependencies, self.done = [], {}, []
         self.grad_edges, self.leaf_grads = [], {}
-        # NOTE: AccumulateGrad runs as soon as it is ready (PyTorch gives it the top
-        # priority, UINT64_MAX; minigrad float("inf")); other nodes by sequence number.
+        # NOTE: AccumulateGrad runs as soon as it is ready (PyTorch and minigrad give it
+        # the top priority, UINT64_MAX); other nodes by sequence number.
         self.priority = {n: LEAF_PRIORITY for n in stage.leaves}
         self.priority.update({e["node"]: e["sequence_nr"]
                               for e in self.trace.of_kind("node_created", "node_found")})
@@ -150,11 +161,16 @@ class _Replay:
 
     def _role(self, event):
         kind, opened = event.kind, self.open
+        if kind in APPLY_STEPS:                  # a step of its own in view "apply" only
+            return "open" if self.apply_steps else "pend"
         if kind in ("tensor_freed", "node_found"):
             return "pend"
         if opened is None:
             return "open"
         first = opened[0]
+        if (kind == "tensor_saved" and self.apply_steps and first.kind != "tensor_saved"
+                and not event["wrapped_number"]):
+            return "open"                        # step 5, after the outputs are attached
         if kind in ("tensor_saved", "tensor_packed"):
             return "join"
         if kind == "node_finished":
@@ -177,7 +193,26 @@ class _Replay:
         if handler is not None:
             handler(event)
 
+    def _on_apply_node_made(self, event):
+        if event["node"] not in self.shown:
+            self.shown.append(event["node"])
+        self.unconnected.append(str(event["node"]))
+        self.unattached.append(event["node"])
+
+    def _on_apply_edges_connected(self, event):
+        self._forget(self.unconnected, str(event["node"]))
+        for node in event["leaves"]:
+            if node not in self.shown:
+                self.shown.append(node)
+
+    @staticmethod
+    def _forget(nodes, node):
+        if node in nodes:
+            nodes.remove(node)
+
     def _on_node_created(self, event):
+        self._forget(self.unconnected, str(event["node"]))
+        self._forget(self.unattached, event["node"])
         for node in list(event["leaves"]) + [event["node"]]:
             if node not in self.shown:
                 self.shown.append(node)
@@ -275,6 +310,9 @@ class _Replay:
             failed_check=self.failed, freed_access=self.freed_access,
             failed=self.failed is not None or self.freed_access is not None,
             bumped=list(self.bumped),
+            unconnected=list(self.unconnected), unattached=list(self.unattached),
+            hidden={out for out, root in self.stage.outputs.items() if root in self.unattached},
+            apply_steps=self.apply_steps,
             ready=list(self.ready),
             dependencies=dict(self.dependencies), done=list(self.done),
             grad_edges=list(self.grad_edges), flowing=list(self.flowing),
@@ -307,6 +345,8 @@ def caption(frame, stage):
     lang, event, names = stage.lang, frame.event, stage.trace.names
     kind = event.kind
     name = names.get(event.get("node"), "?")
+    if frame.apply_steps and kind in APPLY_CAPTIONS:
+        return apply_caption(frame, stage, name, _count)
     if kind == "node_created":
         saved = sum(e.kind == "tensor_saved" and not e["wrapped_number"] for e in frame.events)
         if frame.bumped:

@@ -5,7 +5,7 @@
 # API (`import minigrad as torch` runs the code in these notebooks unchanged), but
 # its insides are short enough to read.
 #
-# Twelve lessons take you from "what is a computational graph" to writing, checking
+# Sixteen lessons take you from "what is a computational graph" to writing, checking
 # and debugging your own autograd Functions.
 #
 # **How the notebooks work**
@@ -23,7 +23,8 @@
 #   teacher instead.)
 #
 # This first lesson shows what a tensor records when it is used, and how that record
-# becomes a graph. Its exercise asks you to predict the graph of a small computation.
+# becomes a graph, and what backward computes from it. Its exercises ask you to predict the
+# graph of a small computation and to build a Jacobian matrix with backward.
 
 # %% [markdown] lang="zh"
 # 欢迎！这门课带你拆开 PyTorch 的 **autograd**（自动求导）——替你算梯度的那套机制，一步一步看它怎么工作。
@@ -31,7 +32,7 @@
 # 它的 API 和 PyTorch 相同（写上 `import minigrad as torch`，本课程里按 PyTorch 写法写的代码原样就能运行），
 # 而内部实现很短，完全读得懂。
 #
-# 全课共十二讲，从“什么是计算图”讲起，一直讲到自己动手编写、检查和调试自定义 Function。
+# 全课共十六讲，从“什么是计算图”讲起，一直讲到自己动手编写、检查和调试自定义 Function。
 #
 # **笔记本怎么用**
 #
@@ -44,14 +45,14 @@
 #   这样就会添上这个文件夹。
 #   （如果老师在课上隐藏了参考答案，那就去问老师吧。）
 #
-# 第一讲先看看张量在参与运算时记录了什么，这些记录又是怎样连成一张图的。
-# 本讲的练习请你预测一个小计算的计算图。
+# 第一讲先看看张量在参与运算时记录了什么，这些记录又是怎样连成一张图的，
+# 以及反向传播怎样沿着这张图计算。本讲的练习请你预测一个小计算的计算图，再用反向传播构造一个雅可比矩阵。
 
 # %%
 import minigrad as torch
 import minigrad.viz
 from minigrad.exercises import check
-from minigrad.lessons import say
+from minigrad.lessons import say, show_error
 
 # %% [markdown] lang="en"
 # ## A tensor that asks for gradients
@@ -107,48 +108,58 @@ print("x.grad_fn:", x.grad_fn)
 # %% [markdown] lang="en"
 # ## Leaves
 #
-# Tensors created by you (not by an operation) are **leaf tensors**. The
-# gradients autograd computes are stored only in leaves that require grad: they are
-# the parameters you want to train. Results in the middle are not leaves.
+# A tensor is a **leaf** when no recorded operation made it: its `grad_fn` is `None`.
+# The tensors you create are leaves. So, by convention, is **every tensor that does not
+# require grad**, even one computed by an operation: autograd recorded nothing for it, so
+# nothing in the graph leads back from it. A tensor that requires grad and was made by an
+# operation (`z`, `y`) is not a leaf. The gradients autograd computes are stored only in
+# leaves that require grad: they are the parameters you want to train.
+#
+# `plain` below did not ask for gradients, so autograd ignores it, and an operation whose
+# inputs all ignore gradients records nothing at all: `plain * 3` is a leaf. So is
+# `z.detach()`, the values of `z` cut off from its graph (a later lesson is about keeping
+# things out of the graph). As soon as one input requires grad, the result does too.
 
 # %% [markdown] lang="zh"
 # ## 叶子张量
 #
-# 由你直接创建（而不是由某个运算产生）的张量叫**叶子张量**。
+# 如果一个张量不是由被记录下来的运算产生的（它的 `grad_fn` 是 `None`），它就是**叶子张量**。
+# 你亲手创建的张量都是叶子张量。按照约定，**所有不需要梯度的张量**也都是叶子张量，
+# 哪怕它是某个运算算出来的：autograd 没有为它记录任何东西，计算图里也就没有一条路从它往回走。
+# 需要梯度、又由运算产生的张量（如 `z`、`y`）不是叶子张量。
 # autograd 算出的梯度只会存进那些 `requires_grad=True` 的叶子张量——它们通常就是你要训练的参数。
-# 运算过程中产生的中间结果都不是叶子张量。
+#
+# 下面的 `plain` 没有要求梯度，所以 autograd 不理会它；如果一个运算的所有输入都不需要梯度，
+# 那它什么都不会记录：`plain * 3` 是叶子张量。`z.detach()` 也是：它是 `z` 的值，但和 `z` 的计算图断开了
+# （后面有一讲专门讲怎样把东西挡在计算图之外）。只要有一个输入需要梯度，结果也就需要梯度。
 
 # %%
 plain = torch.tensor([4.0, 5.0, 6.0])
-print(f"{'tensor':8}{'is_leaf':>9}{'requires_grad':>15}  grad_fn")
-for name, t in [("x", x), ("w", w), ("plain", plain), ("z", z), ("y", y)]:
+print(f"{'tensor':16}{'is_leaf':>9}{'requires_grad':>15}  grad_fn")
+for name, t in [("x", x), ("w", w), ("plain", plain), ("z", z), ("y", y),
+                ("plain * 3", plain * 3), ("z.detach()", z.detach())]:
     node = t.grad_fn.name() if t.grad_fn is not None else "None"
-    print(f"{name:8}{str(t.is_leaf):>9}{str(t.requires_grad):>15}  {node}")
-
-# %% [markdown] lang="en"
-# `plain` did not ask for gradients, so autograd ignores it, and an operation whose
-# inputs all ignore gradients records nothing at all:
-
-# %% [markdown] lang="zh"
-# `plain` 没有要求梯度，所以 autograd 不理会它；如果一个运算的所有输入都不需要梯度，
-# 那它什么都不会记录：
-
-# %%
+    print(f"{name:16}{str(t.is_leaf):>9}{str(t.requires_grad):>15}  {node}")
 print((plain * 3).grad_fn, (plain * 3).requires_grad)
-print((plain * x).grad_fn.name())
+print((plain * x).grad_fn.name(), (plain * x).requires_grad)
 
 # %% [markdown] lang="en"
 # ## Edges: `next_functions`
 #
-# A node points to the nodes that made its inputs, through `next_functions`: a tuple
-# of `(node, input_nr)` pairs, one per input. These pointers are the **edges** of
-# the graph. Follow them from `y` down:
+# A node points to the nodes that made its inputs, through `next_functions`: one pair
+# `(node, output_nr)` per input of the operation. `node` is where that input's gradient
+# goes: the input's `grad_fn`, the `AccumulateGrad` node of a leaf that requires grad, or
+# `None` for an input that needs no gradient. `output_nr` says **which output of that
+# node** the input was: a node that made one tensor has only output 0. These pointers are
+# the **edges** of the graph. Follow them from `y` down:
 
 # %% [markdown] lang="zh"
 # ## 边：`next_functions`
 #
-# 每个节点都通过 `next_functions` 指向产生它各个输入的节点：这是一个由 `(节点, 输入编号)` 组成的元组，
-# 每个输入对应一项。这些指针就是图的**边**。我们从 `y` 出发，顺着边往下走：
+# 每个节点都通过 `next_functions` 指向产生它各个输入的节点：运算的每个输入对应一对 `(node, output_nr)`。
+# `node` 是这个输入的梯度要送去的地方：输入的 `grad_fn`；如果输入是需要梯度的叶子张量，就是它的
+# `AccumulateGrad` 节点；如果输入不需要梯度，就是 `None`。`output_nr` 说明这个输入是**那个节点的第几个输出**：
+# 只产生一个张量的节点只有输出 0。这些指针就是图的**边**。我们从 `y` 出发，顺着边往下走：
 
 # %%
 node = y.grad_fn
@@ -161,28 +172,41 @@ while node is not None:
 # At the bottom sits `AccumulateGrad`: the node of a leaf. Its job in backward is to
 # add the gradient that arrives into the leaf's `.grad`; its `variable` is the leaf
 # itself. `MulBackward0` has two inputs, so it has two edges, one to each leaf's
-# `AccumulateGrad`:
+# `AccumulateGrad`; each leaf is output 0 of its node.
+#
+# The number is not the input's position. `m.unbind(0)` makes one node with two outputs,
+# the rows of `m`; multiply the rows and the two edges of `MulBackward0` go to the same
+# node, output 0 and output 1. `x * x` also has two edges to one node, both to output 0:
 
 # %% [markdown] lang="zh"
 # 最底下是 `AccumulateGrad`，也就是叶子张量对应的节点。反向传播时，它负责把流到这里的梯度累加进叶子张量的 `.grad`；
-# 它的 `variable` 属性就是那个叶子张量本身。`MulBackward0` 有两个输入，所以有两条边，各自指向一个叶子张量的 `AccumulateGrad`：
+# 它的 `variable` 属性就是那个叶子张量本身。`MulBackward0` 有两个输入，所以有两条边，各自指向一个叶子张量的
+# `AccumulateGrad`；每个叶子张量都是自己节点的输出 0。
+#
+# 这个编号并不是输入的位置。`m.unbind(0)` 只产生一个节点，却有两个输出：`m` 的两行；
+# 把这两行相乘，`MulBackward0` 的两条边指向同一个节点，分别是它的输出 0 和输出 1。
+# `x * x` 也有两条边指向同一个节点，但两条都指向输出 0：
 
 # %%
-for next_node, input_nr in z.grad_fn.next_functions:
-    print(next_node.name(), input_nr, next_node.variable is x, next_node.variable is w)
+for next_node, output_nr in z.grad_fn.next_functions:
+    print(next_node.name(), output_nr, next_node.variable is x, next_node.variable is w)
+m = torch.tensor([[1.0, 2.0], [3.0, 4.0]], requires_grad=True)
+row0, row1 = m.unbind(0)
+for label, product in [("row0 * row1", row0 * row1), ("x * x", x * x)]:
+    print(label, [(n.name(), output_nr) for n, output_nr in product.grad_fn.next_functions])
 
 # %% [markdown] lang="en"
 # ## A picture of the graph
 #
 # `minigrad.viz.graph` draws the same thing: blue boxes are the leaves, grey boxes
 # the backward nodes, and beside a node, in orange, the tensors it saved for
-# backward (lesson 04 is about those). Arrows follow the data of the forward pass.
+# backward (lesson 05 is about those). Arrows follow the data of the forward pass.
 
 # %% [markdown] lang="zh"
 # ## 把图画出来
 #
 # `minigrad.viz.graph` 把同一张图画了出来：蓝色方框是叶子张量，灰色方框是计算图的节点，
-# 节点旁边橙色的是它为反向传播保存的张量（第 04 讲专门讲这个）。箭头的方向就是前向传播时数据流动的方向。
+# 节点旁边橙色的是它为反向传播保存的张量（第 05 讲专门讲这个）。箭头的方向就是前向传播时数据流动的方向。
 
 # %% tags=["nbval-ignore-output"]
 minigrad.viz.graph(y, names={"x": x, "w": w, "y": y})
@@ -235,11 +259,11 @@ loss = (a * b + a.sin()).sum()
 to_visit, seen = [loss.grad_fn], {loss.grad_fn}
 while to_visit:
     node = to_visit.pop()
-    for next_node, input_nr in node.next_functions:
+    for next_node, output_nr in node.next_functions:
         if next_node is None:
             continue
         print(f"{node.name():14} -> {next_node.name().split('::')[-1]} "
-              f"({say('input', '输入')} {input_nr})")
+              f"({say('output', '输出')} {output_nr})")
         if next_node not in seen:
             seen.add(next_node)
             to_visit.append(next_node)
@@ -331,10 +355,19 @@ print(by_hand, (x.detach() * (x.detach() * w.detach()).exp()).sum())
 
 # %% [markdown] lang="en"
 # Only leaves keep a `.grad`. To keep the gradient of a middle tensor too, ask for
-# it with `retain_grad()` before calling backward:
+# it with `retain_grad()` before calling backward.
+#
+# And `.grad` *adds up*: `AccumulateGrad` adds each gradient that arrives to what `.grad`
+# holds, so a second backward adds its gradient to the first. That is what a leaf used
+# twice needs (one gradient per edge), and why a training loop sets `.grad` back to `None`
+# (or zero) before each backward:
 
 # %% [markdown] lang="zh"
-# 只有叶子张量会保留 `.grad`。如果也想拿到某个中间张量的梯度，要在调用 backward 之前对它调用 `retain_grad()`：
+# 只有叶子张量会保留 `.grad`。如果也想拿到某个中间张量的梯度，要在调用 backward 之前对它调用 `retain_grad()`。
+#
+# 另外，`.grad` 是会**累加**的：`AccumulateGrad` 把每份送来的梯度加到 `.grad` 已有的值上，
+# 所以第二次反向传播会把它的梯度加到第一次的结果上。一个被用了两次的叶子张量正需要这样（每条边送来一份梯度）；
+# 这也是训练循环在每次反向传播之前都要把 `.grad` 重新设为 `None`（或清零）的原因：
 
 # %%
 x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
@@ -343,6 +376,96 @@ z.retain_grad()
 (z * z).sum().backward()
 print("z.grad:", z.grad)
 print("x.grad:", x.grad)
+x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
+(x * x).sum().backward()
+print(say("after one backward: ", "一次反向传播之后："), x.grad)
+(x * x).sum().backward()
+print(say("after two backwards:", "两次反向传播之后："), x.grad)
+x.grad = None
+
+# %% [markdown] lang="en"
+# ## An output that is not one number: the vector-Jacobian product
+#
+# So far the output was a single number. `y = x * x` has three, and `y.backward()`
+# refuses: which gradient should it compute? The derivatives of all outputs with respect
+# to all inputs form the **Jacobian matrix** J, here 3 × 3 with row i holding ∂yᵢ/∂x.
+# Backward never builds J. You give it a vector v of the output's shape,
+# `y.backward(gradient=v)`, and it computes the **vector-Jacobian product** vᵀJ: the
+# gradient of `(v * y).sum()`. Every node works this way: it receives the gradient of its
+# output (a v) and passes on vᵀ times its own Jacobian. A scalar's `backward()` is the same
+# with v = 1. `torch.autograd.grad(outputs, inputs, grad_outputs=v)` computes the same vᵀJ
+# and returns it instead of adding it into `.grad`. The player below replays
+# `y.backward(gradient=v)`: the gradient that enters at the root is v itself, not 1.
+
+# %% [markdown] lang="zh"
+# ## 输出不止一个数：向量-雅可比积
+#
+# 到目前为止，输出都只是一个数。`y = x * x` 有三个数，于是 `y.backward()` 拒绝执行：它该算哪个梯度呢？
+# 所有输出对所有输入的导数组成**雅可比矩阵** J，这里是 3 × 3，第 i 行是 ∂yᵢ/∂x。
+# 反向传播从来不构造 J。你给它一个和输出形状相同的向量 v，即 `y.backward(gradient=v)`，
+# 它算出的是**向量-雅可比积** vᵀJ：也就是 `(v * y).sum()` 的梯度。每个节点都是这样工作的：
+# 它收到对自己输出的梯度（一个 v），再把 vᵀ 乘以它自己的雅可比矩阵往下传。
+# 标量的 `backward()` 也一样，只不过 v = 1。`torch.autograd.grad(outputs, inputs, grad_outputs=v)`
+# 算的是同一个 vᵀJ，只是把它作为返回值，而不是累加进 `.grad`。下面的播放器回放 `y.backward(gradient=v)`：
+# 从根节点进入的梯度就是 v 本身，而不是 1。
+
+# %%
+y = x * x
+try:
+    y.backward()
+except RuntimeError as error:
+    show_error(error, lines=1)
+v = torch.tensor([1.0, 0.0, 10.0])
+y.backward(gradient=v)
+print("y.backward(gradient=v):       ", x.grad)
+x.grad = None
+(v * (x * x)).sum().backward()
+print("(v * y).sum().backward():      ", x.grad)
+x.grad = None
+print("torch.autograd.grad(..., v):   ", torch.autograd.grad(x * x, x, grad_outputs=v)[0])
+
+# %% tags=["nbval-ignore-output"]
+with minigrad.viz.record() as trace_v:
+    y = x * x
+    y.backward(gradient=v)
+x.grad = None
+minigrad.viz.animate(trace_v, view="backward", names={"x": x, "y": y})
+
+# %% [markdown] lang="en"
+# ## Exercise: a Jacobian, one row at a time
+#
+# Write `jacobian(f, x)`: the Jacobian matrix of `f` at `x`, as a tensor of shape
+# `(m, n)`, where `x` is a 1-D tensor of n numbers that requires grad and `f(x)` a 1-D
+# tensor of m numbers. Build it with backward, one row per backward: which v gives you
+# row i alone? Mind what `.grad` does between two backwards, and return one tensor
+# (`torch.stack` makes one from a list of rows).
+
+# %% [markdown] lang="zh"
+# ## 练习：一行一行地求雅可比矩阵
+#
+# 编写 `jacobian(f, x)`：返回 `f` 在 `x` 处的雅可比矩阵，是一个形状为 `(m, n)` 的张量。
+# 其中 `x` 是需要梯度、含 n 个数的一维张量，`f(x)` 是含 m 个数的一维张量。
+# 用反向传播来构造它，每次反向传播得到一行：什么样的 v 恰好只给出第 i 行？
+# 注意两次反向传播之间 `.grad` 会发生什么；最后返回一个张量（`torch.stack` 能把一组行拼成一个张量）。
+
+# %%
+def jacobian(f, x):
+    ### BEGIN SOLUTION
+    rows = []
+    m = f(x).shape[0]
+    for i in range(m):
+        v = torch.zeros(m, dtype=x.dtype)
+        v[i] = 1.0
+        x.grad = None
+        f(x).backward(gradient=v)
+        rows.append(x.grad.clone())
+    x.grad = None
+    return torch.stack(rows)
+    ### END SOLUTION
+
+
+# %%
+check("jacobian", jacobian)
 
 # %% [markdown] lang="en"
 # ## Summary
@@ -351,8 +474,10 @@ print("x.grad:", x.grad)
 # |---|---|
 # | forward records a graph | `tensor.grad_fn` |
 # | edges point to the inputs' nodes | `node.next_functions` |
-# | each leaf has an `AccumulateGrad` node | `node.variable`, `tensor.is_leaf` |
+# | each leaf that requires grad has an `AccumulateGrad` node | `node.variable`, `tensor.is_leaf` |
 # | backward runs the nodes, gradients land in leaves | `tensor.grad` |
+# | gradients add up in `.grad` | a second `backward()` |
+# | a non-scalar output: vᵀJ for the v you give | `backward(gradient=v)`, `autograd.grad(..., grad_outputs=v)` |
 
 # %% [markdown] lang="zh"
 # ## 小结
@@ -361,8 +486,10 @@ print("x.grad:", x.grad)
 # |---|---|
 # | 前向传播会记录计算图 | `tensor.grad_fn` |
 # | 边指向输入的节点 | `node.next_functions` |
-# | 每个叶子张量对应一个 `AccumulateGrad` 节点 | `node.variable`、`tensor.is_leaf` |
+# | 每个需要梯度的叶子张量对应一个 `AccumulateGrad` 节点 | `node.variable`、`tensor.is_leaf` |
 # | 反向传播逐个运行节点，梯度落到叶子张量上 | `tensor.grad` |
+# | 梯度在 `.grad` 里累加 | 第二次 `backward()` |
+# | 输出不是标量：对给定的 v 计算 vᵀJ | `backward(gradient=v)`、`autograd.grad(..., grad_outputs=v)` |
 
 # %% [markdown] lang="en"
 # ## Read the code
@@ -371,6 +498,8 @@ print("x.grad:", x.grad)
 # edge asks: where does this tensor's gradient go? To its `grad_fn`, or, for a leaf, to its
 # `AccumulateGrad` node. That node's `apply` is the last step of backward: look for how the first
 # gradient becomes `.grad` and how later ones are added to it.
+#
+# Then the question below the code: answer it from what you read, before you try it.
 
 # %% [markdown] lang="zh"
 # ## 读源码
@@ -378,6 +507,8 @@ print("x.grad:", x.grad)
 # 计算图就是普通的 Python 对象。`Tensor._gradient_edge` 回答每条边都要问的问题：这个张量的梯度该送到哪里？
 # 送到它的 `grad_fn`；如果是叶子张量，就送到它的 `AccumulateGrad` 节点。
 # 这个节点的 `apply` 是反向传播的最后一步：留意第一份梯度怎样成为 `.grad`，之后的梯度又怎样累加上去。
+#
+# 然后回答代码下面的问题：先根据你读到的代码作答，再动手验证。
 
 # %% tags=["nbval-ignore-output"]
 from minigrad.core.graph import AccumulateGrad
@@ -386,8 +517,14 @@ from minigrad.lessons import show_source
 
 show_source(TensorBase._gradient_edge, AccumulateGrad.apply)
 
+# %% tags=["nbval-ignore-output"]
+from minigrad.lessons import ask
+
+ask("01-accumulate-in-place")
+
 # %% [markdown] lang="en"
-# Next lesson: in which **order** does backward run the nodes, and why?
+# Next lesson: what is recorded and what is not, and how to keep things out of the graph
+# (`detach`, `no_grad`, frozen parameters).
 
 # %% [markdown] lang="zh"
-# 下一讲：反向传播按什么**顺序**运行这些节点？为什么是这个顺序？
+# 下一讲：哪些运算会被记录、哪些不会，以及怎样把运算挡在计算图之外（`detach`、`no_grad`、冻结参数）。

@@ -204,17 +204,17 @@ def test_every_lesson_player_fits_a_laptop_window(browser, jupyter_lab, artifact
         jupyter_lab.shutdown_kernels()
 
 
-LESSON_11 = next(lesson for lesson in PLAYER_LESSONS if lesson.slug.startswith("11-"))
+LESSON_16 = next(lesson for lesson in PLAYER_LESSONS if lesson.slug.startswith("16-"))
 
 
 def test_the_whole_graph_of_the_capstone_stays_legible_and_pans(browser, jupyter_lab,
                                                                   artifacts):
-    """Lesson 11's graph is too big for the window: "whole graph" shows it no smaller than
+    """Lesson 16's graph is too big for the window: "whole graph" shows it no smaller than
     labels of MIN_LABEL px, and the window scrolls to every part of it."""
     from minigrad.viz.layout import FONT_SIZE
     from minigrad.viz.player import MIN_LABEL
-    name = f"whole-{LESSON_11.slug}.ipynb"
-    worked = nbformat.read(lesson_path(LESSON_11, "en", solutions=True), as_version=4)
+    name = f"whole-{LESSON_16.slug}.ipynb"
+    worked = nbformat.read(lesson_path(LESSON_16, "en", solutions=True), as_version=4)
     for cell in worked.cells:
         if cell.cell_type == "code":
             cell.outputs, cell.execution_count = [], None
@@ -241,12 +241,12 @@ def test_the_whole_graph_of_the_capstone_stays_legible_and_pans(browser, jupyter
                     reaches: Math.abs(right - (inside.left + view.clientWidth)) < 2};
         }""")
         smallest = view["scale"] * min(FONT_SIZE.values())
-        print(f"whole graph of lesson 11: scale {view['scale']:.2f}, smallest label "
+        print(f"whole graph of lesson 16: scale {view['scale']:.2f}, smallest label "
               f"{smallest:.1f} px, scrolls {view['wide']}/{view['tall']}")
         assert smallest >= MIN_LABEL - 0.05, view
         assert view["wide"] or view["tall"], "the graph is cut but the window does not scroll"
         assert view["reaches"], "scrolled to the end, the graph's right edge is not in view"
-        player.screenshot(path=str(artifacts / "whole-graph-11-capstone-en.png"))
+        player.screenshot(path=str(artifacts / "whole-graph-16-capstone-en.png"))
     finally:
         context.close()
         jupyter_lab.shutdown_kernels()

@@ -1,6 +1,6 @@
 """The lesson website (scripts/build-site.sh), opened from files in headless Chromium.
 
-The suite builds lessons 01, 02 and 08 (each has a player; 08 also has formulas) in
+The suite builds lessons 01, 03 and 10 (each has a player; 08 also has formulas) in
 both languages, without JupyterLite's lite/ folder, as CI does;
 `scripts/build-site.sh` with no arguments builds every lesson the same way.  No
 kernel runs behind a page and no page asks the internet for anything: a player
@@ -31,7 +31,7 @@ pytestmark = pytest.mark.browser
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 WINDOW = {"width": 1280, "height": 800}
 PHONE = {"width": 390, "height": 844}
-BUILT = [lesson for lesson in LESSONS if lesson.number in (1, 2, 8)]
+BUILT = [lesson for lesson in LESSONS if lesson.number in (1, 3, 10)]
 CAPTION = ".minigrad-page-player .minigrad-caption"
 NEXT = ".minigrad-page-player .mg-next"
 PLAY = ".minigrad-page-player .mg-play"
@@ -51,7 +51,7 @@ site_builder = load_site_builder()
 
 @pytest.fixture(scope="session")
 def site(tmp_path_factory):
-    """The site of lessons 01 and 02, built by the one command (the JupyterLite part apart)."""
+    """The site of lessons 01 and 03, built by the one command (the JupyterLite part apart)."""
     if shutil.which("npm") is None:
         pytest.skip("no npm: the site's widget manager comes from the npm registry "
                     "(apt-get install npm)")

@@ -1,6 +1,6 @@
 """The engine's own source beside the graph, in a lesson's player in JupyterLab.
 
-Lesson 02's worked notebook runs at 1280 × 800 with the file browser open; the
+Lesson 03's worked notebook runs at 1280 × 800 with the file browser open; the
 student presses "Source" (源码), and the player shows `run_backward` with one
 line highlighted (`<g class="mg-line" data-line=..>`, shown by the step's CSS), the
 line that did the step, never the narration call that tells of it;
@@ -21,7 +21,7 @@ from .test_player_pages import CAPTION, MAX_HEIGHT, NEXT, WINDOW, measure_player
 
 pytestmark = pytest.mark.browser
 
-LESSON = next(lesson for lesson in LESSONS if lesson.slug.startswith("02-"))
+LESSON = next(lesson for lesson in LESSONS if lesson.slug.startswith("03-"))
 SOURCE = ".minigrad-player .minigrad-source"
 
 

@@ -21,15 +21,17 @@ import signal
 import subprocess
 import sys
 
+import nbformat
 import pytest
 
-from minigrad.lessons import INDEX, LESSONS
+from minigrad.lessons import INDEX, LESSONS, lesson_path
 from minigrad.tutor.jupyterlab import lab_url
 
 from jupyter_helpers import TOKEN, free_port, private_jupyter_environment, start_tutor, stop, \
     wait_for_jupyterlab
 
-from .test_jupyterlab_widgets import RUN_TIMEOUT, assert_no_traceback, run_all_cells
+from .test_jupyterlab_widgets import RUN_TIMEOUT, assert_no_traceback, run_all_cells, \
+    wait_until_all_cells_ran
 
 pytestmark = pytest.mark.browser
 
@@ -63,6 +65,12 @@ def lab_page(browser, url):
         context.close()
 
 
+def code_cells(lesson):
+    """How many code cells the lesson's worked notebook has (en)."""
+    notebook = nbformat.read(lesson_path(lesson, "en", solutions=True), as_version=4)
+    return sum(cell.cell_type == "code" for cell in notebook.cells)
+
+
 def wait_idle(page):
     page.wait_for_selector('.jp-Notebook-ExecutionIndicator[data-status="idle"]',
                            timeout=RUN_TIMEOUT)
@@ -75,8 +83,14 @@ def caption_step(page, scope):
     }""", scope)
 
 
-def open_tabs(page):
-    """The path of every document tab JupyterLab shows (from each tab's tooltip)."""
+def open_tabs(page, at_least=1):
+    """The path of every document tab JupyterLab shows (from each tab's tooltip), once
+    `at_least` tabs have one (JupyterLab writes a new tab's tooltip when its document has
+    loaded, a moment after the tab appears)."""
+    page.wait_for_function(
+        r"""n => [...document.querySelectorAll('.lm-DockPanel-tabBar .lm-TabBar-tab')]
+                 .filter(tab => /(Path|路径)\s*[:：]/.test(tab.getAttribute('title') || ''))
+                 .length >= n""", arg=at_least, timeout=RUN_TIMEOUT)
     titles = page.locator(".lm-DockPanel-tabBar .lm-TabBar-tab").evaluate_all(
         "tabs => tabs.map(tab => tab.getAttribute('title') || '')")
     return [match.group(1) for title in titles
@@ -104,6 +118,10 @@ def test_a_player_shows_and_plays_after_the_tutor_restarts(browser, tmp_path, ar
             assert_no_traceback(page)
             assert not page.locator(PAGE_PLAYER).first.is_visible(), (
                 "the page player shows next to the live widget")
+            # saved once every cell has run: an output that comes after the save marks the
+            # notebook modified again
+            wait_until_all_cells_ran(page, count=code_cells(LESSON))
+            wait_idle(page)
             page.keyboard.press("Control+s")
             page.wait_for_function("selector => !document.querySelector(selector)", arg=DIRTY)
     finally:
@@ -142,7 +160,8 @@ def test_switching_language_while_the_tutor_runs_and_after_a_restart(browser, tm
             page.get_by_role("link", name=f"01 · {LESSON.title('en')}").first.click()
             page.locator(".lm-TabBar-tab", has_text=f"{LESSON.slug}.ipynb").first.wait_for()
             wait_idle(page)
-            assert set(open_tabs(page)) == {f"en/{INDEX}.ipynb", f"en/{LESSON.slug}.ipynb"}
+            assert set(open_tabs(page, at_least=2)) == {f"en/{INDEX}.ipynb",
+                                                  f"en/{LESSON.slug}.ipynb"}
             page.wait_for_timeout(2_000)                # JupyterLab saves its layout
 
         switch = subprocess.run(

@@ -3669,3 +3669,25 @@ def case_view_made_before_its_base_required_grad_is_a_view_of_a_leaf(T, rec):
     x.requires_grad_()
     with rec.raises("a view of a leaf Variable that requires grad"):
         v.add_(1)
+
+
+def case_gradcheck_counts_a_nan_in_the_jacobians_as_a_mismatch(T, rec):
+    # a naive log-sum-exp of large entries: both Jacobians are NaN, which gradcheck reports as
+    # a mismatch (not as a backward that forgot grad_output, which it multiplies)
+    class NaiveLogSumExp(T.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            ctx.save_for_backward(x)
+            return x.exp().sum(dim=-1).log()
+
+        @staticmethod
+        def backward(ctx, grad_output):
+            (x,) = ctx.saved_tensors
+            return grad_output.unsqueeze(-1) * x.exp() / x.exp().sum(dim=-1, keepdim=True)
+
+    large = (T.arange(6, dtype=T.float64).reshape(2, 3) + 1000).requires_grad_()
+    with rec.raises("Jacobian mismatch for output 0 with respect to input 0"):
+        T.autograd.gradcheck(NaiveLogSumExp.apply, (large,))
+    rec("returns", T.autograd.gradcheck(NaiveLogSumExp.apply, (large,), raise_exception=False))
+    small = T.arange(6, dtype=T.float64).reshape(2, 3).requires_grad_()
+    rec("small", T.autograd.gradcheck(NaiveLogSumExp.apply, (small,)))
