@@ -172,7 +172,7 @@ def test_executing_a_lesson_stores_no_path_of_this_machine(tmp_path):
     shown = "\n".join(text for cell in executed.cells for output in cell.outputs
                       for text in texts(output))
     assert "<cell>:4: UserWarning: Anomaly Detection has been enabled" in shown
-    assert "minigrad/autograd/anomaly.py:" in shown and 'File "<cell>", line 5' in shown
+    assert "minigrad/surface/anomaly.py:" in shown and 'File "<cell>", line 5' in shown
     assert " at 0x...>" in shown
     assert machine_dependent(shown, compared=False) == [], shown
 

@@ -19,7 +19,7 @@ EMITTED_BY = {
     "apply_edges_connected": (APPLY, "edge = arg._gradient_edge() if needs_input_grad[position] else (None, 0)"),
     "apply_forward_ran": (APPLY, "outputs = cls._run_forward(node, args)"),
     "node_created": (APPLY, "outputs = _attach_outputs(node, args, outputs)"),
-    "tensor_saved": (APPLY, "saved = [None if tensor is None else SavedTensor(tensor, node, slot)"),
+    "tensor_saved": (APPLY, "saved.append(None if tensor is None else SavedTensor(tensor, node, slot))"),
     "backward_started": (LOOP, "seams.recorder.backward_started(roots, dependencies)"),
     "node_found": (LOOP, "seams.recorder.backward_started(roots, dependencies)"),
     "node_started": (LOOP, "seams.recorder.node_started(node, grads, ready)"),
@@ -139,8 +139,9 @@ def test_anomaly_mode_unpacks_on_its_own_line_of_the_loop(anomaly):
 def test_the_steps_of_apply_are_told_at_their_own_lines_in_order():
     """Lesson 04's player: made, connected, forward, attached, saved, each at the statement
     of apply that does it, one after the other; a Function of the newer style (forward,
-    then setup_context) runs its forward at the same step."""
-    class Square(Function):
+    then setup_context: PyTorch's surface runs it inside the core's step) runs its forward at
+    the same step."""
+    class Square(torch.autograd.Function):
         @staticmethod
         def forward(x):
             return x * x

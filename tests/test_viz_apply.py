@@ -69,11 +69,10 @@ def test_the_other_views_fold_the_steps_into_the_frames_they_had():
 def test_each_step_highlights_its_line_of_function_apply():
     trace, names = recorded()
     story = viz.frames(trace, view="apply", names=names)
-    statements = ["node = cls._node_class()", "_connect(node, args)",
-                  "outputs = cls.forward(node, *args)",
+    statements = ["node = cls._backward_cls()", "edge = arg._gradient_edge()",
+                  "outputs = cls._run_forward(node, args)",
                   "outputs = _attach_outputs(node, args, outputs)",
-                  ("saved = [save(tensor, node, slot) "
-                      "for slot, tensor in enumerate(node.to_save)]")]
+                  "saved.append(None if tensor is None else SavedTensor(tensor, node, slot))"]
     for frame, statement in zip(story, statements):
         assert frame.where.function == "Function.apply"
         listing = story[0]._listing

@@ -214,8 +214,10 @@ class Function:
             args = cls._on_one_device(args)      # devices (NOTE [devices])
         # 0. Which inputs need a gradient?  If none does, or grad mode is off (in no_grad,
         #    in backward), nothing is recorded: forward just runs.
-        needs_input_grad = tuple([isinstance(arg, TensorBase) and arg.requires_grad
-                                  for arg in args])
+        needs_input_grad = []
+        for arg in args:
+            needs_input_grad.append(isinstance(arg, TensorBase) and arg.requires_grad)
+        needs_input_grad = tuple(needs_input_grad)
         if not (modes.enabled and True in needs_input_grad) or (
                 seams.inference is not None and seams.inference.records_nothing(args)):
             ctx = cls._backward_cls()            # (a ctx that joins no graph)
@@ -251,8 +253,9 @@ class Function:
         outputs = _attach_outputs(node, args, outputs)
         # 5. Save what forward asked to save, as SavedTensors that remember its version.
         if node.to_save:
-            saved = [None if tensor is None else SavedTensor(tensor, node, slot)
-                     for slot, tensor in enumerate(node.to_save)]
+            saved = []
+            for slot, tensor in enumerate(node.to_save):
+                saved.append(None if tensor is None else SavedTensor(tensor, node, slot))
             node._saved, node.to_save = tuple(saved), ()
         if seams.forward_ad is not None:         # forward-mode AD (lesson 14): tangents too
             outputs = seams.forward_ad.propagate(cls, node, args, outputs)

@@ -34,8 +34,7 @@ from .hooks import (HookDict, add_hook, call_post_accumulate_hooks, call_post_ho
 from .hooks import saved_tensors_hooks_stack
 
 sequence_nrs = itertools.count()  # each new node takes the next: the engine runs newest first
-# AccumulateGrad runs as soon as it is ready: its sequence number is the largest there is,
-# PyTorch's UINT64_MAX (what `node._sequence_nr()` prints there: 18446744073709551615).
+# AccumulateGrad runs as soon as it is ready: the largest sequence number, PyTorch's UINT64_MAX
 LEAF_PRIORITY = 2 ** 64 - 1
 
 
@@ -288,12 +287,8 @@ class InputMetadata:
 
 def _expandable(shape, target):
     """True if `shape` broadcasts to `target`."""
-    if len(shape) > len(target):
-        return False
-    for small, large in zip(reversed(shape), reversed(target)):
-        if small != large and small != 1:
-            return False
-    return True
+    return len(shape) <= len(target) and all(
+        small in (large, 1) for small, large in zip(reversed(shape), reversed(target)))
 
 
 def made_by_the_engine(tensor):

@@ -3,15 +3,14 @@
 of its own).
 
 hvp is compared with `autograd.functional.hessian(f, x) @ v`, and the engine's trace counts
-the backward passes: a Hessian-vector product costs a fixed number of them, not one per
-element of x.  The Functions are compared, to the third derivative, with the same function
-written in built-in ops.
+the backward passes: a fixed number of them, not one per element of x.  The Functions are
+compared, to the third derivative, with the same function written in built-in ops.
 """
 import numpy as np
 
 from .. import autograd, tracing
-from ..surface import creation
 from ..autograd.grad_mode import no_grad
+from ..surface import creation
 from . import _tools
 from ._observed import ObservedTrial, at_most, refused_or
 from ._tools import Hint, as_array

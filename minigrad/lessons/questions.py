@@ -4,7 +4,37 @@ Each is about the code its lesson shows, and each choice says why it is right or
 what it overlooked.  tests/test_reading.py runs the code of every question in
 minigrad and in PyTorch: the choice marked right must be what both do.
 """
-from .reading import Choice, Question
+from typing import NamedTuple
+
+
+class Choice(NamedTuple):
+    """One answer to choose: its text, whether it is right, and why (each language)."""
+    en: str
+    zh: str
+    right: bool
+    why_en: str
+    why_zh: str
+
+
+class Question(NamedTuple):
+    """A question about the code a lesson shows: its id, the lesson (slug), the question
+    (Markdown, each language) and its choices, labelled a, b, c... in order."""
+    id: str
+    lesson: str
+    en: str
+    zh: str
+    choices: tuple
+
+    def text(self, lang):
+        return self.zh if lang == "zh" else self.en
+
+    def labelled(self, lang):
+        """[(label, text)] of the choices: ("a", ...), ("b", ...)."""
+        return [(chr(ord("a") + k), choice.zh if lang == "zh" else choice.en)
+                for k, choice in enumerate(self.choices)]
+
+
+# --- the questions, one a lesson ------------------------------------------------------
 
 QUESTIONS = {}
 

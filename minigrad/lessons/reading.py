@@ -19,39 +19,12 @@ tests run the code each one is about, in minigrad and in PyTorch, so that the
 answer marked right stays right.
 """
 import html
-from typing import NamedTuple
 
 from .. import settings
+from ..exercises._result import Result
+from .questions import QUESTIONS, Choice, Question
 
 __all__ = ["Choice", "Question", "ask", "answer", "QuestionView"]
-
-
-class Choice(NamedTuple):
-    """One answer to choose: its text, whether it is right, and why (each language)."""
-    en: str
-    zh: str
-    right: bool
-    why_en: str
-    why_zh: str
-
-
-class Question(NamedTuple):
-    """A question about the code a lesson shows: its id, the lesson (slug), the question
-    (Markdown, each language) and its choices, labelled a, b, c... in order."""
-    id: str
-    lesson: str
-    en: str
-    zh: str
-    choices: tuple
-
-    def text(self, lang):
-        return self.zh if lang == "zh" else self.en
-
-    def labelled(self, lang):
-        """[(label, text)] of the choices: ("a", ...), ("b", ...)."""
-        return [(chr(ord("a") + k), choice.zh if lang == "zh" else choice.en)
-                for k, choice in enumerate(self.choices)]
-
 
 WORDS = {
     "en": {"heading": "Question", "colon": ": ", "check": "Check", "how": 'Answer with answer("{id}", "a"), '
@@ -64,7 +37,6 @@ WORDS = {
 
 
 def _question(question_id):
-    from .questions import QUESTIONS
     if question_id not in QUESTIONS:
         raise KeyError(f"no question {question_id!r}; the questions are: "
                        f"{', '.join(QUESTIONS)}")
@@ -74,7 +46,6 @@ def _question(question_id):
 def answer(question_id, choice, lang=None):
     """Check `choice` ("a", "b", ...) for the question `question_id`; returns a Result
     (shown as ✓ or ✗ with the explanation of that choice)."""
-    from ..exercises import Result
     lang = settings.resolve_lang(lang)
     question = _question(question_id)
     words = WORDS[lang]
