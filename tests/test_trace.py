@@ -132,7 +132,7 @@ def _lines_run(program, record):
     package = str(pathlib.Path(torch.__file__).parent)
     seen = set()
 
-    narrators = (package + "/tracing.py", package + "/autograd/narration.py")
+    narrators = (package + "/tracing/__init__.py", package + "/tracing/narration.py")
 
     def narrating(frame):                       # in the recorder's code, or called by it
         while frame is not None:

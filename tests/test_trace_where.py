@@ -108,7 +108,7 @@ def test_under_create_graph_a_node_made_by_backward_points_into_function_apply()
 
 
 def test_finding_the_line_costs_nothing_without_a_recorder(monkeypatch):
-    from minigrad.autograd import narration
+    from minigrad.tracing import narration
     called = []
     monkeypatch.setattr(narration, "where", lambda: called.append(1))
     x = torch.tensor([1.0, 2.0], requires_grad=True)

@@ -1,7 +1,7 @@
 """The captions of the view "apply" (lesson 04's player): Function.apply in five steps.
 
 The events of steps 1-3 (`apply_node_made`, `apply_edges_connected`,
-`apply_forward_ran`) come from autograd/narration.py; step 4 is `node_created`,
+`apply_forward_ran`) come from tracing/narration.py; step 4 is `node_created`,
 step 5 the `tensor_saved` events.  In the other views storyboard.py folds the
 first three into the frame of step 4, with the captions it always had.
 """

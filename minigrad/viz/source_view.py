@@ -1,6 +1,6 @@
 """The source beside the graph, with the line that made each step.
 
-Every event says where it came from (`event.where`, minigrad/tracing.py): the
+Every event says where it came from (`event.where`, minigrad/tracing/): the
 line of the engine loop (`run_backward`) or of `Function.apply` that emitted
 it.  A frame shows the function its event came from, read from the source file
 that runs (so the picture cannot drift from the code), with the line that did

@@ -47,14 +47,14 @@ Every event the core emits also carries `event.where`, the line of the engine's
 own source that emitted it: a `Where` (file, line, function, first_line of that
 function) in the engine loop (`run_backward`) or in `Function.apply`, whichever
 ran it most recently (None outside both).  The player shows that source beside
-the graph with the line highlighted (autograd/narration.py finds it).
+the graph with the line highlighted (narration.py finds it).
 """
 import contextlib
 import weakref
 
-from .autograd.narration import (SMALL, Narration, Where, describe, ident,  # noqa: F401
-                                 packed_nbytes)
-from .core import seams
+from ..core import seams
+from .narration import (SMALL, Narration, Where, describe, ident,  # noqa: F401
+                        packed_nbytes)
 
 
 def __getattr__(name):
@@ -85,7 +85,7 @@ class Event:
 
 class Trace(Narration):
     """The ordered events recorded by `record()`: the core tells it each step through the
-    methods of Narration (autograd/narration.py)."""
+    methods of Narration (narration.py)."""
 
     def __init__(self):
         self.events = []
