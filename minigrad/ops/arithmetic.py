@@ -20,7 +20,7 @@ from ..core.grad_mode import state as _grad_mode
 from ..core.tensor import TensorBase
 from ..speed.unrecorded import nothing_recorded
 from ..surface import dtypes
-from .builtin import BuiltinFunction
+from .builtin import BuiltinBackward, BuiltinFunction
 
 
 
@@ -102,19 +102,28 @@ class Mul(BuiltinFunction):
         return grad_a, grad_b              # (a broadcast operand's: summed back by the engine)
 
 
+class KeptNumberBackward(BuiltinBackward):
+    """The node of an op that keeps a Python number as a number (`x * 2`: MulNumber).
+    PyTorch's node saves that number as a tensor, in its slot `other`; this one has
+    PyTorch's two slots (other, self), empty until `grad_fn._saved_other` asks for the
+    number (surface/saved_attributes.py), and a backward frees them as any node's."""
+
+    _saved = (None, None)
+
+
 class MulNumber(BuiltinFunction):
     """out = a * n for a Python number n;  da = g * n.  (PyTorch's node is the one of a
     product of tensors, MulBackward0.  It keeps n as a number: nothing can change it in
     place, so there is nothing to save; `grad_fn._saved_other` shows it as PyTorch's saved
-    tensor, surface/saved_attributes.py, and backward then reads that one.)"""
+    tensor, and backward then reads that one.)"""
 
     node_name = "MulBackward0"
+    _node_base = KeptNumberBackward
 
     @staticmethod
     def forward(ctx, a, number):
         x, y = binary_arrays(a, number)
         ctx.number = number._data.item()
-        ctx.save_for_backward(None, None)          # (other, self): PyTorch's slots
         return a._new(x * y)
 
     @staticmethod
@@ -148,12 +157,12 @@ class DivNumber(BuiltinFunction):
     tensors; the node keeps n as a number, as MulNumber does.)"""
 
     node_name = "DivBackward0"
+    _node_base = KeptNumberBackward
 
     @staticmethod
     def forward(ctx, a, number):
         x, y = binary_arrays(a, number, floating=True)
         ctx.number = number._data.item()
-        ctx.save_for_backward(None, None)          # (other, self): PyTorch's slots
         return a._new(x / y)
 
     @staticmethod

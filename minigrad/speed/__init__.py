@@ -24,6 +24,10 @@ Kept in the core because they are how it is written, not tricks beside it
                        InputMetadata.of_outputs)
   one class per op     MulBackward0 ...: PyTorch's node names; CPython  0.99  1.09
                        keeps a node's attributes inline (core/function.py)
+  kept numbers         the node of x * 2 keeps 2 as a number, and            1.05
+                       PyTorch's slots (other, self) empty in its class
+                       until _saved_other asks (ops/arithmetic.py,
+                       KeptNumberBackward): no save per op
   a leaf's first grad  .grad is the gradient itself when nothing else  1.01         1.02
                        holds it: PyTorch's behaviour, which a post-accumulate
                        hook can see (core/graph.py, NOTE [the first gradient
