@@ -23,6 +23,7 @@ import html
 
 from .. import progress as progress_file
 from .. import settings
+from ..syllabus import LESSONS
 from .registry import EXERCISES
 
 MESSAGES = {
@@ -88,7 +89,6 @@ def progress(lang=None, workspace=None):
 
 def _lessons(entries, lang):
     """[(number, title, [(exercise id, description, state, detail)])] in lesson order."""
-    from ..lessons import LESSONS
     lessons = []
     for lesson in LESSONS:
         rows = []
@@ -149,7 +149,6 @@ class Overview:
         if title:
             parts.append(f"<p><b>{html.escape(title)}</b></p>")
         if self.lessons:
-            from ..lessons import LESSONS
             slugs = {lesson.number: lesson.slug for lesson in LESSONS}
             parts.append('<table style="border-collapse: collapse;">')
             for number, lesson_title, rows in self.lessons:
