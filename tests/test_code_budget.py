@@ -75,17 +75,19 @@ def _is_module(name):
 
 
 def _import_graph():
-    """{module: the modules importing it runs}.  Importing `minigrad.a.b` runs the package
-    `minigrad.a` first (its __init__.py), so that is an edge too, unless it is a package the
-    importing module itself lives in (already being imported when the module runs)."""
+    """{module: the modules it imports, and the packages importing them runs}.  Importing
+    `minigrad.a.b` runs the package `minigrad.a` first (its __init__.py), so that is an edge
+    too, unless it is a package the importing module itself lives in (already being imported
+    when the module runs)."""
     graph = {}
     for path in PACKAGE.rglob("*.py"):
         module, imports = _imports_of(path)
         own = {module.rsplit(".", k)[0] for k in range(module.count(".") + 1)}
+        edges = graph.setdefault(module, set())
         for _, name in imports:
             parts = name.split(".")
-            runs = {".".join(parts[:k]) for k in range(2, len(parts) + 1)}
-            graph.setdefault(module, set()).update(runs - own)
+            edges.update({name} - {module})
+            edges.update({".".join(parts[:k]) for k in range(2, len(parts))} - own)
     return graph
 
 

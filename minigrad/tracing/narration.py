@@ -145,15 +145,15 @@ class Narration:
         what it returned, how many tensors it asked to save), then the outputs attached: the
         new node, its edges, and the leaves it meets for the first time."""
         found = where()
+        described = [describe(o) for o in outputs if hasattr(o, "_data")]   # (both events)
         self.emit("apply_forward_ran",
                   _at_statement(found, "outputs = cls._run_forward(node, args)"),
-                  node=ident(node), outputs=[describe(o) for o in outputs if hasattr(o, "_data")],
+                  node=ident(node), outputs=described,
                   to_save=sum(t is not None and not t._wrapped_number for t in node.to_save))
         self.emit("node_created", found, node=ident(node), name=node.name(),
                   sequence_nr=node._sequence_nr,
                   inputs=[(ident(n), nr) for n, nr in node.next_functions],
-                  outputs=[describe(o) for o in outputs if hasattr(o, "_data")],
-                  leaves=_leaves(node), caller=called_from())
+                  outputs=described, leaves=_leaves(node), caller=called_from())
 
     def tensor_saved(self, node, slot, tensor, is_output):
         self._emit("tensor_saved", node=ident(node), slot=slot, tensor=describe(tensor),
